@@ -1,0 +1,21 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Understudy",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "Understudy", targets: ["Understudy"]),
+    .executable(name: "understudy", targets: ["understudy"]),
+  ],
+  targets: [
+    .target(name: "Understudy"),
+    .executableTarget(name: "understudy", dependencies: ["Understudy"]),
+    .testTarget(
+      name: "UnderstudyTests",
+      dependencies: ["Understudy"],
+      exclude: ["Fixtures"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,111 @@
+/// An ordered list of HTTP header fields whose names compare case-insensitively.
+///
+/// Order is kept as given so that recorded traffic and reports read the way the request was sent;
+/// lookups ignore case because FoundationNetworking canonicalises names (`x-id` arrives as `X-Id`).
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral,
+  CustomStringConvertible
+{
+  /// One header field.
+  public struct Field: Sendable, Hashable {
+    /// The name as it was given.
+    public var name: String
+    /// The value.
+    public var value: String
+
+    /// Creates a field.
+    public init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// The fields in the order they were added.
+  public private(set) var fields: [Field]
+
+  /// Creates an empty header list.
+  public init() {
+    fields = []
+  }
+
+  /// Creates a header list from fields, keeping their order.
+  public init(_ fields: [Field]) {
+    self.fields = fields
+  }
+
+  /// Creates a header list from a dictionary, sorted by name so the order is deterministic.
+  public init(_ dictionary: [String: String]) {
+    fields = dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
+      .map { Field(name: $0.key, value: $0.value) }
+  }
+
+  /// Creates a header list from a literal, keeping the literal's order.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    fields = elements.map { Field(name: $0.0, value: $0.1) }
+  }
+
+  /// The first value for `name`, compared case-insensitively; setting replaces every field of
+  /// that name (or removes them all when set to `nil`).
+  public subscript(name: String) -> String? {
+    get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+    set {
+      guard let newValue else {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+        return
+      }
+      if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+        fields[index].value = newValue
+        let kept = fields[index]
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) && $0 != kept }
+      } else {
+        fields.append(Field(name: name, value: newValue))
+      }
+    }
+  }
+
+  /// Every value for `name`, compared case-insensitively, in order.
+  public func values(for name: String) -> [String] {
+    fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+  }
+
+  /// Whether any field is named `name`, compared case-insensitively.
+  public func contains(_ name: String) -> Bool {
+    fields.contains { $0.name.caseInsensitiveEquals(name) }
+  }
+
+  /// Appends a field, keeping any existing fields of the same name.
+  public mutating func add(name: String, value: String) {
+    fields.append(Field(name: name, value: value))
+  }
+
+  /// The fields as a dictionary; repeated names are joined with `, ` as RFC 9110 allows.
+  public var dictionary: [String: String] {
+    var result: [String: String] = [:]
+    for field in fields {
+      if let key = result.keys.first(where: { $0.caseInsensitiveEquals(field.name) }) {
+        result[key] = result[key]! + ", " + field.value
+      } else {
+        result[field.name] = field.value
+      }
+    }
+    return result
+  }
+
+  /// Iterates the fields in order.
+  public func makeIterator() -> IndexingIterator<[Field]> {
+    fields.makeIterator()
+  }
+
+  /// Whether there are no fields.
+  public var isEmpty: Bool { fields.isEmpty }
+
+  /// `Name: value` lines.
+  public var description: String {
+    fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+  }
+}
+
+extension String {
+  func caseInsensitiveEquals(_ other: String) -> Bool {
+    utf8.count == other.utf8.count && lowercased() == other.lowercased()
+  }
+}

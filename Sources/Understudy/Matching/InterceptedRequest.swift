@@ -1,0 +1,81 @@
+/// A request as Understudy saw it: what matchers test, what the journal keeps, and what
+/// responders receive.
+///
+/// The body is read once from wherever URLSession put it (`httpBody`, `httpBodyStream`, or an
+/// upload task's body) so every matcher and the journal see the same bytes.
+public struct InterceptedRequest: Sendable, CustomStringConvertible {
+  /// The HTTP method, upper-cased (`GET` when the request named none).
+  public var method: String
+  /// The full URL.
+  public var url: URL
+  /// The header fields as the protocol received them.
+  public var headers: HTTPHeaders
+  /// The body bytes, or `nil` when the request had none.
+  public var body: Data?
+  /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
+  /// matches.
+  public var pathParameters: [String: String]
+  /// The timeout the caller asked for, in seconds.
+  public var timeoutInterval: TimeInterval
+
+  /// The URL's path, percent-decoded (`/` when empty).
+  public let path: String
+  /// The URL's query items, percent-decoded, in the order they appear.
+  public let queryItems: [URLQueryItem]
+
+  /// Creates a request snapshot.
+  public init(
+    method: String = "GET", url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
+    timeoutInterval: TimeInterval = 60
+  ) {
+    self.method = method.uppercased()
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.pathParameters = [:]
+    self.timeoutInterval = timeoutInterval
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    let path = components?.path ?? url.path
+    self.path = path.isEmpty ? "/" : path
+    self.queryItems = components?.queryItems ?? []
+  }
+
+  /// Creates a snapshot of `request`, taking the body from `body` when given (the protocol passes
+  /// the drained stream or upload body here) and from `httpBody` otherwise.
+  public init(_ request: URLRequest, body: Data? = nil) {
+    self.init(
+      method: request.httpMethod ?? "GET",
+      url: request.url ?? URL(string: "about:blank")!,
+      headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+      body: body ?? request.httpBody,
+      timeoutInterval: request.timeoutInterval
+    )
+  }
+
+  /// The request as a `URLRequest`, with the body back in `httpBody` so code that reads it works.
+  public var urlRequest: URLRequest {
+    var request = URLRequest(url: url, timeoutInterval: timeoutInterval)
+    request.httpMethod = method
+    for field in headers {
+      request.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    request.httpBody = body
+    return request
+  }
+
+  /// The URL's host, lower-cased.
+  public var host: String? { url.host?.lowercased() }
+
+  /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
+  public var bodyText: String? {
+    body.flatMap { String(data: $0, encoding: .utf8) }
+  }
+
+  /// The first value of the query item `name`.
+  public func queryValue(_ name: String) -> String? {
+    queryItems.first { $0.name == name }?.value
+  }
+
+  /// `METHOD url`.
+  public var description: String { "\(method) \(url.absoluteString)" }
+}

@@ -1,0 +1,283 @@
+/// A description of the requests a stub answers: a tree of field conditions joined by `&&`, `||`
+/// and `!`.
+///
+/// Patterns are values: build them from the factories (`.get("/users/{id}")`,
+/// `.header("Accept", "application/json")`, `.jsonBody(subset:)` …) and combine them. Every
+/// condition names its field and what it expected, so a pattern can explain field by field why a
+/// request did not match.
+///
+/// ```swift
+/// let pattern: RequestPattern = .post("/users") && .jsonBody(subset: ["role": "admin"])
+/// ```
+public struct RequestPattern: Sendable, CustomStringConvertible {
+  indirect enum Node: Sendable {
+    case condition(Condition)
+    case all([Node])
+    case any([Node])
+    case not(Node)
+  }
+
+  let node: Node
+
+  init(_ node: Node) {
+    self.node = node
+  }
+
+  /// Creates a pattern from one condition on one field.
+  ///
+  /// - Parameters:
+  ///   - field: The field the condition looks at, as shown in reports (`"header X-Id"`).
+  ///   - expected: What the condition expects, as shown in reports.
+  ///   - check: Tests a request and says what it found when it does not match.
+  public init(
+    field: String, expected: String,
+    check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
+  ) {
+    self.init(.condition(Condition(field: field, expected: expected, check: check)))
+  }
+
+  init(_ condition: Condition) {
+    self.init(.condition(condition))
+  }
+
+  /// A pattern that matches every request.
+  public static var any: RequestPattern { RequestPattern(.all([])) }
+
+  /// A pattern decided by your own predicate; `description` is what reports show it expected.
+  public static func custom(
+    _ description: String, _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
+  ) -> RequestPattern {
+    RequestPattern(field: "custom", expected: description) { request in
+      predicate(request) ? .matched : .mismatched(actual: "predicate returned false")
+    }
+  }
+
+  /// Whether `request` matches, with the values captured by path templates.
+  ///
+  /// Stops at the first failing condition; use ``explain(_:)`` to see every field.
+  public func match(_ request: InterceptedRequest) -> [String: String]? {
+    var captures: [String: String] = [:]
+    return Self.match(node, request, &captures) ? captures : nil
+  }
+
+  /// Evaluates every condition against `request` and says which fields matched and which did not.
+  public func explain(_ request: InterceptedRequest) -> MatchExplanation {
+    Self.explain(node, request)
+  }
+
+  /// Problems found while building the pattern, such as an invalid regular expression or path
+  /// template; a pattern with problems never matches.
+  public var problems: [String] { Self.problems(node) }
+
+  /// A readable form, such as `method == GET && path ~ /users/{id}`.
+  public var description: String { Self.describe(node, topLevel: true) }
+
+  /// Both patterns must match.
+  public static func && (lhs: RequestPattern, rhs: RequestPattern) -> RequestPattern {
+    RequestPattern(.all(lhs.conjuncts + rhs.conjuncts))
+  }
+
+  /// Either pattern must match; the first that matches supplies the path parameters.
+  public static func || (lhs: RequestPattern, rhs: RequestPattern) -> RequestPattern {
+    RequestPattern(.any(lhs.disjuncts + rhs.disjuncts))
+  }
+
+  /// The pattern must not match.
+  public static prefix func ! (pattern: RequestPattern) -> RequestPattern {
+    RequestPattern(.not(pattern.node))
+  }
+
+  private var conjuncts: [Node] {
+    if case .all(let nodes) = node { return nodes }
+    return [node]
+  }
+
+  private var disjuncts: [Node] {
+    if case .any(let nodes) = node { return nodes }
+    return [node]
+  }
+}
+
+extension RequestPattern {
+  /// One field test inside a pattern.
+  struct Condition: Sendable {
+    let field: String
+    let expected: String
+    /// Set when the condition pins the exact path, so the registry can index it.
+    var exactPath: String? = nil
+    /// Set when the condition pins the scheme, so sessions claim that custom scheme.
+    var scheme: String? = nil
+    /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
+    var problem: String? = nil
+    let check: @Sendable (InterceptedRequest) -> FieldCheck
+  }
+
+  private static func match(
+    _ node: Node, _ request: InterceptedRequest, _ captures: inout [String: String]
+  ) -> Bool {
+    switch node {
+    case .condition(let condition):
+      switch condition.check(request) {
+      case .matched(let found):
+        captures.merge(found) { _, new in new }
+        return true
+      case .mismatched:
+        return false
+      }
+    case .all(let nodes):
+      for node in nodes where !match(node, request, &captures) {
+        return false
+      }
+      return true
+    case .any(let nodes):
+      for node in nodes {
+        var branch: [String: String] = [:]
+        if match(node, request, &branch) {
+          captures.merge(branch) { _, new in new }
+          return true
+        }
+      }
+      return false
+    case .not(let inner):
+      var ignored: [String: String] = [:]
+      return !match(inner, request, &ignored)
+    }
+  }
+
+  private static func explain(_ node: Node, _ request: InterceptedRequest) -> MatchExplanation {
+    switch node {
+    case .condition(let condition):
+      switch condition.check(request) {
+      case .matched(let found):
+        return MatchExplanation(matchedFields: [condition.field], mismatches: [], captures: found)
+      case .mismatched(let actual):
+        let mismatch = FieldMismatch(
+          field: condition.field, expected: condition.expected, actual: actual)
+        return MatchExplanation(matchedFields: [], mismatches: [mismatch], captures: [:])
+      }
+    case .all(let nodes):
+      var result = MatchExplanation(matchedFields: [], mismatches: [], captures: [:])
+      for node in nodes {
+        let part = explain(node, request)
+        result.matchedFields += part.matchedFields
+        result.mismatches += part.mismatches
+        result.captures.merge(part.captures) { _, new in new }
+      }
+      return result
+    case .any(let nodes):
+      let branches = nodes.map { explain($0, request) }
+      if let hit = branches.first(where: \.isMatch) { return hit }
+      // No branch matched: report the branch that came closest, so the report stays specific.
+      return branches.max { $0.score < $1.score }
+        ?? MatchExplanation(
+          matchedFields: [],
+          mismatches: [FieldMismatch(field: "any of", expected: "(no alternatives)", actual: "-")],
+          captures: [:])
+    case .not(let inner):
+      let part = explain(inner, request)
+      if part.isMatch {
+        let mismatch = FieldMismatch(
+          field: "not", expected: "not (\(describe(inner, topLevel: true)))",
+          actual: "matched \(part.matchedFields.joined(separator: ", "))")
+        return MatchExplanation(matchedFields: [], mismatches: [mismatch], captures: [:])
+      }
+      return MatchExplanation(matchedFields: ["not"], mismatches: [], captures: [:])
+    }
+  }
+
+  private static func problems(_ node: Node) -> [String] {
+    switch node {
+    case .condition(let condition): return condition.problem.map { [$0] } ?? []
+    case .all(let nodes), .any(let nodes): return nodes.flatMap(problems)
+    case .not(let inner): return problems(inner)
+    }
+  }
+
+  private static func describe(_ node: Node, topLevel: Bool) -> String {
+    switch node {
+    case .condition(let condition):
+      return "\(condition.field) \(condition.expected)"
+    case .all(let nodes):
+      if nodes.isEmpty { return "any request" }
+      let text = nodes.map { describe($0, topLevel: false) }.joined(separator: " && ")
+      return topLevel || nodes.count == 1 ? text : "(\(text))"
+    case .any(let nodes):
+      let text = nodes.map { describe($0, topLevel: false) }.joined(separator: " || ")
+      return topLevel || nodes.count == 1 ? text : "(\(text))"
+    case .not(let inner):
+      return "!(\(describe(inner, topLevel: true)))"
+    }
+  }
+
+  /// The exact path every matching request must have, when the pattern pins one; the registry
+  /// indexes such stubs so lookups stay flat as stubs grow.
+  var indexedPath: String? {
+    for node in conjuncts {
+      if case .condition(let condition) = node, let path = condition.exactPath { return path }
+    }
+    return nil
+  }
+
+  /// Custom schemes the pattern names, which sessions must claim.
+  var schemes: [String] {
+    func collect(_ node: Node) -> [String] {
+      switch node {
+      case .condition(let condition): return condition.scheme.map { [$0] } ?? []
+      case .all(let nodes), .any(let nodes): return nodes.flatMap(collect)
+      case .not: return []
+      }
+    }
+    return collect(node)
+  }
+}
+
+/// The outcome of one condition: matched (with any captured path parameters), or not, with what
+/// was actually found.
+public enum FieldCheck: Sendable, Hashable {
+  /// The field matched; the dictionary holds captured path parameters, usually empty.
+  case matched([String: String])
+  /// The field did not match; `actual` is what the request had, as shown in reports.
+  case mismatched(actual: String)
+
+  /// The field matched and captured nothing.
+  public static var matched: FieldCheck { .matched([:]) }
+}
+
+/// One field that did not match: what the pattern expected and what the request had.
+public struct FieldMismatch: Sendable, Hashable, CustomStringConvertible {
+  /// The field, such as `method`, `path` or `header Accept`.
+  public var field: String
+  /// What the pattern expected.
+  public var expected: String
+  /// What the request had.
+  public var actual: String
+
+  /// Creates a mismatch.
+  public init(field: String, expected: String, actual: String) {
+    self.field = field
+    self.expected = expected
+    self.actual = actual
+  }
+
+  /// `field: expected …, got …`.
+  public var description: String { "\(field): expected \(expected), got \(actual)" }
+}
+
+/// Why a request did or did not match a pattern, field by field.
+public struct MatchExplanation: Sendable, Hashable {
+  /// The fields that matched.
+  public var matchedFields: [String]
+  /// The fields that did not match; empty when the request matched.
+  public var mismatches: [FieldMismatch]
+  /// Path parameters captured by templates.
+  public var captures: [String: String]
+
+  /// Whether the request matched.
+  public var isMatch: Bool { mismatches.isEmpty }
+
+  /// The share of fields that matched, from 0 to 1; near-miss reports rank stubs by it.
+  public var score: Double {
+    let total = matchedFields.count + mismatches.count
+    return total == 0 ? 1 : Double(matchedFields.count) / Double(total)
+  }
+}

@@ -1,0 +1,3 @@
+import Understudy
+
+print("understudy: cassette tool (commands arrive with the CLI issue)")
