@@ -1,0 +1,94 @@
+/// Why a request matched no stub: the request, and the stubs that came closest with the fields
+/// that differed.
+///
+/// Its ``description`` is the text of the `URLError` the request fails with and of the test issue
+/// recorded for it.
+public struct NearMissReport: Sendable, CustomStringConvertible {
+  /// A stub that came close.
+  public struct Candidate: Sendable {
+    /// The stub.
+    public let stub: Stub
+    /// The fields that differed; empty when the stub matched but was used up.
+    public let mismatches: [FieldMismatch]
+    /// The share of fields that matched, from 0 to 1.
+    public let score: Double
+    /// Whether the stub matched but had answered as many requests as its limit allows.
+    public let isExhausted: Bool
+  }
+
+  /// The request nothing matched.
+  public let request: InterceptedRequest
+  /// The closest stubs, best first (at most ``maximumCandidates``).
+  public let candidates: [Candidate]
+  /// How many stubs the registry held.
+  public let stubCount: Int
+
+  /// How many stubs a report lists.
+  public static let maximumCandidates = 3
+
+  init(request: InterceptedRequest, stubs: [Stub]) {
+    self.request = request
+    self.stubCount = stubs.count
+    let ranked = stubs.map { stub -> Candidate in
+      let explanation = stub.pattern.explain(request)
+      return Candidate(
+        stub: stub, mismatches: explanation.mismatches,
+        score: explanation.isMatch ? 2 : explanation.score,
+        isExhausted: explanation.isMatch && stub.isExhausted)
+    }
+    // Best score first; among equals, the stub that would take precedence first.
+    self.candidates = Array(
+      ranked.sorted { ($0.score, $0.stub.order) > ($1.score, $1.stub.order) }
+        .prefix(Self.maximumCandidates))
+  }
+
+  /// The full report, several lines.
+  public var description: String {
+    var lines = ["Understudy: no stub matched \(request.method) \(request.url.absoluteString)"]
+    for field in request.headers {
+      lines.append("  \(field.name): \(field.value)")
+    }
+    if let body = request.body, !body.isEmpty {
+      lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body))")
+    }
+    if candidates.isEmpty {
+      lines.append("No stubs are registered. Declare one for this request, for example:")
+      lines.append("  registry.stub(.\(request.method.lowercased())(\"\(request.path)\"), .ok)")
+      return lines.joined(separator: "\n")
+    }
+    lines.append(
+      "Closest stubs (\(candidates.count) of \(stubCount)), best first:")
+    for (index, candidate) in candidates.enumerated() {
+      lines.append("  \(index + 1). \(candidate.stub.pattern)")
+      lines.append("     declared at \(candidate.stub.location)")
+      if candidate.isExhausted {
+        lines.append(
+          "     matched, but it is used up: limit \(candidate.stub.limit), answered \(candidate.stub.callCount)"
+        )
+      }
+      for mismatch in candidate.mismatches {
+        lines.append(
+          "     ✗ \(mismatch.field): expected \(mismatch.expected), got \(mismatch.actual)")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func excerpt(of body: Data, limit: Int = 200) -> String {
+    guard let text = String(data: body.prefix(limit), encoding: .utf8) else {
+      return "<\(body.count) bytes, not UTF-8>"
+    }
+    let flat = text.replacingOccurrences(of: "\n", with: "\\n")
+    return body.count > limit ? flat + "…" : flat
+  }
+}
+
+/// The error inside the `URLError` of a request that matched no stub.
+public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible, LocalizedError {
+  /// The near-miss report.
+  public let report: NearMissReport
+  /// The report's text.
+  public var description: String { report.description }
+  /// Same as ``description``.
+  public var errorDescription: String? { report.description }
+}

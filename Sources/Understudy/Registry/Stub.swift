@@ -1,0 +1,111 @@
+/// A registered stub: a pattern, what it answers, how often, and where it was declared.
+///
+/// Keep the value `stub(…)` returns to remove the stub later or to check how it was used:
+///
+/// ```swift
+/// let login = registry.stub(.post("/login"), .json(["token": "t"]), limit: .once)
+/// // … exercise the code …
+/// #expect(login.callCount == 1)
+/// ```
+public final class Stub: Sendable, CustomStringConvertible {
+  enum Responder: Sendable {
+    case fixed(StubResponse)
+    case sequence([StubResponse])
+    case dynamic(@Sendable (InterceptedRequest) throws -> StubResponse)
+  }
+
+  /// Which requests the stub answers.
+  public let pattern: RequestPattern
+  /// How many requests it answers.
+  public let limit: StubLimit
+  /// Where it was declared.
+  public let location: SourceLocation
+  /// An optional name shown in reports.
+  public let name: String?
+  let responder: Responder
+  /// Registration order within its registry; later stubs take precedence.
+  let order: Int
+
+  // Guards the call count and the requests this stub answered.
+  private let usage = Locked<(calls: Int, requests: [InterceptedRequest])>((0, []))
+
+  init(
+    pattern: RequestPattern, responder: Responder, limit: StubLimit, name: String?,
+    location: SourceLocation, order: Int
+  ) {
+    self.pattern = pattern
+    self.responder = responder
+    self.limit = limit
+    self.name = name
+    self.location = location
+    self.order = order
+  }
+
+  /// How many requests this stub has answered.
+  public var callCount: Int { usage.withLock { $0.calls } }
+
+  /// The requests this stub answered, in order.
+  public var requests: [InterceptedRequest] { usage.withLock { $0.requests } }
+
+  /// Whether the stub has answered as many requests as its limit allows.
+  public var isExhausted: Bool {
+    guard let maximum = limit.maximumCalls else { return false }
+    return callCount >= maximum
+  }
+
+  /// Takes one use of the stub for `request`; `nil` when it is used up.
+  func claim(_ request: InterceptedRequest, keepRequest: Bool) -> Int? {
+    usage.withLock { usage in
+      if let maximum = limit.maximumCalls, usage.calls >= maximum { return nil }
+      usage.calls += 1
+      if keepRequest { usage.requests.append(request) }
+      return usage.calls - 1
+    }
+  }
+
+  /// The response for the `call`-th use (counting from zero).
+  func response(for request: InterceptedRequest, call: Int) -> StubResponse {
+    switch responder {
+    case .fixed(let response):
+      return response
+    case .sequence(let responses):
+      return responses[min(call, responses.count - 1)]
+    case .dynamic(let respond):
+      do {
+        return try respond(request)
+      } catch {
+        return .failure(ResponderError(stub: description, underlying: "\(error)"))
+      }
+    }
+  }
+
+  /// Problems that make the stub unable to answer as declared: an invalid pattern or a missing
+  /// fixture.
+  var problems: [String] {
+    var problems = pattern.problems
+    switch responder {
+    case .fixed(let response): problems += response.problem.map { [$0] } ?? []
+    case .sequence(let responses): problems += responses.compactMap(\.problem)
+    case .dynamic: break
+    }
+    return problems
+  }
+
+  /// The name (if any), the pattern and the declaration site.
+  public var description: String {
+    (name.map { "\"\($0)\" " } ?? "") + "\(pattern) (\(location))"
+  }
+}
+
+/// A request-aware responder threw; the request fails with this error.
+public struct ResponderError: Error, Sendable, CustomStringConvertible, LocalizedError {
+  /// The stub whose responder threw.
+  public let stub: String
+  /// What it threw, as text.
+  public let underlying: String
+
+  /// A sentence naming the stub and the error.
+  public var description: String { "the responder of stub \(stub) threw: \(underlying)" }
+  /// Same as ``description``.
+  public var errorDescription: String? { description }
+}

@@ -1,0 +1,54 @@
+/// Where a stubbed response's body comes from.
+///
+/// Bytes in memory are delivered in one piece. A file is read when the request arrives, and
+/// streamed in chunks to tasks that can observe chunks, so a large fixture never has to fit in
+/// memory for them.
+public struct ResponseBody: Sendable, Hashable {
+  enum Storage: Sendable, Hashable {
+    case data(Data)
+    case file(URL)
+    /// A fixture that could not be found when the stub was declared; serving it fails the request
+    /// with this message rather than sending an empty body.
+    case unavailable(String)
+  }
+
+  let storage: Storage
+
+  /// No body.
+  public static var empty: ResponseBody { ResponseBody(storage: .data(Data())) }
+
+  /// The given bytes.
+  public static func data(_ data: Data) -> ResponseBody { ResponseBody(storage: .data(data)) }
+
+  /// The given text, encoded as UTF-8.
+  public static func text(_ text: String) -> ResponseBody { .data(Data(text.utf8)) }
+
+  /// The contents of the file at `url`, read when a request is answered.
+  public static func file(_ url: URL) -> ResponseBody { ResponseBody(storage: .file(url)) }
+
+  /// Why the body cannot be served, or `nil` when it can.
+  ///
+  /// A file is checked now, so a fixture deleted after the stub was declared is still caught.
+  public var problem: String? {
+    switch storage {
+    case .data: return nil
+    case .unavailable(let message): return message
+    case .file(let url):
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+        return "fixture file not found at \(url.path)"
+      }
+      if isDirectory.boolValue { return "fixture path \(url.path) is a directory, not a file" }
+      guard FileManager.default.isReadableFile(atPath: url.path) else {
+        return "fixture file at \(url.path) is not readable (check its permissions)"
+      }
+      return nil
+    }
+  }
+
+  /// The bytes when they are in memory; `nil` for files.
+  var inlineData: Data? {
+    if case .data(let data) = storage { return data }
+    return nil
+  }
+}

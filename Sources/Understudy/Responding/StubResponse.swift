@@ -1,0 +1,136 @@
+/// What a stub answers: an HTTP response, an error, or "send it to the real server".
+///
+/// ```swift
+/// registry.stub(.get("/health"), .text("ok"))
+/// registry.stub(.get("/users/7"), .json(User(id: 7, name: "Ada")))
+/// registry.stub(.get("/offline"), .failure(URLError(.notConnectedToInternet)))
+/// registry.stub(.get("/avatar.png"), .fixture("Fixtures/avatar.png"))
+/// ```
+public struct StubResponse: Sendable {
+  enum Outcome: Sendable {
+    case http(status: Int, headers: HTTPHeaders, body: ResponseBody)
+    case failure(any Error & Sendable)
+    case passThrough(PassThrough)
+  }
+
+  var outcome: Outcome
+  /// How long to wait before answering, in seconds; the protocol waits without blocking a thread.
+  public var delay: TimeInterval = 0
+
+  init(_ outcome: Outcome) {
+    self.outcome = outcome
+  }
+
+  /// Creates an HTTP response.
+  public init(status: Int = 200, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
+    self.init(.http(status: status, headers: headers, body: body))
+  }
+
+  /// An empty `200 OK`.
+  public static var ok: StubResponse { StubResponse() }
+
+  /// An empty response with the given status code.
+  public static func status(_ code: Int) -> StubResponse { StubResponse(status: code) }
+
+  /// A UTF-8 text body, `text/plain` unless `headers` names another Content-Type.
+  public static func text(_ text: String, status: Int = 200, headers: HTTPHeaders = [:])
+    -> StubResponse
+  {
+    StubResponse(
+      status: status, headers: headers.withDefault("Content-Type", "text/plain; charset=utf-8"),
+      body: .text(text))
+  }
+
+  /// Raw bytes with an optional Content-Type.
+  public static func data(
+    _ data: Data, status: Int = 200, contentType: String? = nil, headers: HTTPHeaders = [:]
+  ) -> StubResponse {
+    var headers = headers
+    if let contentType { headers = headers.withDefault("Content-Type", contentType) }
+    return StubResponse(status: status, headers: headers, body: .data(data))
+  }
+
+  /// A JSON body encoded from `value`, with `Content-Type: application/json`.
+  ///
+  /// Encoding happens now; if it fails, the stub answers every request with that error so the
+  /// test sees what went wrong instead of an empty body.
+  public static func json<Value: Encodable>(
+    _ value: Value, status: Int = 200, headers: HTTPHeaders = [:],
+    encoder: JSONEncoder = JSONEncoder()
+  ) -> StubResponse {
+    let headers = headers.withDefault("Content-Type", "application/json")
+    do {
+      return StubResponse(status: status, headers: headers, body: .data(try encoder.encode(value)))
+    } catch {
+      let message = "could not encode \(Value.self) as JSON: \(error)"
+      return StubResponse(
+        status: status, headers: headers, body: ResponseBody(storage: .unavailable(message)))
+    }
+  }
+
+  /// A JSON body given as text, with `Content-Type: application/json`.
+  public static func json(string: String, status: Int = 200, headers: HTTPHeaders = [:])
+    -> StubResponse
+  {
+    StubResponse(
+      status: status, headers: headers.withDefault("Content-Type", "application/json"),
+      body: .text(string))
+  }
+
+  /// Fails the request with `error`, as a dropped connection or DNS failure would.
+  public static func failure(_ error: any Error & Sendable) -> StubResponse {
+    StubResponse(.failure(error))
+  }
+
+  /// Sends the request to the real server through a session Understudy does not intercept, after
+  /// applying `rewrite`.
+  public static func passThrough(_ rewrite: PassThrough = PassThrough()) -> StubResponse {
+    StubResponse(.passThrough(rewrite))
+  }
+
+  /// The same response answered after `seconds`.
+  public func delayed(by seconds: TimeInterval) -> StubResponse {
+    var copy = self
+    copy.delay = seconds
+    return copy
+  }
+
+  /// The same response with the header set (replacing any field of that name).
+  public func header(_ name: String, _ value: String) -> StubResponse {
+    guard case .http(let status, var headers, let body) = outcome else { return self }
+    headers[name] = value
+    var copy = self
+    copy.outcome = .http(status: status, headers: headers, body: body)
+    return copy
+  }
+
+  /// The HTTP status, or `nil` for failures and pass-through.
+  public var statusCode: Int? {
+    if case .http(let status, _, _) = outcome { return status }
+    return nil
+  }
+
+  /// The HTTP headers, empty for failures and pass-through.
+  public var headers: HTTPHeaders {
+    if case .http(_, let headers, _) = outcome { return headers }
+    return [:]
+  }
+
+  /// The body source, or `nil` for failures and pass-through.
+  public var body: ResponseBody? {
+    if case .http(_, _, let body) = outcome { return body }
+    return nil
+  }
+
+  /// Why the response cannot be served as declared (a missing fixture, say), or `nil`.
+  public var problem: String? { body?.problem }
+}
+
+extension HTTPHeaders {
+  func withDefault(_ name: String, _ value: String) -> HTTPHeaders {
+    guard !contains(name) else { return self }
+    var copy = self
+    copy.add(name: name, value: value)
+    return copy
+  }
+}

@@ -1,0 +1,79 @@
+#if canImport(Testing)
+  import Testing
+#endif
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// Reports a failure into whichever test framework is running the current test.
+///
+/// Swift Testing gets an issue at `location` when a Swift Testing test is current; otherwise the
+/// running XCTest case records a failure at that file and line. With neither (a command-line tool
+/// using the library), the message goes to standard error so it is never lost.
+public enum IssueReporter {
+  /// Records `message` as a test failure at `location`.
+  public static func report(_ message: String, at location: SourceLocation) {
+    #if canImport(Testing)
+      if Test.current != nil {
+        Issue.record(
+          Comment(rawValue: message),
+          sourceLocation: Testing.SourceLocation(
+            fileID: location.fileID, filePath: location.filePath, line: location.line,
+            column: location.column))
+        return
+      }
+    #endif
+    #if canImport(XCTest)
+      if let testCase = XCTestObserver.shared.currentTestCase {
+        XCTestObserver.record(message, at: location, in: testCase)
+        return
+      }
+    #endif
+    FileHandle.standardError.write(Data("\(location): error: \(message)\n".utf8))
+  }
+}
+
+#if canImport(XCTest)
+  /// Tracks the running XCTest case through public observation API, since XCTest offers no
+  /// public "current test" on Linux.
+  final class XCTestObserver: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared: XCTestObserver = {
+      let observer = XCTestObserver()
+      XCTestObservationCenter.shared.addTestObserver(observer)
+      return observer
+    }()
+
+    // Guards the test case XCTest is running.
+    private let current = Locked<XCTestCase?>(nil)
+
+    var currentTestCase: XCTestCase? { current.current }
+
+    /// Starts observing, so the case that calls it (and later ones) can receive reports.
+    func begin(_ testCase: XCTestCase) {
+      current.withLock { $0 = testCase }
+    }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+      current.withLock { $0 = testCase }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+      current.withLock { if $0 === testCase { $0 = nil } }
+    }
+
+    static func record(_ message: String, at location: SourceLocation, in testCase: XCTestCase) {
+      #if os(Linux) || os(Windows) || os(Android)
+        testCase.recordFailure(
+          withDescription: message, inFile: location.filePath, atLine: location.line,
+          expected: true)
+      #else
+        let issue = XCTIssue(
+          type: .assertionFailure, compactDescription: message,
+          sourceCodeContext: XCTSourceCodeContext(
+            location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line))
+        )
+        testCase.record(issue)
+      #endif
+    }
+  }
+#endif
