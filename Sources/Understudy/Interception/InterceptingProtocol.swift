@@ -24,6 +24,11 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     var phase = Phase.idle
     var timers: [DispatchWorkItem] = []
     var network: URLSessionDataTask?
+    /// The registry that counts this request as in flight, and its token there.
+    var flight: (registry: StubRegistry, token: Int)?
+    /// The journal entry to complete with the answer, and when the request arrived.
+    var journalEntry: Int?
+    var startedAt = Date()
     #if !canImport(FoundationNetworking)
       var runLoop: CFRunLoop?
     #endif
@@ -75,7 +80,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         return .begin
       case .ready(let reply):
         state.phase = .finished
-        state.timers.forEach { $0.cancel() }
+        for timer in state.timers { timer.cancel() }
         return .deliver(reply)
       case .streaming(let handle):
         return .stream(handle)
@@ -97,6 +102,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       // suspend() calls stopLoading too; that is the first half of our own re-entry, not a stop.
       if task?.state == .suspended { return }
     #endif
+    settle()
     let pending = state.withLock { state -> ([DispatchWorkItem], URLSessionDataTask?) in
       if case .streaming(let handle) = state.phase { try? handle.close() }
       state.phase = .stopped
@@ -106,7 +112,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       }
       return (state.timers, state.network)
     }
-    pending.0.forEach { $0.cancel() }
+    for timer in pending.0 { timer.cancel() }
     pending.1?.cancel()
   }
 
@@ -126,18 +132,23 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     switch RegistryDirectory.shared.lookup(Tag.id) {
     case .live(let live):
       registry = live
-    case .retired(let reason):
-      finishNow(
-        .failure(
-          URLError.understudy(
-            .resourceUnavailable,
-            "Understudy: \(intercepted) arrived after \(reason). It is not answered, so no other "
-              + "registry's stubs can answer it; make sure the code under test finishes its "
-              + "requests before the registry or test scope ends.",
-            intercepted.url)))
+    case .retired(let reason, let reportAsIssue):
+      let message =
+        "Understudy: \(intercepted) arrived after \(reason). It is not answered, so no other "
+        + "test's stubs can answer it; make sure the code under test finishes its requests "
+        + "before the test or registry ends."
+      if reportAsIssue { IssueReporter.reportOrphaned(message) }
+      finishNow(.failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)))
       return
     }
-    switch registry.resolve(intercepted) {
+    let token = registry.requestStarted(intercepted)
+    let decision = registry.resolve(intercepted)
+    state.withLock { state in
+      state.flight = (registry, token)
+      state.journalEntry = decision.entry
+      state.startedAt = Date()
+    }
+    switch decision.resolution {
     case .unmatched(let report):
       finishNow(
         .failure(
@@ -233,8 +244,23 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     if go { deliver(reply) }
   }
 
+  /// Tells the registry this request no longer waits for an answer, and journals the answer.
+  private func settle(with reply: Reply? = nil) {
+    let taken = state.withLock { state in
+      defer { state.flight = nil }
+      return (state.flight, state.journalEntry, state.startedAt)
+    }
+    guard let flight = taken.0 else { return }
+    if let reply, let entry = taken.1 {
+      flight.registry.recordResponse(
+        reply.journalResponse(duration: Date().timeIntervalSince(taken.2)), forEntry: entry)
+    }
+    flight.registry.requestFinished(flight.token)
+  }
+
   /// Hands `reply` to the client. The phase is already `.finished` (or about to stream).
   private func deliver(_ reply: Reply) {
+    settle(with: reply)
     guard let client = super.client else { return }
     switch reply {
     case .failure(let error):

@@ -7,7 +7,8 @@ final class RegistryDirectory: Sendable {
 
   enum Lookup {
     case live(StubRegistry)
-    case retired(String)
+    /// Why the registry is gone, and whether a late request should be recorded as an issue.
+    case retired(String, reportAsIssue: Bool)
   }
 
   private struct WeakRegistry {
@@ -15,8 +16,9 @@ final class RegistryDirectory: Sendable {
   }
 
   // Guards the identifier counter, the live registries and why retired ones went away.
-  private let state = Locked<(next: Int, live: [Int: WeakRegistry], retired: [Int: String])>(
-    (1, [:], [:]))
+  private let state = Locked<
+    (next: Int, live: [Int: WeakRegistry], retired: [Int: (reason: String, report: Bool)])
+  >((1, [:], [:]))
 
   func allocateID() -> Int {
     state.withLock { state in
@@ -30,17 +32,18 @@ final class RegistryDirectory: Sendable {
   }
 
   /// Marks `id` as gone; later requests from its sessions fail with `reason`.
-  func retire(_ id: Int, reason: String) {
+  func retire(_ id: Int, reason: String, reportAsIssue: Bool = false) {
     state.withLock { state in
       state.live[id] = nil
-      if state.retired[id] == nil { state.retired[id] = reason }
+      if state.retired[id] == nil { state.retired[id] = (reason, reportAsIssue) }
     }
   }
 
   func lookup(_ id: Int) -> Lookup {
     state.withLock { state in
       if let registry = state.live[id]?.registry { return .live(registry) }
-      return .retired(state.retired[id] ?? "its StubRegistry was deallocated")
+      let retired = state.retired[id] ?? ("its StubRegistry was deallocated", false)
+      return .retired(retired.reason, reportAsIssue: retired.report)
     }
   }
 }

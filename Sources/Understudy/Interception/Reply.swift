@@ -22,6 +22,19 @@ enum Reply: Sendable {
     }
   }
 
+  /// The journal's record of this reply.
+  func journalResponse(duration: TimeInterval) -> JournalEntry.Response {
+    switch self {
+    case .response(_, let status, let headers, let body):
+      return JournalEntry.Response(
+        statusCode: status, headers: headers, body: body.inlineData, error: nil, duration: duration)
+    case .failure(let error):
+      return JournalEntry.Response(
+        statusCode: nil, headers: [:], body: nil, error: error.localizedDescription,
+        duration: duration)
+    }
+  }
+
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server
   /// would, so `expectedContentLength` is right.
   static func httpResponse(url: URL, status: Int, headers: HTTPHeaders, bodyLength: Int?)

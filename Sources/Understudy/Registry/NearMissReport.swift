@@ -26,11 +26,22 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   /// How many stubs a report lists.
   public static let maximumCandidates = 3
 
-  init(request: InterceptedRequest, stubs: [Stub]) {
+  init(request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:]) {
     self.request = request
     self.stubCount = stubs.count
     let ranked = stubs.map { stub -> Candidate in
-      let explanation = stub.pattern.explain(request)
+      var explanation = stub.pattern.explain(request)
+      if let step = stub.scenario, let required = step.requiredState {
+        let current = scenarioStates[step.scenario] ?? ScenarioStep.initialState
+        if current != required {
+          explanation.mismatches.append(
+            FieldMismatch(
+              field: "scenario \"\(step.scenario)\"", expected: "state \"\(required)\"",
+              actual: "state \"\(current)\""))
+        } else {
+          explanation.matchedFields.append("scenario")
+        }
+      }
       return Candidate(
         stub: stub, mismatches: explanation.mismatches,
         score: explanation.isMatch ? 2 : explanation.score,

@@ -8,16 +8,32 @@ public struct JournalEntry: Sendable {
     case passedThrough
     /// Nothing matched; the report says what came closest.
     case unmatched(NearMissReport)
-    /// It arrived after its registry was gone (a straggler from an ended test).
-    case rejected(String)
   }
 
+  /// What the caller received.
+  public struct Response: Sendable {
+    /// The HTTP status, or `nil` when the request failed.
+    public var statusCode: Int?
+    /// The response headers.
+    public var headers: HTTPHeaders
+    /// The body when it was held in memory; `nil` for streamed files and failures.
+    public var body: Data?
+    /// The error the request failed with, as text.
+    public var error: String?
+    /// Seconds from interception to the answer.
+    public var duration: TimeInterval
+  }
+
+  /// Sequential within its registry.
+  let id: Int
   /// The request, body included.
   public let request: InterceptedRequest
   /// What happened to it.
   public let outcome: Outcome
   /// When it was intercepted.
   public let date: Date
+  /// What the caller received, once it has been answered.
+  public internal(set) var response: Response?
 
   /// Whether no stub matched.
   public var isUnmatched: Bool {
@@ -29,14 +45,27 @@ public struct JournalEntry: Sendable {
 /// The ordered log of intercepted requests, bounded when a capacity is set.
 struct RequestJournal: Sendable {
   private(set) var entries: [JournalEntry] = []
+  private var nextID = 0
   let capacity: Int?
 
-  mutating func append(_ entry: JournalEntry) {
+  init(capacity: Int?) {
+    self.capacity = capacity
+  }
+
+  mutating func append(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
+    nextID += 1
     if let capacity {
-      guard capacity > 0 else { return }
+      guard capacity > 0 else { return nextID }
       if entries.count >= capacity { entries.removeFirst(entries.count - capacity + 1) }
     }
-    entries.append(entry)
+    entries.append(JournalEntry(id: nextID, request: request, outcome: outcome, date: Date()))
+    return nextID
+  }
+
+  mutating func setResponse(_ response: JournalEntry.Response, forEntry id: Int) {
+    // Answers come in roughly arrival order, so the entry is almost always near the end.
+    guard let index = entries.lastIndex(where: { $0.id == id }) else { return }
+    entries[index].response = response
   }
 
   mutating func removeAll() {

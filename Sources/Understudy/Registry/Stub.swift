@@ -22,6 +22,8 @@ public final class Stub: Sendable, CustomStringConvertible {
   public let location: SourceLocation
   /// An optional name shown in reports.
   public let name: String?
+  /// The scenario state the stub depends on or moves to, if any.
+  public let scenario: ScenarioStep?
   let responder: Responder
   /// Registration order within its registry; later stubs take precedence.
   let order: Int
@@ -31,8 +33,9 @@ public final class Stub: Sendable, CustomStringConvertible {
 
   init(
     pattern: RequestPattern, responder: Responder, limit: StubLimit, name: String?,
-    location: SourceLocation, order: Int
+    scenario: ScenarioStep?, location: SourceLocation, order: Int
   ) {
+    self.scenario = scenario
     self.pattern = pattern
     self.responder = responder
     self.limit = limit

@@ -31,6 +31,21 @@ public final class StubRegistry: Sendable {
   private let journalStorage: Locked<RequestJournal>
   // Guards the policy for requests no stub matches.
   private let policy: Locked<UnmatchedRequestPolicy>
+  // Guards the current state of each scenario; also held while a scenario stub is claimed, so a
+  // state check and the move it causes happen together.
+  private let scenarioStates = Locked<[String: String]>([:])
+  // Guards the requests that have been intercepted but not yet answered, by protocol token.
+  private let inFlight = Locked<(next: Int, requests: [Int: InterceptedRequest])>((0, [:]))
+  // Guards the name of the test this registry serves and whether that test has ended.
+  let scope = Locked<(name: String?, ended: Bool)>((nil, false))
+  // Guards whether requests arriving after the scope ended are recorded as Swift Testing issues
+  // (set by the trait; XCTest would pin them on whichever test runs next).
+  private let stragglerReporting = Locked(false)
+
+  var reportsStragglersToSwiftTesting: Bool {
+    get { stragglerReporting.current }
+    set { stragglerReporting.withLock { $0 = newValue } }
+  }
   /// Where the registry was created, named in reports about requests that outlive it.
   public let location: SourceLocation
   /// The identity sessions use to find this registry.
@@ -71,11 +86,11 @@ public final class StubRegistry: Sendable {
   @discardableResult
   public func stub(
     _ pattern: RequestPattern, _ response: StubResponse, limit: StubLimit = .unlimited,
-    name: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
+    name: String? = nil, scenario: ScenarioStep? = nil, fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) -> Stub {
     add(
-      pattern, .fixed(response), limit: limit, name: name,
+      pattern, .fixed(response), limit: limit, name: name, scenario: scenario,
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
@@ -84,11 +99,12 @@ public final class StubRegistry: Sendable {
   @discardableResult
   public func stub(
     _ pattern: RequestPattern, sequence responses: [StubResponse], name: String? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    scenario: ScenarioStep? = nil, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
   ) -> Stub {
     add(
       pattern, .sequence(responses), limit: .times(responses.count), name: name,
+      scenario: scenario,
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
@@ -99,23 +115,23 @@ public final class StubRegistry: Sendable {
   @discardableResult
   public func stub(
     _ pattern: RequestPattern, limit: StubLimit = .unlimited, name: String? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column,
+    scenario: ScenarioStep? = nil, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column,
     respond: @escaping @Sendable (InterceptedRequest) throws -> StubResponse
   ) -> Stub {
     add(
-      pattern, .dynamic(respond), limit: limit, name: name,
+      pattern, .dynamic(respond), limit: limit, name: name, scenario: scenario,
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func add(
     _ pattern: RequestPattern, _ responder: Stub.Responder, limit: StubLimit, name: String?,
-    _ location: SourceLocation
+    scenario: ScenarioStep?, _ location: SourceLocation
   ) -> Stub {
     let stub = table.withLock { table in
       let stub = Stub(
-        pattern: pattern, responder: responder, limit: limit, name: name, location: location,
-        order: table.nextOrder)
+        pattern: pattern, responder: responder, limit: limit, name: name, scenario: scenario,
+        location: location, order: table.nextOrder)
       table.nextOrder += 1
       table.all.append(stub)
       if let path = pattern.indexedPath {
@@ -179,10 +195,14 @@ public final class StubRegistry: Sendable {
     journalStorage.withLock { $0.removeAll() }
   }
 
-  func record(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) {
-    journalStorage.withLock {
-      $0.append(JournalEntry(request: request, outcome: outcome, date: Date()))
-    }
+  @discardableResult
+  func record(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
+    journalStorage.withLock { $0.append(request, outcome) }
+  }
+
+  /// Stores what the caller received for journal entry `id`.
+  func recordResponse(_ response: JournalEntry.Response, forEntry id: Int) {
+    journalStorage.withLock { $0.setResponse(response, forEntry: id) }
   }
 
   // MARK: Answering
@@ -194,8 +214,14 @@ public final class StubRegistry: Sendable {
     case unmatched(NearMissReport)
   }
 
+  /// A resolution and the journal entry that records it.
+  struct Decision: Sendable {
+    let resolution: Resolution
+    let entry: Int
+  }
+
   /// Finds the stub that answers `request` (consuming one use of it) and journals the outcome.
-  func resolve(_ request: InterceptedRequest) -> Resolution {
+  func resolve(_ request: InterceptedRequest) -> Decision {
     let (bucket, unindexed) = table.withLock { ($0.byPath[request.path] ?? [], $0.unindexed) }
     // Both lists are in registration order; walk them newest first, merged, so precedence holds
     // whether or not a stub is indexed.
@@ -213,23 +239,63 @@ public final class StubRegistry: Sendable {
       guard let captures = stub.pattern.match(request) else { continue }
       var matched = request
       matched.pathParameters = captures
-      guard let call = stub.claim(matched, keepRequest: true) else { continue }
-      record(matched, .stubbed(stub))
+      guard let call = claim(stub, for: matched) else { continue }
+      let entry = record(matched, .stubbed(stub))
       let response = stub.response(for: matched, call: call)
       if case .passThrough(let rewrite) = response.outcome {
-        return .passThrough(rewrite)
+        return Decision(resolution: .passThrough(rewrite), entry: entry)
       }
-      return .respond(response, stub)
+      return Decision(resolution: .respond(response, stub), entry: entry)
     }
     switch policy.current {
     case .passThrough(let rewrite):
-      record(request, .passedThrough)
-      return .passThrough(rewrite)
+      return Decision(resolution: .passThrough(rewrite), entry: record(request, .passedThrough))
     case .fail:
-      let report = NearMissReport(request: request, stubs: stubs)
-      record(request, .unmatched(report))
-      return .unmatched(report)
+      let report = NearMissReport(
+        request: request, stubs: stubs, scenarioStates: scenarioStates.current)
+      return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
+  }
+
+  private func claim(_ stub: Stub, for request: InterceptedRequest) -> Int? {
+    guard let step = stub.scenario else { return stub.claim(request, keepRequest: true) }
+    return scenarioStates.withLock { states in
+      let current = states[step.scenario] ?? ScenarioStep.initialState
+      if let required = step.requiredState, required != current { return nil }
+      guard let call = stub.claim(request, keepRequest: true) else { return nil }
+      if let next = step.nextState { states[step.scenario] = next }
+      return call
+    }
+  }
+
+  /// The state `scenario` is in now.
+  public func state(ofScenario scenario: String) -> String {
+    scenarioStates.withLock { $0[scenario] ?? ScenarioStep.initialState }
+  }
+
+  /// Moves `scenario` to `state`, as a test's setup might.
+  public func setState(_ state: String, ofScenario scenario: String) {
+    scenarioStates.withLock { $0[scenario] = state }
+  }
+
+  // MARK: Requests in flight
+
+  /// Notes a request the protocol has started on; returns a token for ``requestFinished(_:)``.
+  func requestStarted(_ request: InterceptedRequest) -> Int {
+    inFlight.withLock { state in
+      state.next += 1
+      state.requests[state.next] = request
+      return state.next
+    }
+  }
+
+  func requestFinished(_ token: Int) {
+    _ = inFlight.withLock { $0.requests.removeValue(forKey: token) }
+  }
+
+  /// Requests intercepted but not yet answered (a delayed stub, say, or the network).
+  public var requestsInFlight: [InterceptedRequest] {
+    inFlight.withLock { $0.requests.sorted { $0.key < $1.key }.map(\.value) }
   }
 
   /// Whether sessions should claim requests of `scheme`: always http(s), plus custom schemes a

@@ -31,6 +31,16 @@ public enum IssueReporter {
     #endif
     FileHandle.standardError.write(Data("\(location): error: \(message)\n".utf8))
   }
+
+  /// Records a failure that belongs to a Swift Testing test that has already ended (a request
+  /// that arrived after its test). Swift Testing fails the run with it and the message names the
+  /// test; it is printed to standard error as well, so the name is never lost.
+  static func reportOrphaned(_ message: String) {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    #if canImport(Testing)
+      Issue.record(Comment(rawValue: message))
+    #endif
+  }
 }
 
 #if canImport(XCTest)

@@ -1,0 +1,108 @@
+extension StubRegistry {
+  /// Checks that `stub` answered exactly `expected` requests; a failure is reported at the
+  /// caller's line, with the requests it did answer.
+  @discardableResult
+  public func verify(
+    _ stub: Stub, calledTimes expected: Int, fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) -> Bool {
+    let actual = stub.callCount
+    guard actual != expected else { return true }
+    let answered = stub.requests.map { "  - \($0)" }.joined(separator: "\n")
+    IssueReporter.report(
+      "Stub \(stub) was expected to answer \(expected) request(s) but answered \(actual)"
+        + (answered.isEmpty ? "." : ":\n\(answered)"),
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    return false
+  }
+
+  /// Checks that `stub` answered no request.
+  @discardableResult
+  public func verifyNeverCalled(
+    _ stub: Stub, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) -> Bool {
+    verify(stub, calledTimes: 0, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Checks that every stub answered at least once and limited stubs were used up; each unused
+  /// stub is reported at the line that declared it.
+  @discardableResult
+  public func verifyAllStubsUsed() -> Bool {
+    let failures = unusedStubFailures()
+    for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
+    return failures.isEmpty
+  }
+
+  /// Checks that every request matched a stub; each unmatched request is reported at the caller's
+  /// line with its near-miss report.
+  @discardableResult
+  public func verifyNoUnmatchedRequests(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) -> Bool {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let reports = unmatchedReports
+    for report in reports { IssueReporter.report(report.description, at: location) }
+    return reports.isEmpty
+  }
+
+  /// Ends the registry's life as a test's scope and returns what `verification` finds wrong.
+  ///
+  /// Sessions made from the registry stop being answered: a request that arrives later fails
+  /// with an error naming `testName`, and is reported, so it can never be answered by the stubs
+  /// of a test that runs afterwards.
+  ///
+  /// - Parameters:
+  ///   - testName: The test the scope served, named in reports about late requests.
+  ///   - location: Where to report failures that belong to no stub (the test or the trait).
+  public func endScope(
+    testName: String, verifying verification: ScopeVerification = .default,
+    location: SourceLocation
+  ) -> [ScopeFailure] {
+    scope.withLock { $0 = (testName, true) }
+    RegistryDirectory.shared.retire(
+      id, reason: "its test \(testName) ended (scope declared at \(location))",
+      reportAsIssue: reportsStragglersToSwiftTesting)
+    var failures: [ScopeFailure] = []
+    if verification.contains(.noRequestsInFlight) {
+      for request in requestsInFlight {
+        failures.append(
+          ScopeFailure(
+            message:
+              "\(request) was still waiting for its answer when \(testName) ended. Await every "
+              + "request the test starts (or cancel it) before the test returns; answers that "
+              + "arrive now are not delivered to a later test.",
+            location: location))
+      }
+    }
+    if verification.contains(.noUnmatchedRequests) {
+      for report in unmatchedReports {
+        // The stub that came close is where the developer has to look; with none, the scope.
+        let closest = report.candidates.first { $0.score > 0 }?.stub.location
+        failures.append(ScopeFailure(message: report.description, location: closest ?? location))
+      }
+    }
+    if verification.contains(.allStubsUsed) {
+      failures += unusedStubFailures()
+    }
+    return failures
+  }
+
+  private func unusedStubFailures() -> [ScopeFailure] {
+    stubs.compactMap { stub in
+      let calls = stub.callCount
+      if calls == 0 {
+        return ScopeFailure(
+          message: "Stub \(stub.pattern) was never used. Remove it, or check why no request matched it.",
+          location: stub.location)
+      }
+      if let maximum = stub.limit.maximumCalls, calls < maximum {
+        return ScopeFailure(
+          message: "Stub \(stub.pattern) answered \(calls) of the \(maximum) requests it expected.",
+          location: stub.location)
+      }
+      return nil
+    }
+  }
+}

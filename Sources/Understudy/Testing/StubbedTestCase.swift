@@ -1,0 +1,126 @@
+#if canImport(XCTest)
+  import XCTest
+
+  /// An `XCTestCase` whose every test gets its own ``StubRegistry``, current while the test
+  /// (with its `setUp` and `tearDown`) runs, and verified when it ends.
+  ///
+  /// ```swift
+  /// final class ProfileTests: StubbedTestCase {
+  ///   func testShowsName() async throws {
+  ///     stubs.stub(.get("/users/{id}"), .json(["name": "Ada"]))
+  ///     let client = APIClient(session: stubs.makeSession())
+  ///     let name = try await client.userName(id: 1)
+  ///     XCTAssertEqual(name, "Ada")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Failures (unmatched requests, verification, problems with stubs) are recorded on the test
+  /// at the line that declared the stub, or at the test otherwise.
+  open class StubbedTestCase: XCTestCase {
+    private var registry: StubRegistry?
+
+    /// What is verified when each test ends; override to change it.
+    open var stubVerification: ScopeVerification { .default }
+
+    /// What happens to requests no stub matches; override to change it.
+    open var unmatchedRequests: UnmatchedRequestPolicy { .fail }
+
+    /// The registry of the running test.
+    public var stubs: StubRegistry {
+      if let registry { return registry }
+      // Outside invokeTest (e.g. in a class-level setUp) there is no test scope.
+      return StubRegistry.requireCurrent()
+    }
+
+    /// Runs the test inside its own scope.
+    override open func invokeTest() {
+      let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
+      self.registry = registry
+      XCTestObserver.shared.begin(self)
+      StubRegistry.$current.withValue(registry) {
+        super.invokeTest()
+      }
+      // XCTest does not tell us the test method's file; the first stub the test declared is the
+      // closest line we know.
+      let location = registry.stubs.first?.location ?? registry.location
+      for failure in registry.endScope(
+        testName: name, verifying: stubVerification, location: location)
+      {
+        XCTestObserver.record(failure.message, at: failure.location, in: self)
+      }
+      self.registry = nil
+    }
+  }
+
+  extension XCTestCase {
+    /// Runs `body` with a fresh ``StubRegistry`` current, then ends it and records what
+    /// `verification` finds on this test.
+    ///
+    /// ```swift
+    /// func testOffline() throws {
+    ///   try withStubs { stubs in
+    ///     stubs.stub(.get("/feed"), .failure(URLError(.notConnectedToInternet)))
+    ///     XCTAssertThrowsError(try loadFeedSynchronously(session: stubs.makeSession()))
+    ///   }
+    /// }
+    /// ```
+    public func withStubs<Result>(
+      verifying verification: ScopeVerification = .default, fileID: String = #fileID,
+      filePath: String = #filePath, line: Int = #line, column: Int = #column,
+      _ body: (StubRegistry) throws -> Result
+    ) rethrows -> Result {
+      let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      let registry = StubRegistry(
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      XCTestObserver.shared.begin(self)
+      defer { endStubs(registry, verification, location) }
+      return try StubRegistry.$current.withValue(registry) { try body(registry) }
+    }
+
+    /// The `async` form of ``withStubs(verifying:fileID:filePath:line:column:_:)``.
+    public func withStubs<Result>(
+      verifying verification: ScopeVerification = .default, fileID: String = #fileID,
+      filePath: String = #filePath, line: Int = #line, column: Int = #column,
+      _ body: (StubRegistry) async throws -> Result
+    ) async rethrows -> Result {
+      let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      let registry = StubRegistry(
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      XCTestObserver.shared.begin(self)
+      defer { endStubs(registry, verification, location) }
+      return try await StubRegistry.$current.withValue(registry) { try await body(registry) }
+    }
+
+    /// Runs `body` with a fresh ``StubRegistry`` that also answers `URLSession.shared`, for code
+    /// that cannot be handed a session. Fails the test without running `body` when interception
+    /// of the shared session could not be installed (see ``SharedSessionInterception``).
+    public func withSharedSessionStubs<Result>(
+      verifying verification: ScopeVerification = .default, fileID: String = #fileID,
+      filePath: String = #filePath, line: Int = #line, column: Int = #column,
+      _ body: (StubRegistry) throws -> Result
+    ) rethrows -> Result? {
+      let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      XCTestObserver.shared.begin(self)
+      if case .inactive(let reason) = SharedSessionInterception.install() {
+        XCTestObserver.record("The test body was not run: \(reason)", at: location, in: self)
+        return nil
+      }
+      // XCTest runs a process's tests one at a time, so no lock is needed here.
+      return try withStubs(
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column
+      ) { registry in
+        try SharedSessionInterception.withOwner(registry) { try body(registry) }
+      }
+    }
+
+    private func endStubs(
+      _ registry: StubRegistry, _ verification: ScopeVerification, _ location: SourceLocation
+    ) {
+      for failure in registry.endScope(testName: name, verifying: verification, location: location)
+      {
+        XCTestObserver.record(failure.message, at: failure.location, in: self)
+      }
+    }
+  }
+#endif

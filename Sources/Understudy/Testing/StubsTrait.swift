@@ -1,0 +1,147 @@
+#if canImport(Testing)
+  import Testing
+
+  /// Gives each test (and each case of a parameterized test) its own ``StubRegistry``, current
+  /// for the test's task tree, and verifies it when the test ends.
+  ///
+  /// Apply it to a suite to cover every test in it, to a test, or both: a test's stubs are added
+  /// to those its suite declared.
+  ///
+  /// ```swift
+  /// @Suite(.stubs { $0.stub(.get("/config"), .json(["flags": [String]()])) })
+  /// struct ProfileTests {
+  ///   @Test(.stubs { $0.stub(.get("/users/{id}"), .json(["name": "Ada"])) })
+  ///   func showsName() async throws {
+  ///     let client = APIClient(session: StubRegistry.current!.makeSession())
+  ///     #expect(try await client.userName(id: 1) == "Ada")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Tests with this trait run in parallel safely: sessions from a test's registry are answered
+  /// only by it, from any task, including detached ones.
+  public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
+    let configure: @Sendable (StubRegistry) throws -> Void
+    let verification: ScopeVerification
+    let unmatchedRequests: UnmatchedRequestPolicy?
+    let attachTraffic: TrafficAttachment
+    let interceptsSharedSession: Bool
+    let location: SourceLocation?
+
+    /// Applies to every test in a suite.
+    public var isRecursive: Bool { true }
+
+    /// One scope per test case; none for a suite as a whole or a test before its cases run.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> StubsTrait? {
+      testCase == nil ? nil : self
+    }
+
+    /// Creates the registry (or joins the one an enclosing trait created), runs the test with it
+    /// current, then ends it and records what verification finds.
+    public func provideScope(
+      for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+      let testLocation = SourceLocation(
+        fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
+        line: test.sourceLocation.line, column: test.sourceLocation.column)
+      let reportLocation = location ?? testLocation
+      if let enclosing = StubRegistry.current {
+        try configure(enclosing)
+        if let unmatchedRequests { enclosing.unmatchedRequests = unmatchedRequests }
+        try await withSharedSession(enclosing, reportLocation, function)
+        return
+      }
+      let registry = StubRegistry(
+        unmatchedRequests: unmatchedRequests ?? .fail, fileID: reportLocation.fileID,
+        filePath: reportLocation.filePath, line: reportLocation.line, column: reportLocation.column)
+      registry.reportsStragglersToSwiftTesting = true
+      let name = test.displayName ?? test.name
+      var thrown: (any Error)?
+      do {
+        try configure(registry)
+        try await StubRegistry.$current.withValue(registry) {
+          try await withSharedSession(registry, reportLocation, function)
+        }
+      } catch {
+        thrown = error
+      }
+      let failures = registry.endScope(
+        testName: name, verifying: verification, location: reportLocation)
+      for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
+      let failed = thrown != nil || !failures.isEmpty
+      if attachTraffic == .always || (attachTraffic == .onFailure && failed) {
+        TrafficAttachmentWriter.attach(registry.journal, testName: name, location: reportLocation)
+      }
+      if let thrown { throw thrown }
+    }
+
+    /// Runs `function` owning `URLSession.shared` when the trait asks for it, after every other
+    /// test that owns it has finished.
+    private func withSharedSession(
+      _ registry: StubRegistry, _ location: SourceLocation,
+      _ function: @Sendable () async throws -> Void
+    ) async throws {
+      guard interceptsSharedSession else { return try await function() }
+      if case .inactive(let reason) = SharedSessionInterception.install() {
+        // Running the body would send its URLSession.shared requests to the real network.
+        IssueReporter.report("The test was not run: \(reason)", at: location)
+        return
+      }
+      await SharedSessionLock.shared.acquire()
+      do {
+        try await SharedSessionInterception.withOwner(registry) { try await function() }
+      } catch {
+        await SharedSessionLock.shared.release()
+        throw error
+      }
+      await SharedSessionLock.shared.release()
+    }
+  }
+
+  extension Trait where Self == StubsTrait {
+    /// A fresh stub registry for each test, with default verification.
+    public static var stubs: StubsTrait {
+      StubsTrait(
+        configure: { _ in }, verification: .default, unmatchedRequests: nil,
+        attachTraffic: .onFailure, interceptsSharedSession: false, location: nil)
+    }
+
+    /// A fresh stub registry for each test, set up by `configure`.
+    ///
+    /// - Parameters:
+    ///   - verification: What to check when the test ends.
+    ///   - unmatchedRequests: What to do with requests no stub matches (failing them by default).
+    ///   - attachTraffic: When to attach the test's traffic to its result as a HAR file.
+    ///   - interceptingSharedSession: Also answer `URLSession.shared` from the test's registry,
+    ///     for code that cannot be handed a session. Such tests wait for each other; see
+    ///     ``SharedSessionInterception``.
+    ///   - configure: Declares stubs on the test's registry before the test runs.
+    public static func stubs(
+      verifying verification: ScopeVerification = .default,
+      unmatchedRequests: UnmatchedRequestPolicy? = nil,
+      attachTraffic: TrafficAttachment = .onFailure,
+      interceptingSharedSession: Bool = false,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column,
+      _ configure: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
+    ) -> StubsTrait {
+      // Registering now, while tests are being discovered, comes before any test body can create
+      // the process's first URLSession (which on Linux freezes URLSession.shared's classes).
+      if interceptingSharedSession { SharedSessionInterception.install() }
+      return StubsTrait(
+        configure: configure, verification: verification, unmatchedRequests: unmatchedRequests,
+        attachTraffic: attachTraffic, interceptsSharedSession: interceptingSharedSession,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+  }
+#endif
+
+/// When a test's traffic is attached to its result.
+public enum TrafficAttachment: Sendable, Hashable {
+  /// Never.
+  case never
+  /// When the test fails (the default).
+  case onFailure
+  /// Always.
+  case always
+}
