@@ -12,7 +12,8 @@ import Testing
     #expect(pattern.match(other) == nil)
     #expect(
       pattern.explain(other).mismatches == [
-        FieldMismatch(field: "custom", expected: "host is api.test", actual: "predicate returned false")
+        FieldMismatch(
+          field: "custom", expected: "host is api.test", actual: "predicate returned false")
       ])
   }
 
