@@ -1,0 +1,174 @@
+/// A URL path with named placeholders, such as `/users/{id}` or `/files/{path...}`, parsed once
+/// and matched against request paths.
+///
+/// - `{name}` captures one non-empty segment.
+/// - `{name...}` captures the non-empty rest of the path, slashes included; it must be the last
+///   segment.
+/// - Every other segment is literal. A placeholder fills a whole segment: `/{name}.json` is an
+///   error (use ``RequestPattern/path(matching:)`` for that).
+/// - A trailing slash is significant: `/users/{id}` does not match `/users/7/`.
+///
+/// Literals may be written decoded or percent-encoded (`/a b` and `/a%20b` are the same);
+/// captured values are percent-decoded.
+///
+/// ```swift
+/// let template = try PathTemplate("/users/{id}/posts")
+/// template.match("/users/a%20b/posts")  // ["id": "a b"]
+/// template.literalPrefix                // "/users/"
+/// ```
+public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
+  /// Why a template cannot be used, as a sentence naming the template and the fix.
+  public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The sentence.
+    public let description: String
+  }
+
+  enum Segment: Sendable, Hashable {
+    case literal(String)
+    case parameter(String)
+    case remainder(String)
+  }
+
+  /// The template as written.
+  public let template: String
+  /// The decoded literal text before the first placeholder, such as `/users/` for
+  /// `/users/{id}`; the whole decoded path when there is no placeholder. Route indexes use it to
+  /// narrow the candidates before matching.
+  public let literalPrefix: String
+  /// The placeholder names, in order.
+  public let parameterNames: [String]
+  let segments: [Segment]
+
+  /// Whether the template has no placeholders and so names one exact path.
+  public var isLiteral: Bool { parameterNames.isEmpty }
+
+  /// The template as written.
+  public var description: String { template }
+
+  /// Parses `template`, throwing when it does not start with `/`, has unbalanced braces, an empty,
+  /// invalid or repeated placeholder name, or a `{name...}` before the last segment.
+  public init(_ template: String) throws(Invalid) {
+    func fail(_ reason: String) -> Invalid {
+      Invalid(description: "Path template \(template.quoted()) \(reason).")
+    }
+    guard template.hasPrefix("/") else {
+      throw fail("must start with \"/\"; write \"/\(template)\"")
+    }
+    let parts = template.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    var segments: [Segment] = []
+    var names: [String] = []
+    for (index, part) in parts.enumerated() {
+      guard part.contains("{") || part.contains("}") else {
+        segments.append(.literal(Self.decoded(part)))
+        continue
+      }
+      let segment = try Self.placeholder(part, fail: fail)
+      let name: String
+      switch segment {
+      case .parameter(let parameter): name = parameter
+      case .remainder(let rest):
+        name = rest
+        if index != parts.count - 1 {
+          throw fail(
+            "has \"\(part)\" before the last segment; a {name...} placeholder must end the "
+              + "template, or use .path(matching:) for other shapes")
+        }
+      case .literal: continue
+      }
+      if names.contains(name) {
+        throw fail(
+          "uses the placeholder name \"\(name)\" twice; give each placeholder its own name")
+      }
+      names.append(name)
+      segments.append(segment)
+    }
+    self.template = template
+    self.segments = segments
+    self.parameterNames = names
+    self.literalPrefix = Self.literalPrefix(of: segments)
+  }
+
+  /// The captured values when `path` fits the template, or `nil`.
+  ///
+  /// - Parameter path: The path as it appears in the URL, percent-encoded, so that an encoded
+  ///   slash stays inside its segment; an empty path counts as `/`.
+  public func match(_ path: String) -> [String: String]? {
+    let path = path.isEmpty ? "/" : path
+    guard path.hasPrefix("/") else { return nil }
+    let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    var captures: [String: String] = [:]
+    for (index, segment) in segments.enumerated() {
+      guard index < parts.count else { return nil }
+      switch segment {
+      case .literal(let text):
+        guard parts[index] == text || Self.decoded(parts[index]) == text else { return nil }
+      case .parameter(let name):
+        guard !parts[index].isEmpty else { return nil }
+        captures[name] = Self.decoded(parts[index])
+      case .remainder(let name):
+        let rest = parts[index...].joined(separator: "/")
+        guard !rest.isEmpty else { return nil }
+        captures[name] = Self.decoded(Substring(rest))
+        return captures
+      }
+    }
+    return parts.count == segments.count ? captures : nil
+  }
+
+  /// Percent-decodes `text`, keeping it as written when it is not valid percent-encoding (a
+  /// literal `100%`, say).
+  static func decoded(_ text: Substring) -> String {
+    guard text.contains("%") else { return String(text) }
+    return text.removingPercentEncoding ?? String(text)
+  }
+
+  /// Reads a segment that holds braces: exactly one placeholder filling the whole segment.
+  private static func placeholder(_ part: Substring, fail: (String) -> Invalid) throws(Invalid)
+    -> Segment
+  {
+    var depth = 0
+    var placeholders = 0
+    for character in part {
+      switch character {
+      case "{" where depth == 0:
+        depth = 1
+        placeholders += 1
+      case "{":
+        throw fail("has a \"{\" inside a placeholder in \"\(part)\"; close each placeholder first")
+      case "}" where depth == 0:
+        throw fail("has an unbalanced \"}\" in \"\(part)\"; open each placeholder, as in \"{id}\"")
+      case "}": depth = 0
+      default: break
+      }
+    }
+    if depth != 0 {
+      throw fail("has an unbalanced \"{\" in \"\(part)\"; close each placeholder, as in \"{id}\"")
+    }
+    guard placeholders == 1, part.first == "{", part.last == "}" else {
+      throw fail(
+        "puts a placeholder inside the segment \"\(part)\"; a placeholder must fill a whole "
+          + "segment between slashes, or use .path(matching:) for finer patterns")
+    }
+    let inner = part.dropFirst().dropLast()
+    let isRemainder = inner.hasSuffix("...")
+    let name = isRemainder ? inner.dropLast(3) : inner
+    guard !name.isEmpty else {
+      throw fail("has a placeholder without a name in \"\(part)\"; name it, as in \"{id}\"")
+    }
+    guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+    else {
+      throw fail(
+        "has the invalid placeholder name \"\(name)\"; use ASCII letters, digits, \"_\" and \"-\"")
+    }
+    return isRemainder ? .remainder(String(name)) : .parameter(String(name))
+  }
+
+  private static func literalPrefix(of segments: [Segment]) -> String {
+    var prefix = "/"
+    for (index, segment) in segments.enumerated() {
+      guard case .literal(let text) = segment else { return prefix }
+      prefix += index == segments.count - 1 ? text : text + "/"
+    }
+    return prefix
+  }
+}

@@ -1,0 +1,43 @@
+// How values are written into match reports: short enough that one long body or header cannot
+// swamp a near-miss report, quoted where whitespace matters.
+
+extension StringProtocol {
+  /// The text cut to `limit` characters, ending in an ellipsis when anything was cut.
+  ///
+  /// Walks at most `limit` characters, so clipping a megabyte body costs no more than a short one.
+  func clipped(to limit: Int = 120) -> String {
+    guard let end = index(startIndex, offsetBy: limit, limitedBy: endIndex), end != endIndex else {
+      return String(self)
+    }
+    return String(self[..<index(before: end)]) + "…"
+  }
+
+  /// The text in double quotes and clipped, so leading or trailing spaces stay visible.
+  func quoted(limit: Int = 120) -> String {
+    "\"" + clipped(to: limit - 2) + "\""
+  }
+}
+
+extension InterceptedRequest {
+  /// The body as reports show it: quoted text, or why it cannot be shown as text.
+  var bodySummary: String {
+    guard let body else { return "no body" }
+    guard let text = bodyText else { return "\(body.count) bytes, not UTF-8" }
+    return text.quoted()
+  }
+}
+
+/// The offset of the first element where `lhs` and `rhs` differ, or the shorter length when one is
+/// a prefix of the other; `nil` when they are equal.
+func firstDifference<C: Collection>(_ lhs: C, _ rhs: C) -> Int? where C.Element: Equatable {
+  var offset = 0
+  var left = lhs.makeIterator()
+  var right = rhs.makeIterator()
+  while true {
+    switch (left.next(), right.next()) {
+    case (nil, nil): return nil
+    case (let l?, let r?) where l == r: offset += 1
+    default: return offset
+    }
+  }
+}

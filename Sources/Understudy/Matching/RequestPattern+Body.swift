@@ -1,0 +1,72 @@
+// Body matchers see the bytes the protocol read once (from httpBody, the stream or the upload),
+// so they agree with the journal. A request without a body counts as an empty one.
+
+extension RequestPattern {
+  /// Matches when the body is exactly `data`; a report gives both sizes and the first offset that
+  /// differs.
+  public static func body(_ data: Data) -> RequestPattern {
+    RequestPattern(field: "body", expected: "== \(data.count) bytes") { request in
+      let actual = request.body ?? Data()
+      guard let offset = firstDifference(data, actual) else { return .matched }
+      guard request.body != nil else { return .mismatched(actual: "no body") }
+      return .mismatched(actual: "\(actual.count) bytes, first difference at offset \(offset)")
+    }
+  }
+
+  /// Matches when the body is exactly `text` in UTF-8.
+  ///
+  /// ```swift
+  /// .body("name=Ann")
+  /// ```
+  public static func body(_ text: String) -> RequestPattern {
+    RequestPattern(field: "body", expected: "== \(text.quoted())") { request in
+      guard request.body != nil else {
+        return text.isEmpty ? .matched : .mismatched(actual: "no body")
+      }
+      guard let actual = request.bodyText else { return .mismatched(actual: request.bodySummary) }
+      guard let offset = firstDifference(text, actual) else { return .matched }
+      return .mismatched(actual: "\(actual.quoted()), first difference at character \(offset)")
+    }
+  }
+
+  /// Matches when the body, read as UTF-8 text, contains `text`.
+  public static func body(containing text: String) -> RequestPattern {
+    RequestPattern(field: "body", expected: "contains \(text.quoted())") { request in
+      request.bodyText?.contains(text) == true
+        ? .matched : .mismatched(actual: request.bodySummary)
+    }
+  }
+
+  /// Matches when the body, read as UTF-8 text, matches a regular expression
+  /// (`NSRegularExpression` syntax, found anywhere unless anchored).
+  ///
+  /// An expression that does not compile puts a sentence in ``problems`` and never matches.
+  public static func body(matching regex: String) -> RequestPattern {
+    withRegex(regex, field: "body") { regex, expected in
+      RequestPattern(field: "body", expected: expected) { request in
+        request.bodyText.flatMap(regex.firstMatch) != nil
+          ? .matched : .mismatched(actual: request.bodySummary)
+      }
+    }
+  }
+
+  /// Matches an `application/x-www-form-urlencoded` body that has every one of `fields` (other
+  /// fields may be present); names and values are percent-decoded, with `+` read as a space.
+  ///
+  /// ```swift
+  /// .post("/login") && .formBody(["user": "ann", "remember": "on"])
+  /// ```
+  public static func formBody(_ fields: [String: String]) -> RequestPattern {
+    let expected = NameValuePairs(fields)
+    return RequestPattern(
+      field: "body", expected: "has form fields " + expected.rendered(empty: "(none)")
+    ) { request in
+      guard let text = request.bodyText else {
+        return .mismatched(actual: request.bodySummary)
+      }
+      let actual = NameValuePairs(encoded: Substring(text), plusIsSpace: true)
+      return actual.containsAll(expected)
+        ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// Header names compare case-insensitively (through HTTPHeaders) because FoundationNetworking
+// canonicalises them; values compare exactly. A name sent several times matches when any of its
+// values does.
+
+extension RequestPattern {
+  /// Matches when the header `name` has the value `value` (any of its values, when repeated).
+  ///
+  /// ```swift
+  /// .header("Accept", "application/json")
+  /// ```
+  public static func header(_ name: String, _ value: String) -> RequestPattern {
+    headerCondition(name, expected: "== \(value)") { $0 == value }
+  }
+
+  /// Matches when a value of the header `name` contains `text`.
+  ///
+  /// ```swift
+  /// .header("Content-Type", contains: "json")
+  /// ```
+  public static func header(_ name: String, contains text: String) -> RequestPattern {
+    headerCondition(name, expected: "contains \(text)") { $0.contains(text) }
+  }
+
+  /// Matches when a value of the header `name` matches a regular expression
+  /// (`NSRegularExpression` syntax, found anywhere in the value unless anchored).
+  ///
+  /// ```swift
+  /// .header("Authorization", matching: "^Bearer [A-Za-z0-9._-]+$")
+  /// ```
+  ///
+  /// An expression that does not compile puts a sentence in ``problems`` and never matches.
+  public static func header(_ name: String, matching regex: String) -> RequestPattern {
+    withRegex(regex, field: "header \(name)") { regex, expected in
+      headerCondition(name, expected: expected) { regex.firstMatch(in: $0) != nil }
+    }
+  }
+
+  /// Matches when the header `name` is present, with any value.
+  public static func header(_ name: String) -> RequestPattern {
+    headerCondition(name, expected: "present") { _ in true }
+  }
+
+  /// Matches when the header `name` is absent.
+  ///
+  /// ```swift
+  /// .get("/public") && .noHeader("Authorization")
+  /// ```
+  public static func noHeader(_ name: String) -> RequestPattern {
+    RequestPattern(field: "header \(name)".clipped(), expected: "absent") { request in
+      let values = request.headers.values(for: name)
+      return values.isEmpty ? .matched : .mismatched(actual: "present: " + rendered(values))
+    }
+  }
+
+  private static func headerCondition(
+    _ name: String, expected: String, test: @escaping @Sendable (String) -> Bool
+  ) -> RequestPattern {
+    RequestPattern(field: "header \(name)".clipped(), expected: expected.clipped()) { request in
+      let values = request.headers.values(for: name)
+      if values.contains(where: test) { return .matched }
+      return .mismatched(actual: values.isEmpty ? "absent" : rendered(values))
+    }
+  }
+
+  /// Several values joined as HTTP would fold them, clipped.
+  private static func rendered(_ values: [String]) -> String {
+    values.joined(separator: ", ").clipped()
+  }
+}

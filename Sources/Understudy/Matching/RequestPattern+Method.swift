@@ -1,0 +1,12 @@
+extension RequestPattern {
+  /// Matches requests sent with `method`.
+  ///
+  /// ```swift
+  /// .method(.delete) && .path("/users/{id}")
+  /// ```
+  public static func method(_ method: HTTPMethod) -> RequestPattern {
+    RequestPattern(field: "method", expected: "== \(method.rawValue)") { request in
+      request.method == method.rawValue ? .matched : .mismatched(actual: request.method.clipped())
+    }
+  }
+}

@@ -1,0 +1,58 @@
+// Query items are compared percent-decoded and in any order; a report shows every item the
+// request had, since the one that is missing often sits beside a misspelt one.
+
+extension RequestPattern {
+  /// Matches when the query has an item `name` with the value `value` (other items may be
+  /// present, in any order).
+  ///
+  /// ```swift
+  /// .query("page", "2")  // matches ?sort=asc&page=2
+  /// ```
+  public static func query(_ name: String, _ value: String) -> RequestPattern {
+    let item = NameValuePairs.Pair(name: name, value: value)
+    return queryCondition(field: "query \(name)", expected: "== \(value)") {
+      $0.pairs.contains(item)
+    }
+  }
+
+  /// Matches when the query has an item `name`, with any value.
+  public static func query(_ name: String) -> RequestPattern {
+    queryCondition(field: "query \(name)", expected: "present") {
+      $0.pairs.contains { $0.name == name }
+    }
+  }
+
+  /// Matches when the query has every one of `items`; other items may be present too.
+  ///
+  /// ```swift
+  /// .query(containing: ["q": "swift testing", "page": "2"])
+  /// ```
+  public static func query(containing items: [String: String]) -> RequestPattern {
+    queryContaining(NameValuePairs(items))
+  }
+
+  /// Matches when the query has exactly `items`, in any order: nothing missing, nothing extra,
+  /// each repeated item as often as listed. An item with a `nil` value counts as an empty value.
+  public static func query(exactly items: [URLQueryItem]) -> RequestPattern {
+    let expected = NameValuePairs(items)
+    let counts = expected.counts
+    return queryCondition(field: "query", expected: "== " + expected.rendered(empty: "no query")) {
+      $0.counts == counts
+    }
+  }
+
+  static func queryContaining(_ items: NameValuePairs) -> RequestPattern {
+    queryCondition(field: "query", expected: "contains " + items.rendered(empty: "nothing")) {
+      $0.containsAll(items)
+    }
+  }
+
+  private static func queryCondition(
+    field: String, expected: String, test: @escaping @Sendable (NameValuePairs) -> Bool
+  ) -> RequestPattern {
+    RequestPattern(field: field.clipped(), expected: expected.clipped()) { request in
+      let actual = NameValuePairs(request.queryItems)
+      return test(actual) ? .matched : .mismatched(actual: actual.rendered(empty: "no query"))
+    }
+  }
+}

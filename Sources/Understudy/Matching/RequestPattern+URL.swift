@@ -1,0 +1,140 @@
+extension RequestPattern {
+  /// Matches one exact URL: scheme and host compared case-insensitively, default ports
+  /// normalised (`https://a.test` is `https://a.test:443`), the path exactly, the query items as
+  /// a multiset (order does not matter, repeats do); the fragment is ignored.
+  ///
+  /// ```swift
+  /// .url("https://api.example.com/search?q=swift&page=2")
+  /// ```
+  ///
+  /// For placeholders use ``get(_:)`` and friends or ``path(_:)``; a string that is not an
+  /// absolute URL puts a sentence in ``problems`` and never matches.
+  public static func url(_ string: String) -> RequestPattern {
+    let expected = "== \(string)"
+    if string.contains("{") {
+      return .invalid(
+        field: "url", expected: expected,
+        problem: "URL \(string.quoted()) contains \"{\", but .url matches one exact URL; use "
+          + ".get(\(string.quoted())) or .path(_:) for a template.")
+    }
+    guard let url = URL(string: string), url.scheme != nil else {
+      return .invalid(
+        field: "url", expected: expected,
+        problem: "URL \(string.quoted()) is not an absolute URL; write it with its scheme and "
+          + "host, as in \"https://api.example.com/users\".")
+    }
+    return .url(url)
+  }
+
+  /// Matches one exact URL; see ``url(_:)-(String)`` for how URLs compare.
+  public static func url(_ url: URL) -> RequestPattern {
+    let expected = URLIdentity(url)
+    return RequestPattern(
+      Condition(
+        field: "url", expected: "== \(url.absoluteString)".clipped(), exactPath: expected.path,
+        scheme: customScheme(expected.scheme)
+      ) { request in
+        let actual = URLIdentity(request)
+        guard let part = expected.firstDifference(from: actual) else { return .matched }
+        return .mismatched(
+          actual: "\(request.url.absoluteString.clipped(to: 100)) (\(part) differs)")
+      })
+  }
+
+  /// Matches the URL scheme, compared case-insensitively. Naming a scheme other than http or
+  /// https makes sessions intercept that scheme.
+  ///
+  /// ```swift
+  /// .scheme("myapp") && .host("handoff")
+  /// ```
+  public static func scheme(_ scheme: String) -> RequestPattern {
+    let scheme = scheme.lowercased()
+    return RequestPattern(
+      Condition(field: "scheme", expected: "== \(scheme)".clipped(), scheme: customScheme(scheme)) {
+        request in
+        let actual = request.url.scheme?.lowercased()
+        return actual == scheme ? .matched : .mismatched(actual: actual?.clipped() ?? "none")
+      })
+  }
+
+  /// Matches the URL host, compared case-insensitively.
+  public static func host(_ host: String) -> RequestPattern {
+    let host = host.lowercased()
+    return RequestPattern(field: "host", expected: "== \(host)".clipped()) { request in
+      request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
+    }
+  }
+
+  /// Matches the URL port; a URL without one has its scheme's default (80 for http, 443 for
+  /// https).
+  public static func port(_ port: Int) -> RequestPattern {
+    portCondition(port)
+  }
+
+  /// `nil` expects no port at all, for custom schemes that have no default. An `implied` port
+  /// (one a target left to its scheme's default) also accepts a request that names no port, so a
+  /// wrong scheme is reported as the scheme alone rather than as a scheme and a port.
+  static func portCondition(_ port: Int?, implied: Bool = false) -> RequestPattern {
+    RequestPattern(field: "port", expected: port.map { "== \($0)" } ?? "absent") { request in
+      if implied && request.url.port == nil { return .matched }
+      let actual = effectivePort(of: request.url)
+      return actual == port ? .matched : .mismatched(actual: actual.map(String.init) ?? "none")
+    }
+  }
+
+  /// The scheme to record in `Condition.scheme`: only schemes sessions would not claim anyway.
+  static func customScheme(_ scheme: String?) -> String? {
+    guard let scheme = scheme?.lowercased(), scheme != "http", scheme != "https" else { return nil }
+    return scheme
+  }
+
+  static func defaultPort(forScheme scheme: String?) -> Int? {
+    switch scheme?.lowercased() {
+    case "http", "ws": 80
+    case "https", "wss": 443
+    default: nil
+    }
+  }
+
+  static func effectivePort(of url: URL) -> Int? {
+    url.port ?? defaultPort(forScheme: url.scheme)
+  }
+}
+
+/// The parts of a URL that `.url(_:)` compares, normalised so that spelling differences that do
+/// not change the resource (case, default ports, query order) compare equal.
+private struct URLIdentity {
+  let scheme: String?
+  let host: String?
+  let port: Int?
+  let path: String
+  let query: [NameValuePairs.Pair: Int]
+
+  init(_ url: URL) {
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    let path = components?.path ?? url.path
+    scheme = url.scheme?.lowercased()
+    host = url.host?.lowercased()
+    port = RequestPattern.effectivePort(of: url)
+    self.path = path.isEmpty ? "/" : path
+    query = NameValuePairs(components?.queryItems ?? []).counts
+  }
+
+  init(_ request: InterceptedRequest) {
+    scheme = request.url.scheme?.lowercased()
+    host = request.host
+    port = RequestPattern.effectivePort(of: request.url)
+    path = request.path
+    query = NameValuePairs(request.queryItems).counts
+  }
+
+  /// The name of the first part that differs, so a report can point at it.
+  func firstDifference(from other: URLIdentity) -> String? {
+    if scheme != other.scheme { return "scheme" }
+    if host != other.host { return "host" }
+    if port != other.port { return "port" }
+    if path != other.path { return "path" }
+    if query != other.query { return "query" }
+    return nil
+  }
+}

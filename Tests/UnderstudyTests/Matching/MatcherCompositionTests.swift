@@ -1,0 +1,54 @@
+import Testing
+
+@testable import Understudy
+
+@Suite struct MatcherCompositionTests {
+  let url = "https://api.test/users"
+
+  @Test func andReportsEveryFailingField() {
+    let pattern: RequestPattern = .post("/users") && .jsonBody(subset: ["role": "admin"])
+    #expect(
+      pattern.description
+        == #"method == POST && path == /users && body has JSON subset {"role":"admin"}"#)
+    #expect(pattern.indexedPath == "/users")
+    expectMatch(pattern, request(url, text: #"{"name":"Ann","role":"admin"}"#))
+    let explanation = pattern.explain(request("PUT", url, body: Data(#"{"role":"user"}"#.utf8)))
+    #expect(explanation.matchedFields == ["path"])
+    #expect(
+      explanation.mismatches == [
+        FieldMismatch(field: "method", expected: "== POST", actual: "PUT"),
+        FieldMismatch(
+          field: "body", expected: #"has JSON subset {"role":"admin"}"#,
+          actual: #"at $.role: expected "admin", got "user""#),
+      ])
+  }
+
+  @Test func orTakesCapturesFromTheBranchThatMatched() {
+    let pattern: RequestPattern = .get("/users/{id}") || .get("/people/{name}")
+    #expect(
+      pattern.description
+        == "(method == GET && path ~ /users/{id}) || (method == GET && path ~ /people/{name})")
+    expectMatch(pattern, request("GET", "https://a.test/people/ann"), captures: ["name": "ann"])
+    expectMatch(pattern, request("GET", "https://a.test/users/1"), captures: ["id": "1"])
+    expectMismatch(
+      pattern, request("POST", "https://a.test/users/1"),
+      field: "method", expected: "== GET", actual: "POST")
+  }
+
+  @Test func notExcludesRequests() {
+    let pattern: RequestPattern = .path(prefix: "/api/") && !.header("Authorization")
+    #expect(pattern.description == "path has prefix /api/ && !(header Authorization present)")
+    expectMatch(pattern, request("GET", "https://a.test/api/x"))
+    let signed = request("GET", "https://a.test/api/x", headers: ["authorization": "Bearer t"])
+    expectMismatch(
+      pattern, signed, field: "not", expected: "not (header Authorization present)",
+      actual: "matched header Authorization")
+  }
+
+  @Test func problemsSurfaceThroughComposition() {
+    let pattern: RequestPattern =
+      .get("/ok") && (.path(matching: "(") || .header("X", matching: "["))
+    #expect(pattern.problems.count == 2)
+    #expect(pattern.match(request("GET", "https://a.test/ok", headers: ["X": "["])) == nil)
+  }
+}
