@@ -16,6 +16,7 @@ let package = Package(
       dependencies: ["Understudy"],
       exclude: ["Fixtures"]
     ),
+    .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
   ],
   swiftLanguageModes: [.v6]
 )

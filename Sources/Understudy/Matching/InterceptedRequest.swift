@@ -6,8 +6,8 @@
 public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// The HTTP method, upper-cased (`GET` when the request named none).
   public var method: String
-  /// The full URL.
-  public var url: URL
+  /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
+  public let url: URL
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders
   /// The body bytes, or `nil` when the request had none.

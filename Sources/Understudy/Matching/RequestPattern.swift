@@ -117,6 +117,7 @@ extension RequestPattern {
   ) -> Bool {
     switch node {
     case .condition(let condition):
+      if condition.problem != nil { return false }
       switch condition.check(request) {
       case .matched(let found):
         captures.merge(found) { _, new in new }
@@ -147,6 +148,12 @@ extension RequestPattern {
   private static func explain(_ node: Node, _ request: InterceptedRequest) -> MatchExplanation {
     switch node {
     case .condition(let condition):
+      if let problem = condition.problem {
+        let mismatch = FieldMismatch(
+          field: condition.field, expected: condition.expected,
+          actual: "invalid pattern: \(problem)")
+        return MatchExplanation(matchedFields: [], mismatches: [mismatch], captures: [:])
+      }
       switch condition.check(request) {
       case .matched(let found):
         return MatchExplanation(matchedFields: [condition.field], mismatches: [], captures: found)

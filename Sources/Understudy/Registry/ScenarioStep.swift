@@ -21,7 +21,8 @@ public struct ScenarioStep: Sendable, Hashable {
   public var nextState: String?
 
   /// Creates a step of `scenario`.
-  public init(_ scenario: String, when requiredState: String? = nil, then nextState: String? = nil) {
+  public init(_ scenario: String, when requiredState: String? = nil, then nextState: String? = nil)
+  {
     self.scenario = scenario
     self.requiredState = requiredState
     self.nextState = nextState

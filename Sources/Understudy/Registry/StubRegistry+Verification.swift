@@ -94,7 +94,8 @@ extension StubRegistry {
       let calls = stub.callCount
       if calls == 0 {
         return ScopeFailure(
-          message: "Stub \(stub.pattern) was never used. Remove it, or check why no request matched it.",
+          message:
+            "Stub \(stub.pattern) was never used. Remove it, or check why no request matched it.",
           location: stub.location)
       }
       if let maximum = stub.limit.maximumCalls, calls < maximum {

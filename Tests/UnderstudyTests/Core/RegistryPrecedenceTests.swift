@@ -45,7 +45,8 @@ import Testing
     _ = try await session.data(from: url)
     let error = try await #require(throws: URLError.self) { try await session.data(from: url) }
     #expect(error.code == .resourceUnavailable)
-    #expect(error.localizedDescription.contains("matched, but it is used up: limit 2 times, answered 2"))
+    #expect(
+      error.localizedDescription.contains("matched, but it is used up: limit 2 times, answered 2"))
   }
 
   @Test func aSequenceAnswersInOrderThenIsUsedUp() async throws {
@@ -92,7 +93,9 @@ import Testing
     #expect(try await session.text(from: cart) == "one item")
     // A second POST finds no stub for state "filled", and the report says why.
     let error = try await #require(throws: URLError.self) { try await session.data(for: post) }
-    #expect(error.localizedDescription.contains(#"scenario "cart": expected state "started", got state "filled""#))
+    #expect(
+      error.localizedDescription.contains(
+        #"scenario "cart": expected state "started", got state "filled""#))
   }
 }
 

@@ -1,0 +1,144 @@
+import Testing
+
+@testable import Understudy
+
+/// What an unmatched request tells the developer.
+@Suite struct NearMissReportTests {
+  @Test func theReportNamesTheRequestTheClosestStubsTheirDifferencesAndWhereTheyWereDeclared()
+    async throws
+  {
+    let registry = StubRegistry()
+    let line = #line + 1
+    registry.stub(.get("/users/{id}") && .header("Accept", "application/json"), .ok)
+    registry.stub(.post("/orders"), .ok)
+    registry.stub(.get("https://elsewhere.test/health"), .ok)
+
+    var request = URLRequest(url: URL(string: "https://api.test/users/7")!)
+    request.setValue("text/html", forHTTPHeaderField: "Accept")
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    #expect(error.code == .resourceUnavailable)
+    let report = try #require(registry.unmatchedReports.first)
+    #expect(error.localizedDescription == report.description)
+    let text = report.description
+    #expect(text.hasPrefix("Understudy: no stub matched GET https://api.test/users/7"))
+    #expect(text.contains("Accept: text/html"))
+    #expect(text.contains("Closest stubs (3 of 3), best first:"))
+    #expect(
+      text.contains("1. method == GET && path ~ /users/{id} && header Accept == application/json"))
+    #expect(text.contains("declared at UnderstudyTests/NearMissReportTests.swift:\(line)"))
+    #expect(text.contains("✗ header Accept: expected == application/json, got text/html"))
+    // The closest stub ranks first: everything but one header matched.
+    #expect(report.candidates.first?.stub.location.line == line)
+    #expect(report.candidates.first?.mismatches.map(\.field) == ["header Accept"])
+    #expect(report.candidates[1].score < report.candidates[0].score)
+  }
+
+  @Test func anEmptyRegistrySaysSoAndSuggestsAStub() async throws {
+    let registry = StubRegistry()
+    var request = URLRequest(url: URL(string: "https://api.test/things?x=1")!)
+    request.httpMethod = "DELETE"
+    request.httpBody = Data("{\"why\":\"cleanup\"}".utf8)
+    _ = try? await registry.makeSession().data(for: request)
+    let text = try #require(registry.unmatchedReports.first).description
+    #expect(text.contains("no stub matched DELETE https://api.test/things?x=1"))
+    #expect(text.contains("body (17 bytes): {\"why\":\"cleanup\"}"))
+    #expect(text.contains("No stubs are registered"))
+    #expect(text.contains("registry.stub(.delete(\"/things\"), .ok)"))
+  }
+
+  @Test func theUnderlyingErrorCarriesTheStructuredReport() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/a"), .ok)
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(from: URL(string: "https://api.test/b")!)
+    }
+    let underlying = try #require(error.userInfo[NSUnderlyingErrorKey] as? UnmatchedRequestError)
+    #expect(underlying.report.request.path == "/b")
+    #expect(underlying.report.candidates.count == 1)
+  }
+}
+
+/// Fixture files, small and large, present and missing.
+@Suite struct FixtureTests {
+  @Test func aFixtureBesideTheTestFileIsServedWithAGuessedContentType() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/users/1"), .fixture("../Fixtures/user.json"))
+    let (data, response) = try await registry.makeSession().data(
+      from: URL(string: "https://api.test/users/1")!)
+    #expect(String(decoding: data, as: UTF8.self) == "{\"id\": 1, \"name\": \"Ada\"}\n")
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    #expect(http.expectedContentLength == Int64(data.count))
+  }
+
+  @Test func aLargeFixtureIsStreamedToDelegatesInChunksAndWholeToAsyncCallers() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "understudy-large-\(UUID().uuidString).bin")
+    let size = 9 * 1024 * 1024 + 123
+    try Data((0..<size).map { UInt8($0 % 251) }).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+
+    let registry = StubRegistry()
+    registry.stub(.get("/big"), .fixture(at: file))
+    let delegate = CollectingDelegate()
+    let session = registry.makeSession(delegate: delegate)
+    session.dataTask(with: URL(string: "https://api.test/big")!).resume()
+    let streamed = try await delegate.result()
+    #expect(streamed.body.count == size)
+    #expect(streamed.body == (try Data(contentsOf: file)))
+    #expect(streamed.chunks > 1)
+
+    let (whole, _) = try await registry.makeSession().data(
+      from: URL(string: "https://api.test/big")!)
+    #expect(whole.count == size)
+    #expect(whole.last == UInt8((size - 1) % 251))
+  }
+
+  @Test func aMissingFixtureIsReportedWhereTheStubIsDeclaredAndFailsItsRequests() async throws {
+    let registry = StubRegistry()
+    let line = #line + 2
+    withKnownIssue {
+      registry.stub(.get("/missing"), .fixture("Fixtures/does-not-exist.json"))
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && "\(issue)".contains("Fixtures/does-not-exist.json")
+    }
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(from: URL(string: "https://api.test/missing")!)
+    }
+    #expect(error.code == .fileDoesNotExist)
+    #expect(error.localizedDescription.contains("fixture file not found at "))
+    #expect(error.localizedDescription.contains("Core/Fixtures/does-not-exist.json"))
+  }
+
+  @Test func anInvalidPatternIsReportedAtItsStubAndNeverMatches() async throws {
+    let registry = StubRegistry()
+    withKnownIssue {
+      registry.stub(.path(matching: "([unclosed"), .ok)
+    } matching: { issue in
+      "\(issue)".contains("cannot answer as declared")
+    }
+    await #expect(throws: URLError.self) {
+      try await registry.makeSession().data(from: URL(string: "https://api.test/x")!)
+    }
+  }
+}
+
+/// Requests that outlive the registry their session belongs to.
+@Suite struct StragglerTests {
+  @Test func aSessionWhoseRegistryIsGoneRefusesInsteadOfAnsweringFromAnother() async throws {
+    var registry: StubRegistry? = StubRegistry()
+    registry!.stub(.get("/x"), .text("from the old registry"))
+    let session = registry!.makeSession()
+    registry = nil
+    let newer = StubRegistry()
+    newer.stub(.get("/x"), .text("from the new registry"))
+    let error = try await #require(throws: URLError.self) {
+      try await session.data(from: URL(string: "https://api.test/x")!)
+    }
+    #expect(error.localizedDescription.contains("arrived after its StubRegistry"))
+    #expect(error.localizedDescription.contains("was deallocated"))
+  }
+}
