@@ -3,9 +3,9 @@
 ///
 /// The delivery rules come from the platform notes (section 7):
 /// - the client is called only on the task's own work queue: synchronously inside
-///   `startLoading`, or, for answers that come later (a delay, the network, a timeout), by
-///   re-entering `startLoading` with `task.suspend(); task.resume()` on Linux, and on the loading
-///   thread's run loop on Darwin;
+///   `startLoading`, or, for answers that come later (a delay, the network, a timeout, a paced
+///   body), by re-entering `startLoading` with `task.suspend(); task.resume()` on Linux, and on the
+///   loading thread's run loop on Darwin;
 /// - `didReceive(response)` always comes first, and the body goes in one `didLoad` unless the
 ///   task's consumer sees chunks;
 /// - nothing touches the client after completion or after a real `stopLoading`;
@@ -13,9 +13,14 @@
 final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   private enum Phase {
     case idle
+    /// Deciding: a delay, the network or a redirect decision is pending.
     case waiting
+    /// An answer is ready for the work queue.
     case ready(Reply)
-    case streaming(FileHandle)
+    /// A redirect waits for the task delegate's decision, which is asked on the work queue.
+    case redirect(RedirectQuestion)
+    /// The response is out; the body is going out in parts (`due` when the next part may go).
+    case sending(BodySender, due: Bool)
     case finished
     case stopped
   }
@@ -23,10 +28,16 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   private struct State {
     var phase = Phase.idle
     var timers: [DispatchWorkItem] = []
+    var timeoutsArmed = false
+    /// The request timeout restarts whenever bytes move, as URLSession's idle timeout does.
+    var idleTimer: DispatchWorkItem?
+    var idleTimeout: TimeInterval = 0
     var network: URLSessionDataTask?
+    /// A failure (a timeout) that arrived while the body was going out.
+    var pendingFailure: (any Error & Sendable)?
     /// The registry that counts this request as in flight, and its token there.
     var flight: (registry: StubRegistry, token: Int)?
-    /// The journal entry to complete with the answer, and when the request arrived.
+    /// The journal entry of the current hop, to complete with its answer.
     var journalEntry: Int?
     var startedAt = Date()
     #if !canImport(FoundationNetworking)
@@ -36,11 +47,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
 
   // Guards the delivery phase and the pending work that can still produce an answer.
   private let state = Locked(State())
-
-  /// Bytes handed to the client per `didLoad` when streaming a file, and per visit to the work
-  /// queue, so a large fixture never holds the queue every session shares for long.
-  static var chunkSize: Int { 256 * 1024 }
-  static var bytesPerVisit: Int { 4 * 1024 * 1024 }
+  /// Set in `begin()`, on the work queue, before any other queue can look at it.
+  private var facts = SessionFacts()
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
@@ -52,6 +60,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   }
 
   override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
 
   #if canImport(FoundationNetworking)
     // URLSessionTask.cancel() calls stopLoading and then reports through the client. Once we
@@ -79,20 +88,33 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         #endif
         return .begin
       case .ready(let reply):
-        state.phase = .finished
-        for timer in state.timers { timer.cancel() }
+        state.phase = .waiting
         return .deliver(reply)
-      case .streaming(let handle):
-        return .stream(handle)
-      case .waiting, .finished, .stopped:
-        // A resume of our own re-entry that found nothing ready, or a user's suspend/resume.
+      case .redirect(let question):
+        state.phase = .waiting
+        return .ask(question)
+      case .sending(let sender, true):
+        state.phase = .sending(sender, due: false)
+        if let failure = state.pendingFailure {
+          state.pendingFailure = nil
+          state.phase = .finished
+          return .abort(sender, failure)
+        }
+        return .send(sender)
+      case .sending, .waiting, .finished, .stopped:
+        // A resume of our own re-entry with nothing due, or a user's suspend/resume.
         return .none
       }
     }
     switch step {
     case .begin: begin()
     case .deliver(let reply): deliver(reply)
-    case .stream(let handle): continueStreaming(handle)
+    case .ask(let question): ask(question)
+    case .send(let sender): send(sender)
+    case .abort(let sender, let error):
+      sender.close()
+      cancelTimers()
+      super.client?.urlProtocol(self, didFailWithError: error)
     case .none: break
     }
   }
@@ -104,13 +126,14 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     #endif
     settle()
     let pending = state.withLock { state -> ([DispatchWorkItem], URLSessionDataTask?) in
-      if case .streaming(let handle) = state.phase { try? handle.close() }
+      if case .sending(let sender, _) = state.phase { sender.close() }
       state.phase = .stopped
       defer {
         state.timers = []
+        state.idleTimer = nil
         state.network = nil
       }
-      return (state.timers, state.network)
+      return (state.timers + (state.idleTimer.map { [$0] } ?? []), state.network)
     }
     for timer in pending.0 { timer.cancel() }
     pending.1?.cancel()
@@ -119,13 +142,16 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   private enum Step {
     case begin
     case deliver(Reply)
-    case stream(FileHandle)
+    case ask(RedirectQuestion)
+    case send(BodySender)
+    case abort(BodySender, any Error & Sendable)
     case none
   }
 
   // MARK: Deciding
 
   private func begin() {
+    facts = SessionFacts(task: task)
     let body = RequestBodyReader.body(of: request, task: task)
     let intercepted = InterceptedRequest(request, body: body)
     let registry: StubRegistry
@@ -138,38 +164,53 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         + "test's stubs can answer it; make sure the code under test finishes its requests "
         + "before the test or registry ends."
       if reportAsIssue { IssueReporter.reportOrphaned(message) }
-      finishNow(.failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)))
+      finalize(.failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)), onWorkQueue: true)
       return
     }
+    #if canImport(FoundationNetworking)
+      if task is URLSessionDownloadTask {
+        finalize(.failure(DownloadTasks.unsupported(intercepted.url)), onWorkQueue: true)
+        return
+      }
+    #endif
     let token = registry.requestStarted(intercepted)
-    let decision = registry.resolve(intercepted)
     state.withLock { state in
       state.flight = (registry, token)
-      state.journalEntry = decision.entry
       state.startedAt = Date()
     }
+    runHop(intercepted, registry, hops: 0, onWorkQueue: true)
+  }
+
+  /// Resolves one request of the exchange (the first, or one a redirect led to).
+  private func runHop(
+    _ request: InterceptedRequest, _ registry: StubRegistry, hops: Int, onWorkQueue: Bool
+  ) {
+    let decision = registry.resolve(request)
+    state.withLock { $0.journalEntry = decision.entry }
     switch decision.resolution {
     case .unmatched(let report):
-      finishNow(
+      finalize(
         .failure(
           URLError.understudy(
-            .resourceUnavailable, report.description, intercepted.url,
-            underlying: UnmatchedRequestError(report: report))))
+            .resourceUnavailable, report.description, request.url,
+            underlying: UnmatchedRequestError(report: report))),
+        onWorkQueue: onWorkQueue)
     case .respond(let response, _):
-      let reply = Reply(response, for: intercepted)
+      let reply = Reply(response, for: request)
       if response.delay > 0 {
-        armTimeout(intercepted)
+        armTimeouts(for: request)
         let instance = Unchecked(self)
-        schedule(after: response.delay) { instance.value.complete(reply) }
+        schedule(after: response.delay) {
+          instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
+        }
       } else {
-        finishNow(reply)
+        conclude(reply, for: request, registry, hops: hops, onWorkQueue: onWorkQueue)
       }
     case .passThrough(let rewrite):
-      armTimeout(intercepted)
-      let outgoing = rewrite.apply(to: intercepted)
+      armTimeouts(for: request)
       let instance = Unchecked(self)
-      let network = PassThroughSession.send(outgoing) { reply in
-        instance.value.complete(reply)
+      let network = PassThroughSession.send(rewrite.apply(to: request)) { reply in
+        instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
       }
       let keep = state.withLock { state -> Bool in
         guard case .waiting = state.phase else { return false }
@@ -180,39 +221,208 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     }
   }
 
-  private func armTimeout(_ request: InterceptedRequest) {
-    let timeout = request.timeoutInterval
-    guard timeout > 0, timeout.isFinite else { return }
-    let url = request.url
-    let instance = Unchecked(self)
-    schedule(after: timeout) {
-      instance.value.complete(
-        .failure(
-          URLError.understudy(
-            .timedOut, "Understudy: \(request) timed out after \(timeout) s", url)))
-    }
+  /// Follows a redirect inside the protocol (Linux), or hands the answer on.
+  private func conclude(
+    _ reply: Reply, for request: InterceptedRequest, _ registry: StubRegistry, hops: Int,
+    onWorkQueue: Bool
+  ) {
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking's wasRedirectedTo is a fatal error (platform notes, row 5a), so the
+      // redirect is followed here, through the same registry, as URLSession would follow it.
+      if case .response(let http) = reply, var next = Redirect.nextRequest(after: http, for: request) {
+        guard hops < Redirect.maximumHops else {
+          finalize(
+            .failure(
+              URLError.understudy(
+                .httpTooManyRedirects,
+                "Understudy: more than \(Redirect.maximumHops) redirects, the last to \(next.url!)",
+                request.url)),
+            onWorkQueue: onWorkQueue)
+          return
+        }
+        let entry = state.withLock { $0.journalEntry }
+        if let entry { registry.recordResponse(reply.journalResponse(duration: 0), forEntry: entry) }
+        facts.storeCookies(from: http.headers, for: http.url)
+        facts.addCookies(to: &next)
+        let question = RedirectQuestion(
+          reply: reply, redirect: http, next: next, registry: registry, hops: hops)
+        if task?.delegate == nil {
+          follow(next, instead: reply, registry, hops: hops, onWorkQueue: onWorkQueue)
+        } else if onWorkQueue {
+          ask(question)
+        } else {
+          armTimeouts(for: request)
+          let parked = state.withLock { state -> Bool in
+            guard case .waiting = state.phase else { return false }
+            state.phase = .redirect(question)
+            return true
+          }
+          if parked { wake() }
+        }
+        return
+      }
+    #endif
+    finalize(reply, onWorkQueue: onWorkQueue)
   }
 
-  private func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-    let item = DispatchWorkItem(block: work)
-    let armed = state.withLock { state -> Bool in
-      guard case .waiting = state.phase else { return false }
-      state.timers.append(item)
-      return true
-    }
-    if armed { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item) }
+  /// Goes on to the redirect's target, or delivers the redirect itself when it was declined.
+  private func follow(
+    _ chosen: URLRequest?, instead reply: Reply, _ registry: StubRegistry, hops: Int,
+    onWorkQueue: Bool
+  ) {
+    guard let chosen else { return finalize(reply, onWorkQueue: onWorkQueue) }
+    runHop(InterceptedRequest(chosen), registry, hops: hops + 1, onWorkQueue: onWorkQueue)
   }
 
-  // MARK: Delivering
+  /// Asks the task's (or session's) delegate whether to follow a redirect. Runs on the work
+  /// queue: FoundationNetworking's task fields may only be read there, and the probe that
+  /// established this emulation (platform notes, row 5c) asks from there. The delegate may answer
+  /// now or later, from any thread.
+  private func ask(_ question: RedirectQuestion) {
+    guard let task, let delegate = task.delegate, let session = facts.session else {
+      return follow(
+        question.next, instead: question.reply, question.registry, hops: question.hops,
+        onWorkQueue: true)
+    }
+    let caller = Thread.current
+    let asking = Locked(true)
+    let instance = WeakUnchecked(self)
+    let callerBox = Unchecked(caller)
+    delegate.urlSession(
+      session, task: task, willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
+      newRequest: question.next
+    ) { chosen in
+      // Answered inside the call means we are still on the work queue and may deliver now.
+      let onWorkQueue = asking.current && Thread.current == callerBox.value
+      instance.value?.follow(
+        chosen, instead: question.reply, question.registry, hops: question.hops,
+        onWorkQueue: onWorkQueue)
+    }
+    asking.withLock { $0 = false }
+  }
 
-  /// Called from any queue when a later answer is ready; the first answer wins.
-  private func complete(_ reply: Reply) {
+  /// Hands the final answer on: now when on the work queue, else by waking it.
+  private func finalize(_ reply: Reply, onWorkQueue: Bool) {
+    if onWorkQueue {
+      let go = state.withLock { state -> Bool in
+        guard case .waiting = state.phase else { return false }
+        return true
+      }
+      if go { deliver(reply) }
+      return
+    }
     let accepted = state.withLock { state -> Bool in
       guard case .waiting = state.phase else { return false }
       state.phase = .ready(reply)
       return true
     }
     if accepted { wake() }
+  }
+
+  // MARK: Timers
+
+  /// Arms the idle and resource timeouts once the answer stops being immediate; immediate
+  /// answers, the common case, never pay for timers.
+  private func armTimeouts(for request: InterceptedRequest) {
+    let first = state.withLock { state -> Bool in
+      defer { state.timeoutsArmed = true }
+      return !state.timeoutsArmed
+    }
+    guard first else { return }
+    let idle = facts.idleTimeout(for: request)
+    state.withLock { $0.idleTimeout = idle }
+    restartIdleTimer()
+    if let resource = facts.timeoutForResource, resource < idle, resource > 0 {
+      let instance = Unchecked(self)
+      let url = self.request.url
+      schedule(after: resource) {
+        instance.value.fail(
+          URLError.understudy(
+            .timedOut, "Understudy: \(url?.absoluteString ?? "request") timed out after "
+              + "\(resource) s (the session's timeoutIntervalForResource)", url))
+      }
+    }
+  }
+
+  /// Starts the request timeout over, when it is armed.
+  private func restartIdleTimer() {
+    let instance = Unchecked(self)
+    let url = request.url
+    let (previous, seconds) = state.withLock { state in
+      (state.idleTimer, state.timeoutsArmed ? state.idleTimeout : 0)
+    }
+    previous?.cancel()
+    guard seconds > 0, seconds.isFinite else { return }
+    let item = DispatchWorkItem {
+      instance.value.fail(
+        URLError.understudy(
+          .timedOut,
+          "Understudy: \(url?.absoluteString ?? "request") timed out: nothing arrived for "
+            + "\(seconds) s (the request's timeoutInterval, or the session's "
+            + "timeoutIntervalForRequest)", url))
+    }
+    let armed = state.withLock { state -> Bool in
+      switch state.phase {
+      case .finished, .stopped: return false
+      default:
+        state.idleTimer = item
+        return true
+      }
+    }
+    if armed { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item) }
+  }
+
+  private func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+    let item = DispatchWorkItem(block: work)
+    let armed = state.withLock { state -> Bool in
+      switch state.phase {
+      case .finished, .stopped: return false
+      default:
+        state.timers.append(item)
+        return true
+      }
+    }
+    if armed { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item) }
+  }
+
+  private func cancelTimers() {
+    let timers = state.withLock { state in
+      defer {
+        state.timers = []
+        state.idleTimer = nil
+      }
+      return state.timers + (state.idleTimer.map { [$0] } ?? [])
+    }
+    for timer in timers { timer.cancel() }
+  }
+
+  /// Fails the exchange from any queue, whatever stage it is in (a timeout, say).
+  private func fail(_ error: any Error & Sendable) {
+    let wakeNeeded = state.withLock { state -> Bool in
+      switch state.phase {
+      case .waiting:
+        state.phase = .ready(.failure(error))
+        state.network?.cancel()
+        return true
+      case .sending(let sender, _):
+        state.pendingFailure = error
+        state.phase = .sending(sender, due: true)
+        return true
+      default:
+        return false
+      }
+    }
+    if wakeNeeded { wake() }
+  }
+
+  /// The next part of a paced or sliced body is due.
+  private func bodyPartDue() {
+    let wakeNeeded = state.withLock { state -> Bool in
+      guard case .sending(let sender, false) = state.phase else { return false }
+      state.phase = .sending(sender, due: true)
+      return true
+    }
+    if wakeNeeded { wake() }
   }
 
   /// Gets back onto the task's work queue, where the client may be called.
@@ -235,14 +445,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     #endif
   }
 
-  private func finishNow(_ reply: Reply) {
-    let go = state.withLock { state -> Bool in
-      guard case .waiting = state.phase else { return false }
-      state.phase = .finished
-      return true
-    }
-    if go { deliver(reply) }
-  }
+  // MARK: Delivering (on the work queue)
 
   /// Tells the registry this request no longer waits for an answer, and journals the answer.
   private func settle(with reply: Reply? = nil) {
@@ -258,99 +461,134 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     flight.registry.requestFinished(flight.token)
   }
 
-  /// Hands `reply` to the client. The phase is already `.finished` (or about to stream).
+  private func markFinished() {
+    state.withLock { $0.phase = .finished }
+    cancelTimers()
+  }
+
   private func deliver(_ reply: Reply) {
     settle(with: reply)
     guard let client = super.client else { return }
     switch reply {
     case .failure(let error):
+      markFinished()
       client.urlProtocol(self, didFailWithError: error)
-    case .response(let url, let status, let headers, let body):
-      switch body.storage {
-      case .data(let data):
-        let response = Reply.httpResponse(
-          url: url, status: status, headers: headers, bodyLength: data.count)
-        client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        // Always one didLoad, even when empty: async data(for:) on Linux expects body data.
-        client.urlProtocol(self, didLoad: data)
-        client.urlProtocolDidFinishLoading(self)
-      case .file(let fileURL):
-        deliverFile(fileURL, url: url, status: status, headers: headers, client: client)
-      case .unavailable(let message):
-        client.urlProtocol(
-          self, didFailWithError: URLError.understudy(.fileDoesNotExist, message, url))
-      }
+    case .response(let http):
+      #if !canImport(FoundationNetworking)
+        if let next = Redirect.nextRequest(after: http, for: InterceptedRequest(request)) {
+          markFinished()
+          client.urlProtocol(
+            self, wasRedirectedTo: next, redirectResponse: http.httpResponse(bodyLength: nil))
+          return
+        }
+      #endif
+      facts.storeCookies(from: http.headers, for: http.url)
+      startResponse(http, client)
     }
   }
 
-  private func deliverFile(
-    _ fileURL: URL, url: URL, status: Int, headers: HTTPHeaders, client: URLProtocolClient
-  ) {
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? nil
-    guard let handle = try? FileHandle(forReadingFrom: fileURL) else {
-      client.urlProtocol(
-        self,
-        didFailWithError: URLError.understudy(
-          .noPermissionsToReadFile, "Understudy: cannot open fixture file \(fileURL.path)", url))
+  private func startResponse(_ reply: HTTPReply, _ client: URLProtocolClient) {
+    let source: BodySender.Source
+    let length: Int?
+    switch reply.body.storage {
+    case .unavailable(let message):
+      markFinished()
+      client.urlProtocol(self, didFailWithError: URLError.understudy(.fileDoesNotExist, message, reply.url))
       return
-    }
-    let response = Reply.httpResponse(url: url, status: status, headers: headers, bodyLength: size)
-    client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-    #if canImport(FoundationNetworking)
-      // Async and completion-handler tasks keep only the last chunk on Linux, so they get the
-      // file in one piece; they hold the whole body in memory anyway.
-      guard let task, PrivateField.deliversChunks(task) else {
-        let data = (try? handle.readToEnd()) ?? Data()
-        try? handle.close()
-        client.urlProtocol(self, didLoad: data)
-        client.urlProtocolDidFinishLoading(self)
-        return
-      }
-      let keep = state.withLock { state -> Bool in
-        guard case .finished = state.phase else { return false }
-        state.phase = .streaming(handle)
-        return true
-      }
-      if keep { continueStreaming(handle) } else { try? handle.close() }
-    #else
-      while let chunk = try? handle.read(upToCount: Self.chunkSize), !chunk.isEmpty {
-        client.urlProtocol(self, didLoad: chunk)
-      }
-      try? handle.close()
-      client.urlProtocolDidFinishLoading(self)
-    #endif
-  }
-
-  /// Sends the next part of a streamed file, then comes back for more through the work queue.
-  private func continueStreaming(_ handle: FileHandle) {
-    guard let client = super.client else { return }
-    var sent = 0
-    while sent < Self.bytesPerVisit {
-      let chunk: Data
-      do {
-        chunk = try handle.read(upToCount: Self.chunkSize) ?? Data()
-      } catch {
-        finishStreaming(handle)
+    case .data(let data):
+      source = .data(data, offset: 0)
+      length = data.count
+    case .file(let fileURL):
+      guard let handle = try? FileHandle(forReadingFrom: fileURL) else {
+        markFinished()
         client.urlProtocol(
           self,
           didFailWithError: URLError.understudy(
-            .cannotDecodeContentData, "Understudy: reading fixture failed: \(error)", request.url))
+            .noPermissionsToReadFile, "Understudy: cannot open fixture file \(fileURL.path)",
+            reply.url))
         return
       }
-      if chunk.isEmpty {
-        finishStreaming(handle)
-        client.urlProtocolDidFinishLoading(self)
-        return
-      }
-      client.urlProtocol(self, didLoad: chunk)
-      sent += chunk.count
+      source = .file(handle)
+      length = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? nil
     }
-    wake()
+    client.urlProtocol(self, didReceive: reply.httpResponse(bodyLength: length), cacheStoragePolicy: .notAllowed)
+    if request.httpMethod == "HEAD" {
+      if case .file(let handle) = source { try? handle.close() }
+      markFinished()
+      client.urlProtocol(self, didLoad: Data())
+      client.urlProtocolDidFinishLoading(self)
+      return
+    }
+    if reply.isImmediate, case .data(let data, _) = source {
+      markFinished()
+      // Always one didLoad, even when empty: async data(for:) on Linux expects body data.
+      client.urlProtocol(self, didLoad: data)
+      client.urlProtocolDidFinishLoading(self)
+      return
+    }
+    let sender = BodySender(
+      source: source, bytesPerSecond: reply.bytesPerSecond, dropAfterBytes: reply.dropAfterBytes,
+      deliversChunks: deliversChunks, url: reply.url)
+    state.withLock { $0.phase = .sending(sender, due: false) }
+    if reply.bodyDelay > 0 || reply.bytesPerSecond != nil {
+      armTimeouts(for: InterceptedRequest(request))
+    }
+    if reply.bodyDelay > 0 {
+      let instance = Unchecked(self)
+      schedule(after: reply.bodyDelay) { instance.value.bodyPartDue() }
+    } else {
+      send(sender)
+    }
   }
 
-  private func finishStreaming(_ handle: FileHandle) {
-    state.withLock { $0.phase = .finished }
-    try? handle.close()
+  /// Whether the task's consumer sees each `didLoad`; on Linux only session-delegate tasks do.
+  private var deliversChunks: Bool {
+    #if canImport(FoundationNetworking)
+      guard let task else { return false }
+      return PrivateField.deliversChunks(task)
+    #else
+      return true
+    #endif
+  }
+
+  private func send(_ sender: BodySender) {
+    guard let client = super.client else { return }
+    switch sender.next() {
+    case .send(let data, let delay):
+      if !data.isEmpty { client.urlProtocol(self, didLoad: data) }
+      restartIdleTimer()
+      let instance = Unchecked(self)
+      if delay > 0 {
+        schedule(after: delay) { instance.value.bodyPartDue() }
+      } else {
+        DispatchQueue.global().async { instance.value.bodyPartDue() }
+      }
+    case .finish(let data):
+      sender.close()
+      markFinished()
+      if !data.isEmpty || !sender.deliversChunks { client.urlProtocol(self, didLoad: data) }
+      client.urlProtocolDidFinishLoading(self)
+    case .fail(let data, let error):
+      sender.close()
+      markFinished()
+      if !data.isEmpty { client.urlProtocol(self, didLoad: data) }
+      client.urlProtocol(self, didFailWithError: error)
+    }
   }
 }
+
+#if canImport(FoundationNetworking)
+  /// Download tasks cannot be served by any custom protocol on Linux.
+  enum DownloadTasks {
+    static func unsupported(_ url: URL) -> URLError {
+      URLError.understudy(
+        .unsupportedURL,
+        "Understudy: download tasks cannot be stubbed on Linux. FoundationNetworking 6.3 crashes "
+          + "or delivers no file for every download task answered by a custom URLProtocol "
+          + "(swift-corelibs-foundation issues 5465 and 3367). Use a data task "
+          + "(`session.data(for:)`) and write the data to a file yourself; download tasks are "
+          + "served on Darwin.",
+        url)
+    }
+  }
+#endif

@@ -39,8 +39,9 @@ enum PassThroughSession {
       }
       completion(
         .response(
-          url: http.url ?? request.url!, status: http.statusCode,
-          headers: HTTPHeaders(headers.dictionary), body: .data(data ?? Data())))
+          HTTPReply(
+            url: http.url ?? request.url!, status: http.statusCode,
+            headers: HTTPHeaders(headers.dictionary), body: .data(data ?? Data()))))
     }
     task.resume()
     return task

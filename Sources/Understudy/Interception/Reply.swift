@@ -1,6 +1,7 @@
-/// What the protocol hands to URLSession for one request: a response with its body, or an error.
+/// What the protocol hands to URLSession for one request: a response with its body and how the
+/// body is paced, or an error.
 enum Reply: Sendable {
-  case response(url: URL, status: Int, headers: HTTPHeaders, body: ResponseBody)
+  case response(HTTPReply)
   case failure(any Error & Sendable)
 
   init(_ response: StubResponse, for request: InterceptedRequest) {
@@ -11,7 +12,11 @@ enum Reply: Sendable {
           URLError.understudy(
             .fileDoesNotExist, "Understudy: cannot serve \(request): \(problem)", request.url))
       } else {
-        self = .response(url: request.url, status: status, headers: headers, body: body)
+        self = .response(
+          HTTPReply(
+            url: request.url, status: status, headers: headers, body: body,
+            bodyDelay: response.bodyDelay, bytesPerSecond: response.bytesPerSecond,
+            dropAfterBytes: response.dropAfterBytes))
       }
     case .failure(let error):
       self = .failure(error)
@@ -25,27 +30,50 @@ enum Reply: Sendable {
   /// The journal's record of this reply.
   func journalResponse(duration: TimeInterval) -> JournalEntry.Response {
     switch self {
-    case .response(_, let status, let headers, let body):
+    case .response(let reply):
       return JournalEntry.Response(
-        statusCode: status, headers: headers, body: body.inlineData, error: nil, duration: duration)
+        statusCode: reply.status, headers: reply.headers, body: reply.body.inlineData, error: nil,
+        duration: duration)
     case .failure(let error):
       return JournalEntry.Response(
         statusCode: nil, headers: [:], body: nil, error: error.localizedDescription,
         duration: duration)
     }
   }
+}
+
+/// An HTTP answer: status, headers, body and the body's pacing.
+struct HTTPReply: Sendable {
+  var url: URL
+  var status: Int
+  var headers: HTTPHeaders
+  var body: ResponseBody
+  var bodyDelay: TimeInterval = 0
+  var bytesPerSecond: Int? = nil
+  var dropAfterBytes: Int? = nil
+
+  /// Whether the body goes out in one piece as soon as the response is sent.
+  var isImmediate: Bool { bodyDelay <= 0 && bytesPerSecond == nil && dropAfterBytes == nil }
 
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server
   /// would, so `expectedContentLength` is right.
-  static func httpResponse(url: URL, status: Int, headers: HTTPHeaders, bodyLength: Int?)
-    -> HTTPURLResponse
-  {
+  func httpResponse(bodyLength: Int?) -> HTTPURLResponse {
     var fields = headers.dictionary
     if let bodyLength, !headers.contains("Content-Length") {
       fields["Content-Length"] = String(bodyLength)
     }
-    return HTTPURLResponse(
-      url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking 6.3 turns a 401 with a Basic challenge from any protocol into an
+      // authentication round that hangs, or retries on the real network (platform notes, row
+      // 20). A leading space keeps its parser from recognising the scheme; RFC 9110 (5.5) makes
+      // leading whitespace insignificant, so the value means the same to the caller.
+      if status == 401, let key = fields.keys.first(where: { $0.caseInsensitiveEquals("WWW-Authenticate") }),
+        let value = fields[key], !value.hasPrefix(" ")
+      {
+        fields[key] = " " + value
+      }
+    #endif
+    return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
       ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
   }
 }
@@ -54,13 +82,9 @@ extension URLError {
   /// A `URLError` whose description is `message`, so it reads well when printed or thrown.
   static func understudy(
     _ code: URLError.Code, _ message: String, _ url: URL?, underlying: (any Error)? = nil
-  )
-    -> URLError
-  {
+  ) -> URLError {
     var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-    if let url {
-      info[NSURLErrorFailingURLErrorKey] = url
-    }
+    if let url { info[NSURLErrorFailingURLErrorKey] = url }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }
     return URLError(code, userInfo: info)
   }

@@ -14,8 +14,16 @@ public struct StubResponse: Sendable {
   }
 
   var outcome: Outcome
-  /// How long to wait before answering, in seconds; the protocol waits without blocking a thread.
+  /// How long to wait before the response (status and headers), in seconds; the protocol waits
+  /// without blocking a thread.
   public var delay: TimeInterval = 0
+  /// How long to wait between the response and the first byte of the body, in seconds.
+  public var bodyDelay: TimeInterval = 0
+  /// The rate the body is delivered at, in bytes per second, or `nil` for all at once.
+  public var bytesPerSecond: Int?
+  /// When set, the connection drops after this many body bytes and the request fails with
+  /// `URLError(.networkConnectionLost)`.
+  public var dropAfterBytes: Int?
 
   init(_ outcome: Outcome) {
     self.outcome = outcome
@@ -93,6 +101,46 @@ public struct StubResponse: Sendable {
     var copy = self
     copy.delay = seconds
     return copy
+  }
+
+  /// The same response with its body starting `seconds` after its status and headers.
+  public func bodyDelayed(by seconds: TimeInterval) -> StubResponse {
+    var copy = self
+    copy.bodyDelay = seconds
+    return copy
+  }
+
+  /// The same response with its body delivered at `bytesPerSecond`.
+  ///
+  /// Delegate-based tasks receive the body in timed chunks. Async and completion-handler tasks
+  /// receive the whole body once the simulated transfer time has passed (on Linux they keep only
+  /// the last chunk, so chunking them would lose data).
+  public func throttled(bytesPerSecond: Int) -> StubResponse {
+    var copy = self
+    copy.bytesPerSecond = max(1, bytesPerSecond)
+    return copy
+  }
+
+  /// The same response, but the connection drops after `bytes` bytes of body: the request fails
+  /// with `URLError(.networkConnectionLost)`; delegate-based tasks see the bytes before the drop.
+  public func droppingConnection(afterBytes bytes: Int) -> StubResponse {
+    var copy = self
+    copy.dropAfterBytes = max(0, bytes)
+    return copy
+  }
+
+  /// A `200` that sends nothing at all and closes: `URLError(.zeroByteResource)` is what
+  /// URLSession reports for an empty reply from a server.
+  public static var emptyReply: StubResponse {
+    .failure(URLError(.zeroByteResource))
+  }
+
+  /// A redirect to `location` with the given status (301, 302, 303, 307 or 308).
+  ///
+  /// The protocol follows it through the same registry, as URLSession follows a server's
+  /// redirects, unless the task's delegate declines.
+  public static func redirect(to location: String, status: Int = 302) -> StubResponse {
+    StubResponse(status: status, headers: ["Location": location])
   }
 
   /// The same response with the header set (replacing any field of that name).

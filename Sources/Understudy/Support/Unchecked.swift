@@ -10,3 +10,16 @@ struct Unchecked<Value>: @unchecked Sendable {
     self.value = value
   }
 }
+
+/// A weak reference that can cross a queue hop.
+///
+/// Pending work (timers, network completions, delegate questions) holds the protocol weakly: once
+/// URLSession has finished with a protocol instance, late work must find it gone rather than keep
+/// it alive and release it from a foreign queue.
+struct WeakUnchecked<Object: AnyObject>: @unchecked Sendable {
+  weak var value: Object?
+
+  init(_ value: Object) {
+    self.value = value
+  }
+}

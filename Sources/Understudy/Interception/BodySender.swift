@@ -1,0 +1,107 @@
+/// Sends a response body to the client in parts: paced for throttled stubs, in bounded slices
+/// for large files, cut short for dropped connections.
+///
+/// It runs only on the task's work queue (inside `startLoading`); the protocol comes back to it
+/// each time the next part is due.
+final class BodySender {
+  enum Source {
+    case data(Data, offset: Int)
+    case file(FileHandle)
+  }
+
+  enum Step {
+    /// Send `data` now, then come back after `delay` seconds (immediately when zero).
+    case send(Data, thenAfter: TimeInterval)
+    /// Send `data` (possibly empty) and finish.
+    case finish(Data)
+    /// Send `data` (possibly empty), then fail with `error`.
+    case fail(Data, any Error & Sendable)
+  }
+
+  private var source: Source
+  private let chunkSize: Int
+  private let interval: TimeInterval
+  private var remainingBeforeDrop: Int?
+  /// Consumers that keep only the last `didLoad` get everything at the end.
+  let deliversChunks: Bool
+  private var held = Data()
+  private let url: URL
+  /// Bytes handed over per visit when not paced, so the queue every session shares is never
+  /// held for long by one large fixture.
+  static let bytesPerVisit = 4 * 1024 * 1024
+  static let unpacedChunk = 256 * 1024
+  /// How often a throttled body advances; smaller makes smoother, more expensive transfers.
+  static let tick: TimeInterval = 0.05
+
+  init(source: Source, bytesPerSecond: Int?, dropAfterBytes: Int?, deliversChunks: Bool, url: URL) {
+    self.source = source
+    if let rate = bytesPerSecond {
+      chunkSize = max(1, Int(Double(rate) * Self.tick))
+      interval = Double(chunkSize) / Double(rate)
+    } else {
+      chunkSize = Self.unpacedChunk
+      interval = 0
+    }
+    remainingBeforeDrop = dropAfterBytes
+    self.deliversChunks = deliversChunks
+    self.url = url
+  }
+
+  /// The next part to hand to the client.
+  func next() -> Step {
+    var budget = interval > 0 ? chunkSize : Self.bytesPerVisit
+    var out = Data()
+    while budget > 0 {
+      var want = min(budget, chunkSize)
+      if let remaining = remainingBeforeDrop { want = min(want, remaining) }
+      if want == 0 { return dropped(out) }
+      let chunk: Data
+      do {
+        chunk = try read(want)
+      } catch {
+        return .fail(
+          flush(out),
+          URLError.understudy(
+            .cannotDecodeContentData, "Understudy: reading the fixture failed: \(error)", url))
+      }
+      if chunk.isEmpty { return .finish(flush(out)) }
+      out.append(chunk)
+      budget -= chunk.count
+      if let remaining = remainingBeforeDrop { remainingBeforeDrop = remaining - chunk.count }
+    }
+    if remainingBeforeDrop == 0 { return dropped(out) }
+    if deliversChunks { return .send(out, thenAfter: interval) }
+    held.append(out)
+    return .send(Data(), thenAfter: interval)
+  }
+
+  func close() {
+    if case .file(let handle) = source { try? handle.close() }
+  }
+
+  private func dropped(_ out: Data) -> Step {
+    .fail(
+      flush(out),
+      URLError.understudy(
+        .networkConnectionLost, "Understudy: the stub dropped the connection mid-body", url))
+  }
+
+  /// What to hand over when the body ends: the last part, or everything held back.
+  private func flush(_ out: Data) -> Data {
+    guard !deliversChunks else { return out }
+    held.append(out)
+    defer { held = Data() }
+    return held
+  }
+
+  private func read(_ count: Int) throws -> Data {
+    switch source {
+    case .data(let data, let offset):
+      let end = min(data.count, offset + count)
+      source = .data(data, offset: end)
+      return data.subdata(in: data.startIndex + offset..<data.startIndex + end)
+    case .file(let handle):
+      return try handle.read(upToCount: count) ?? Data()
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import Testing
+
+@testable import Understudy
+
+/// Errors, dropped connections, empty replies and bodies that do not fit their content type.
+@Suite struct FaultTests {
+  let url = URL(string: "https://api.test/f")!
+
+  @Test(arguments: API.allCases)
+  func anyURLErrorReachesEveryAPI(api: API) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/f"), .failure(URLError(.cannotFindHost)))
+    let error = try await withWatchdog { try await errorOf { try await api.send(URLRequest(url: url), to: registry) } }
+    #expect(error?.code == .cannotFindHost)
+  }
+
+  @Test func aCustomErrorTypeIsPassedThrough() async throws {
+    struct Teapot: Error, Equatable {}
+    let registry = StubRegistry()
+    registry.stub(.get("/f"), .failure(Teapot()))
+    await #expect(throws: Teapot.self) { try await registry.makeSession().data(from: url) }
+  }
+
+  @Test(arguments: API.allCases)
+  func aConnectionDroppedMidBodyFailsAfterThePartialBody(api: API) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/f"), StubResponse.text(String(repeating: "x", count: 1000)).droppingConnection(afterBytes: 300))
+    do {
+      _ = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
+      Issue.record("expected a dropped connection")
+    } catch let failure as DelegateFailure {
+      #expect(failure.urlError?.code == .networkConnectionLost)
+      #expect(failure.body.count == 300)
+    } catch let error as URLError {
+      #expect(error.code == .networkConnectionLost)
+    }
+  }
+
+  @Test func anEmptyReplyFailsAsAServerThatSentNothing() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/f"), .emptyReply)
+    let error = try await errorOf { try await registry.makeSession().data(from: url) }
+    #expect(error?.code == .zeroByteResource)
+  }
+
+  @Test func aBodyThatDoesNotFitItsContentTypeIsDeliveredAsIs() async throws {
+    struct Payload: Decodable { let id: Int }
+    let registry = StubRegistry()
+    registry.stub(.get("/f"), .data(Data("{\"id\": ".utf8), contentType: "application/json"))
+    let (data, response) = try await registry.makeSession().data(from: url)
+    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Payload.self, from: data) }
+  }
+}
+
+/// Cancellation while a stub is delayed. Cancellation always lands well before the answer is
+/// due: on Swift 6.3.x cancelling a Swift Task at the very instant its answer is delivered can
+/// deadlock inside FoundationNetworking (swift-corelibs-foundation #5412, fixed in 6.4).
+@Suite struct CancellationTests {
+  let url = URL(string: "https://api.test/slow")!
+
+  func slowRegistry() -> StubRegistry {
+    let registry = StubRegistry()
+    registry.stub(.get("/slow"), StubResponse.text("too late").delayed(by: 0.5))
+    return registry
+  }
+
+  @Test func taskCancelFailsWithCancelledAndTheStubNeverAnswers() async throws {
+    let registry = slowRegistry()
+    let session = registry.makeSession()
+    let outcome = Locked<URLError?>(nil)
+    let task = session.dataTask(with: url) { _, _, error in outcome.withLock { $0 = error as? URLError } }
+    task.resume()
+    try await eventually { !registry.requestsInFlight.isEmpty }
+    task.cancel()
+    try await eventually { outcome.current != nil }
+    #expect(outcome.current?.code == .cancelled)
+    #expect(registry.requestsInFlight.isEmpty)
+    // Past the stub's delay: nothing else arrives and nothing crashes.
+    try await Task.sleep(nanoseconds: 600_000_000)
+    #expect(outcome.current?.code == .cancelled)
+  }
+
+  @Test func swiftTaskCancellationFailsWithCancelled() async throws {
+    let registry = slowRegistry()
+    let session = registry.makeSession()
+    let work = Task { try await session.data(from: url) }
+    try await eventually { !registry.requestsInFlight.isEmpty }
+    work.cancel()
+    let error = try await errorOf { try await work.value }
+    #expect(error?.code == .cancelled)
+  }
+
+  @Test func invalidateAndCancelCancelsDelayedStubs() async throws {
+    let registry = slowRegistry()
+    let session = registry.makeSession()
+    let work = Task { try await session.data(from: url) }
+    try await eventually { !registry.requestsInFlight.isEmpty }
+    session.invalidateAndCancel()
+    let error = try await errorOf { try await work.value }
+    #expect(error?.code == .cancelled)
+  }
+
+  @Test func manyCancellationsLongBeforeTheAnswerNeitherCrashNorHang() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/slow"), StubResponse.text("late").delayed(by: 0.3))
+    let session = registry.makeSession()
+    for _ in 0..<40 {
+      let work = Task { try await session.data(from: url) }
+      try await eventually { !registry.requestsInFlight.isEmpty }
+      work.cancel()
+      let error = try await withWatchdog { try await errorOf { try await work.value } }
+      #expect(error?.code == .cancelled)
+    }
+  }
+}
+
+/// Set-Cookie stored in the session's cookie storage and sent on later requests.
+@Suite struct CookieTests {
+  @Test func setCookieIsStoredAndSentOnLaterMatchingRequests() async throws {
+    let registry = StubRegistry()
+    registry.stub(.post("/login"), StubResponse.ok.header("Set-Cookie", "session=abc123; Path=/"))
+    registry.stub(.get("/me") && .header("Cookie", contains: "session=abc123"), .text("signed in"))
+    registry.stub(.get("/me") && .noHeader("Cookie"), .text("anonymous"))
+    let session = registry.makeSession()
+    let me = URL(string: "https://api.test/me")!
+    #expect(try await session.text(from: me) == "anonymous")
+    var login = URLRequest(url: URL(string: "https://api.test/login")!)
+    login.httpMethod = "POST"
+    _ = try await session.data(for: login)
+    #expect(session.configuration.httpCookieStorage?.cookies(for: me)?.first?.value == "abc123")
+    #expect(try await session.text(from: me) == "signed in")
+  }
+
+  @Test func cookiesSetDuringARedirectReachTheNextHop() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/start"), StubResponse.redirect(to: "/next").header("Set-Cookie", "step=1; Path=/"))
+    registry.stub(.get("/next")) { .text($0.headers["Cookie"] ?? "none") }
+    #expect(try await registry.makeSession().text(from: URL(string: "https://api.test/start")!) == "step=1")
+  }
+}
+
+/// Upload and download tasks, and 401 challenges.
+@Suite struct TaskKindTests {
+  #if canImport(FoundationNetworking)
+    @Test func downloadTasksFailAtOnceWithAnExplanationOnLinux() async throws {
+      let registry = StubRegistry()
+      registry.stub(.get("/file.zip"), .data(Data([1, 2, 3])))
+      let error = try await withWatchdog {
+        try await errorOf { try await registry.makeSession().download(from: URL(string: "https://api.test/file.zip")!) }
+      }
+      #expect(error?.code == .unsupportedURL)
+      #expect(error?.localizedDescription.contains("download tasks cannot be stubbed on Linux") == true)
+    }
+  #endif
+
+  @Test(arguments: API.allCases)
+  func aStubbed401WithABasicChallengeNeitherHangsNorEscapes(api: API) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/secret"), StubResponse.text("who are you?", status: 401).header("WWW-Authenticate", #"Basic realm="test""#))
+    let (data, response, _) = try await withWatchdog(5) {
+      try await api.send(URLRequest(url: URL(string: "https://api.test/secret")!), to: registry)
+    }
+    #expect(response.statusCode == 401)
+    #expect(String(decoding: data, as: UTF8.self) == "who are you?")
+    let challenge = response.value(forHTTPHeaderField: "WWW-Authenticate")
+    #expect(challenge?.trimmingCharacters(in: .whitespaces) == #"Basic realm="test""#)
+    #expect(registry.journal.count == 1)
+  }
+}

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import Understudy
+
+/// Fails the test instead of hanging it when `operation` does not finish in time.
+///
+/// The operation runs in an unstructured task, so a hung URLSession call cannot keep the test
+/// (or the whole run) waiting: it is recorded and left behind.
+func withWatchdog<T: Sendable>(
+  _ seconds: Double = 10, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  let outcome = Locked<Result<T, any Error>?>(nil)
+  let work = Task {
+    let result: Result<T, any Error>
+    do { result = .success(try await operation()) } catch { result = .failure(error) }
+    outcome.withLock { $0 = result }
+  }
+  _ = work
+  let deadline = Date().addingTimeInterval(seconds)
+  while Date() < deadline {
+    if let result = outcome.current { return try result.get() }
+    try await Task.sleep(nanoseconds: 2_000_000)
+  }
+  Issue.record("hung: no answer within \(seconds) s", sourceLocation: sourceLocation)
+  throw WatchdogExpired()
+}
+
+struct WatchdogExpired: Error {}
+
+/// The three ways code under test receives a body.
+enum API: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case async
+  case completionHandler
+  case delegate
+
+  var testDescription: String { rawValue }
+
+  /// Sends `request` through `session`'s API of this kind (a delegate session for `.delegate`).
+  func send(_ request: URLRequest, to registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral)
+    async throws -> (Data, HTTPURLResponse, chunks: Int)
+  {
+    switch self {
+    case .async:
+      let (data, response) = try await registry.makeSession(configuration: configuration).data(for: request)
+      return (data, response as! HTTPURLResponse, 1)
+    case .completionHandler:
+      let session = registry.makeSession(configuration: configuration)
+      let box = Unchecked(session)
+      return try await withCheckedThrowingContinuation { continuation in
+        box.value.dataTask(with: request) { data, response, error in
+          if let error { return continuation.resume(throwing: error) }
+          continuation.resume(returning: (data ?? Data(), response as! HTTPURLResponse, 1))
+        }.resume()
+      }
+    case .delegate:
+      let delegate = CollectingDelegate()
+      let session = registry.makeSession(configuration: configuration, delegate: delegate)
+      session.dataTask(with: request).resume()
+      let result = try await delegate.result()
+      return (result.body, result.response!, result.chunks)
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import Testing
+
+@testable import Understudy
+
+/// Latency, bandwidth and timeouts, through every API, without blocking URLSession's queue.
+@Suite struct TimingTests {
+  let url = URL(string: "https://api.test/data")!
+
+  @Test(arguments: API.allCases)
+  func latencyDelaysTheResponse(api: API) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.text("slow").delayed(by: 0.15))
+    let start = Date()
+    let (data, response, _) = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
+    #expect(Date().timeIntervalSince(start) >= 0.14)
+    #expect(response.statusCode == 200)
+    #expect(String(decoding: data, as: UTF8.self) == "slow")
+  }
+
+  @Test func aDelayedStubDoesNotHoldOtherSessions() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/slow"), StubResponse.text("slow").delayed(by: 1))
+    registry.stub(.get("/fast"), .text("fast"))
+    let slow = Task { try await registry.makeSession().text(from: URL(string: "https://api.test/slow")!) }
+    try await eventually { !registry.requestsInFlight.isEmpty }
+    #expect(try await registry.makeSession().text(from: URL(string: "https://api.test/fast")!) == "fast")
+    // Order, not time: the fast answer arrived while the slow request was still waiting.
+    #expect(registry.requestsInFlight.map(\.path) == ["/slow"])
+    #expect(try await slow.value == "slow")
+  }
+
+  @Test func bodyDelaySeparatesTheResponseFromItsBody() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: 0.2))
+    let delegate = TimestampingDelegate()
+    let session = registry.makeSession(delegate: delegate)
+    session.dataTask(with: url).resume()
+    try await withWatchdog { try await delegate.finished() }
+    let times = delegate.times
+    #expect(times.data! - times.response! >= 0.18)
+    #expect(String(decoding: delegate.body, as: UTF8.self) == "body")
+  }
+
+  @Test(arguments: API.allCases)
+  func throttledBodiesArriveWholeAfterTheSimulatedTransferTime(api: API) async throws {
+    let body = Data((0..<20_000).map { UInt8($0 % 251) })
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.data(body).throttled(bytesPerSecond: 80_000))
+    let start = Date()
+    let (data, _, chunks) = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
+    let elapsed = Date().timeIntervalSince(start)
+    #expect(data == body)
+    #expect(elapsed >= 0.2)
+    if api == .delegate {
+      // 80 kB/s in 50 ms ticks: 4,000-byte chunks.
+      #expect(chunks == 5)
+    }
+  }
+
+  @Test(arguments: API.allCases)
+  func aStubSlowerThanTheRequestTimeoutTimesOut(api: API) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.text("late").delayed(by: 5))
+    var request = URLRequest(url: url)
+    request.timeoutInterval = 0.2
+    let start = Date()
+    let timed = request
+    let error = try await withWatchdog { try await errorOf { try await api.send(timed, to: registry) } }
+    #expect(error?.code == .timedOut)
+    // The timeout ended it, not the stub's five-second delay.
+    #expect(Date().timeIntervalSince(start) < 4.5)
+  }
+
+  @Test func theConfigurationsRequestTimeoutApplies() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.text("late").delayed(by: 5))
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 0.2
+    let error = try await withWatchdog {
+      try await errorOf { try await API.async.send(URLRequest(url: url), to: registry, configuration: configuration) }
+    }
+    #expect(error?.code == .timedOut)
+  }
+
+  @Test func aBodyDelayLongerThanTheTimeoutTimesOut() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/data"), StubResponse.text("late body").bodyDelayed(by: 5))
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForResource = 0.3
+    let error = try await withWatchdog {
+      try await errorOf { try await API.delegate.send(URLRequest(url: url), to: registry, configuration: configuration) }
+    }
+    #expect(error?.code == .timedOut)
+  }
+}
+
+/// The URLError a call fails with, or `nil` when it succeeds.
+func errorOf<T>(_ call: () async throws -> T) async throws -> URLError? {
+  do {
+    _ = try await call()
+    return nil
+  } catch let failure as DelegateFailure {
+    return failure.urlError
+  } catch let error as URLError {
+    return error
+  }
+}
+
+/// Notes when the response and the first body bytes arrived.
+final class TimestampingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  private let state = Locked<(response: TimeInterval?, data: TimeInterval?, body: Data, done: Bool)>(
+    (nil, nil, Data(), false))
+  private let start = Date()
+
+  var times: (response: TimeInterval?, data: TimeInterval?) {
+    let snapshot = state.current
+    return (snapshot.response, snapshot.data)
+  }
+
+  var body: Data { state.current.body }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    let now = Date().timeIntervalSince(start)
+    state.withLock { $0.response = now }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let now = Date().timeIntervalSince(start)
+    state.withLock {
+      if $0.data == nil { $0.data = now }
+      $0.body.append(data)
+    }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    state.withLock { $0.done = true }
+  }
+
+  func finished() async throws {
+    while !state.current.done { try await Task.sleep(nanoseconds: 2_000_000) }
+  }
+}
