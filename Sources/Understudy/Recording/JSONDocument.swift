@@ -375,7 +375,7 @@ private struct JSONParser {
     JSONSyntaxError(offset: index, problem: problem, isTruncated: false)
   }
 
-  /// The text at the index, quoted, as far as the next space (at most 20 bytes).
+  /// The text at the index in backticks, as far as the next space (at most 20 bytes).
   private var upcoming: String {
     guard index < bytes.count else { return "the end of the file" }
     var end = index
@@ -385,10 +385,10 @@ private struct JSONParser {
     // Do not cut a multi-byte character in half.
     while end < bytes.count, end > index + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
     let text = String(decoding: bytes[index..<max(end, index + 1)], as: UTF8.self)
-    return "\""
-      + text.unicodeScalars.map {
-        $0.value < 0x20 ? "\\u{\(hex(UInt8($0.value), width: 2))}" : String($0)
-      }.joined() + "\""
+    let visible = text.unicodeScalars.map { scalar in
+      scalar.value < 0x20 ? "\\u{\(hex(UInt8(scalar.value), width: 2))}" : String(scalar)
+    }
+    return "`" + visible.joined() + "`"
   }
 }
 

@@ -71,3 +71,15 @@ extension HAR {
     get throws { String(decoding: try encoded(), as: UTF8.self) }
   }
 }
+
+/// The `CassetteError` that `body` throws, or `nil` when it throws nothing or something else.
+func cassetteError(_ body: () throws -> Void) -> CassetteError? {
+  do {
+    try body()
+    return nil
+  } catch let error as CassetteError {
+    return error
+  } catch {
+    return nil
+  }
+}
