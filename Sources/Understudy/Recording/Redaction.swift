@@ -76,29 +76,29 @@ public struct Redaction: Sendable {
 
   /// These rules plus headers named `names`.
   public func redactingHeaders(_ names: String...) -> Redaction {
-    var copy = self
-    copy.headerNames += names
-    return copy
+    adding(names, to: \.headerNames)
   }
 
   /// These rules plus query parameters and form fields named `names`.
   public func redactingQueryParameters(_ names: String...) -> Redaction {
-    var copy = self
-    copy.queryParameterNames += names
-    return copy
+    adding(names, to: \.queryParameterNames)
   }
 
   /// These rules plus the JSON body values at `paths`.
   public func redactingJSON(_ paths: JSONPath...) -> Redaction {
-    var copy = self
-    copy.jsonPaths += paths
-    return copy
+    adding(paths, to: \.jsonPaths)
   }
 
   /// These rules plus body text matching `patterns`.
   public func redactingBodies(_ patterns: BodyPattern...) -> Redaction {
+    adding(patterns, to: \.bodyPatterns)
+  }
+
+  private func adding<Rule>(_ rules: [Rule], to list: WritableKeyPath<Redaction, [Rule]>)
+    -> Redaction
+  {
     var copy = self
-    copy.bodyPatterns += patterns
+    copy[keyPath: list] += rules
     return copy
   }
 

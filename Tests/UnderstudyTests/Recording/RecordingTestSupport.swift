@@ -3,6 +3,9 @@ import Testing
 
 @testable import Understudy
 
+/// The parent of every recording suite, so `swift test --filter Recording` selects them all.
+@Suite enum RecordingTests {}
+
 /// Paths to the package's `Fixtures/HAR` folder, found from this file so tests run from any
 /// working directory.
 enum HARFixtures {
