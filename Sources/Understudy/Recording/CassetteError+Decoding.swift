@@ -95,7 +95,7 @@ extension CassetteError {
     -> CassetteError
   {
     if let marker = conflictMarkerOffset(in: bytes) {
-      let (line, column) = lineAndColumn(of: marker, in: bytes)
+      let (line, column) = JSONNode.lineAndColumn(of: marker, in: bytes)
       return CassetteError(
         kind: .malformedJSON, file: source, line: line, column: column,
         problem: "the file contains a version control conflict marker",
@@ -111,7 +111,7 @@ extension CassetteError {
     do {
       _ = try JSONNode.parse(bytes)
     } catch {
-      let (line, column) = lineAndColumn(of: error.offset, in: bytes)
+      let (line, column) = JSONNode.lineAndColumn(of: error.offset, in: bytes)
       let isJSONAtAll = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
       let fix =
         error.isTruncated
@@ -134,7 +134,7 @@ extension CassetteError {
       let message = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
       if let message { problem = "the file is not valid JSON: \(message.lowercasingFirst)" }
       if let offset = message.flatMap(characterOffset) {
-        position = lineAndColumn(of: offset, in: bytes)
+        position = JSONNode.lineAndColumn(of: offset, in: bytes)
       }
     }
     return CassetteError(
@@ -151,7 +151,7 @@ extension CassetteError {
     error.jsonPath = JSONPathComponent.render(path)
     if let document = try? JSONNode.parse(bytes) {
       let offset = document.descendant(at: path).node.range.lowerBound
-      (error.line, error.column) = lineAndColumn(of: offset, in: bytes)
+      (error.line, error.column) = JSONNode.lineAndColumn(of: offset, in: bytes)
     }
     return error
   }

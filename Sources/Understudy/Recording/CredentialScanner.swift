@@ -59,14 +59,29 @@ public struct CredentialScanner: Sendable {
     guard let data = try? encoder.encode(har), let document = try? JSONNode.parse(Array(data))
     else { return [] }
     var findings: [CredentialFinding] = []
-    visit(document, path: [], encoding: nil, into: &findings)
+    var path: [JSONPathComponent] = []
+    visit(document, path: &path, encoding: nil, into: &findings)
     return findings
   }
 
   /// Every credential-shaped value in `text`, reported at `path`.
   public func scan(_ text: String, at path: String) -> [CredentialFinding] {
-    let text = RedactionPlaceholder.anyPlaceholder.regex.stringByReplacingMatches(
-      in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
+    findings(in: text) { path }
+  }
+
+  /// The findings in `text`; `path` is rendered only when there is one.
+  private func findings(in text: String, path: () -> String) -> [CredentialFinding] {
+    // Most strings in a cassette are short or plain; one combined expression turns them away
+    // before eleven separate ones run.
+    guard text.utf8.count >= CredentialDetector.shortestMatch,
+      CredentialDetector.any.regex.firstMatch(
+        in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    else { return [] }
+    let text =
+      text.range(of: "redacted:", options: .caseInsensitive) == nil
+      ? text
+      : RedactionPlaceholder.anyPlaceholder.regex.stringByReplacingMatches(
+        in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
     var taken: [Range<String.Index>] = []
     var findings: [CredentialFinding] = []
     for detector in CredentialDetector.all {
@@ -84,7 +99,7 @@ public struct CredentialScanner: Sendable {
         let shown = secret.prefix(min(4, secret.count / 3))
         findings.append(
           CredentialFinding(
-            path: path, kind: detector.kind,
+            path: path(), kind: detector.kind,
             excerpt: "\(label)\(shown)… (\(secret.count) characters)"))
       }
     }
@@ -92,7 +107,7 @@ public struct CredentialScanner: Sendable {
   }
 
   private func visit(
-    _ node: JSONNode, path: [JSONPathComponent], encoding: String?,
+    _ node: JSONNode, path: inout [JSONPathComponent], encoding: String?,
     into findings: inout [CredentialFinding]
   ) {
     switch node.value {
@@ -102,21 +117,26 @@ public struct CredentialScanner: Sendable {
         return nil
       }
       for member in members {
-        let isText = member.key == "text"
+        path.append(.key(member.key))
         visit(
-          member.value, path: path + [.key(member.key)], encoding: isText ? encoding : nil,
+          member.value, path: &path, encoding: member.key == "text" ? encoding : nil,
           into: &findings)
+        path.removeLast()
       }
     case .array(let elements):
       for (index, element) in elements.enumerated() {
-        visit(element, path: path + [.index(index)], encoding: nil, into: &findings)
+        path.append(.index(index))
+        visit(element, path: &path, encoding: nil, into: &findings)
+        path.removeLast()
       }
     case .string(let text):
+      var readable = text
       // Binary bodies are read leniently: an ASCII key inside an image is still a leak.
-      let readable =
-        (try? HARBodyText.decode(text: text, encoding: encoding))
-        .flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? text
-      findings += scan(readable, at: JSONPathComponent.render(path))
+      if encoding != nil, let data = try? HARBodyText.decode(text: text, encoding: encoding) {
+        readable = String(decoding: data, as: UTF8.self)
+      }
+      let location = path
+      findings += self.findings(in: readable) { JSONPathComponent.render(location) }
     case .number, .bool, .null:
       break
     }
@@ -203,6 +223,13 @@ private struct CredentialDetector: Sendable {
     regex = SharedRegex(literal: pattern)
     self.accepts = accepts
   }
+
+  /// The fewest characters any detector matches (`Basic ` and six of base64).
+  static let shortestMatch = 12
+
+  /// Every detector in one expression, to rule out a string with a single pass.
+  static let any = SharedRegex(
+    literal: all.map { "(?:\($0.regex.pattern))" }.joined(separator: "|"))
 
   /// Most specific first: a match claims its text, so a JWT inside `Bearer …` is reported as a
   /// JWT, once.

@@ -4,7 +4,7 @@ extension HAR {
   ///
   /// The same model always gives the same bytes, so re-recording an unchanged exchange leaves
   /// the file untouched and a changed one shows as a readable diff. Array order (entries,
-  /// headers) is kept as in the model; sort headers with ``HAR/Header/sortedByName(_:)`` first
+  /// headers) is kept as in the model; sort headers with `sortedByName()` first
   /// when their order should not matter.
   ///
   /// - Throws: ``CassetteError`` when a number is NaN or infinite, which JSON cannot hold.
@@ -40,18 +40,19 @@ extension HAR {
   ///   - source: What the bytes are, usually the file's path; errors start with it.
   /// - Throws: ``CassetteError`` with the JSON path, and the line and column, of the problem.
   public static func decode(_ data: Data, source: String) throws(CassetteError) -> HAR {
-    var bytes = [UInt8](data)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-    guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+    // Slicing keeps a large cassette from being copied; the bytes are copied into an array only
+    // when an error needs positions.
+    let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+    guard json.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
       throw CassetteError(
         kind: .empty, file: source,
         problem: data.isEmpty ? "the file is empty" : "the file contains only white space",
         fix: "Delete it and record the cassette again, or restore it from version control.")
     }
     do {
-      return try JSONDecoder().decode(HAR.self, from: Data(bytes))
+      return try JSONDecoder().decode(HAR.self, from: json)
     } catch {
-      throw CassetteError.decoding(error, bytes: bytes, source: source)
+      throw CassetteError.decoding(error, bytes: [UInt8](json), source: source)
     }
   }
 

@@ -10,7 +10,7 @@ extension HAR {
     public var httpVersion: String
     /// The cookies sent, as parsed from the `Cookie` header by the exporter.
     public var cookies: [Cookie]
-    /// The header fields, in the order of the model (``HAR/Header/sortedByName(_:)`` orders them).
+    /// The header fields, in the order of the model (`sortedByName()` orders them).
     public var headers: [Header]
     /// The query parameters parsed from ``url``, percent-decoded.
     public var queryString: [QueryParameter]

@@ -26,6 +26,20 @@ struct JSONNode {
   /// The bytes of the value in the source, from its first to just past its last byte.
   var range: Range<Int>
 
+  /// The 1-based line and column of a byte offset, the column counted in characters.
+  static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    let end = min(offset, bytes.count)
+    var line = 1
+    var lineStart = 0
+    for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
+      line += 1
+      lineStart = index + 1
+    }
+    // Count the first byte of each UTF-8 sequence, so "é" is one column.
+    let column = bytes[lineStart..<end].count { $0 & 0xC0 != 0x80 } + 1
+    return (line, column)
+  }
+
   /// Parses a whole document; a leading byte order mark is skipped, as the HAR spec asks.
   static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
     var parser = JSONParser(bytes: bytes)
@@ -107,20 +121,6 @@ struct JSONSyntaxError: Error {
   var problem: String
   /// Whether the document ends before it is complete, which usually means a cut-short file.
   var isTruncated: Bool
-}
-
-/// The 1-based line and column of a byte offset, the column counted in characters.
-func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-  let end = min(offset, bytes.count)
-  var line = 1
-  var lineStart = 0
-  for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
-    line += 1
-    lineStart = index + 1
-  }
-  // Count the first byte of each UTF-8 sequence, so "é" is one column.
-  let column = bytes[lineStart..<end].count { $0 & 0xC0 != 0x80 } + 1
-  return (line, column)
 }
 
 private struct JSONParser {
@@ -246,7 +246,19 @@ private struct JSONParser {
   private mutating func parseString() throws(JSONSyntaxError) -> String {
     let opening = index
     index += 1
-    var utf8: [UInt8] = []
+    // Most strings have no escapes: find the closing quote and decode the bytes in one go.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      defer { index = end + 1 }
+      return String(decoding: bytes[index..<end], as: UTF8.self)
+    }
+    var utf8 = Array(bytes[index..<end])
+    index = end
     while true {
       try checkNotAtEnd(inside: "string", openedAt: opening)
       let byte = bytes[index]
@@ -270,12 +282,7 @@ private struct JSONParser {
   }
 
   private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
-    let simple: [UInt8: UInt8] = [
-      UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
-      UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
-      UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-    ]
-    if let byte = simple[bytes[index]] {
+    if let byte = Self.simpleEscapes[bytes[index]] {
       utf8.append(byte)
       index += 1
       return
@@ -294,6 +301,12 @@ private struct JSONParser {
     }
     utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
   }
+
+  private static let simpleEscapes: [UInt8: UInt8] = [
+    UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
+    UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
+    UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+  ]
 
   /// Reads `uXXXX` and leaves the index after it.
   private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
@@ -357,14 +370,17 @@ private struct JSONParser {
   }
 
   private mutating func skipWhitespace() {
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
-      index += 1
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
     }
   }
 
   private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
     guard index >= bytes.count else { return }
-    let (line, column) = lineAndColumn(of: opening, in: bytes)
+    let (line, column) = JSONNode.lineAndColumn(of: opening, in: bytes)
     throw JSONSyntaxError(
       offset: index,
       problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",

@@ -12,7 +12,7 @@ extension RecordingTests {
         _ = try JSONNode.parse(bytes)
         return nil
       } catch {
-        let (line, column) = lineAndColumn(of: error.offset, in: bytes)
+        let (line, column) = JSONNode.lineAndColumn(of: error.offset, in: bytes)
         return (line, column, error.problem)
       }
     }
