@@ -49,13 +49,15 @@ extension HAR {
     /// Decodes content, rejecting base64 that does not decode so the error names the entry.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      size = try container.decode(.size, or: -1)
+      let size = try container.decodeIfPresent(Int.self, forKey: .size)
       compression = try container.decodeIfPresent(Int.self, forKey: .compression)
       mimeType = try container.decode(.mimeType, or: "")
       text = try container.decodeIfPresent(String.self, forKey: .text)
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
       try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+      // The spec requires a size; when an exporter leaves it out, the body knows it.
+      self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0
     }
   }
 }

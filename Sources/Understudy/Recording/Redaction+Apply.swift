@@ -62,8 +62,9 @@ private struct CompiledRules {
   let queryNames: Set<String>
   let jsonPaths: [Redaction.JSONPath]
   let patterns: [Redaction.BodyPattern]
-  /// Headers whose values are URLs, which can carry credentials in their query.
-  static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
+  /// Headers whose values are URLs, which can carry credentials in their query; HTTP/2's
+  /// `:path` pseudo-header, which Chrome exports, repeats the request's query.
+  static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
 
   init(_ redaction: Redaction) {
     headerNames = Set(redaction.headerNames.map { $0.lowercased() })

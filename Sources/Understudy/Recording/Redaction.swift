@@ -7,7 +7,7 @@
 /// | Rule | Where | Placeholder |
 /// | --- | --- | --- |
 /// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays | `<redacted:authorization>` (lower-cased name) |
-/// | query parameter name | the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location` and `Referer` headers; `queryString`; form fields and form-encoded bodies | `<redacted:access_token>` (lower-cased name) |
+/// | query parameter name | the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers; `queryString`; form fields and form-encoded bodies | `<redacted:access_token>` (lower-cased name) |
 /// | ``JSONPath`` | JSON request and response bodies | `<redacted:user.token>` (the path's ``JSONPath/name``) |
 /// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the pattern's ``BodyPattern/name``) |
 ///

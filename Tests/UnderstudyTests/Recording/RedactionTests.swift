@@ -96,6 +96,15 @@ extension RecordingTests {
           == "https://app.example.com/done#access_token=%3Credacted:access_token%3E&state=xyz")
     }
 
+    @Test func theHTTP2PathPseudoHeaderIsRedactedLikeTheURL() {
+      let entry = HAR.Entry.sample(requestHeaders: [
+        HAR.Header(name: ":path", value: "/v1/items?token=T-SECRET&page=2")
+      ])
+      #expect(
+        Redaction.default.redact(entry).request.headers[0].value
+          == "/v1/items?token=%3Credacted:token%3E&page=2")
+    }
+
     @Test func formBodiesAndFieldsAreRedactedByQueryName() {
       let postData = Redaction.default.redact(Self.leaky).request.postData
       #expect(
