@@ -1,0 +1,89 @@
+/// An HTTP Archive (HAR 1.2): the file format Understudy records cassettes in.
+///
+/// HAR is what browsers, proxies and HTTP tools already export, so a cassette can be opened in a
+/// browser's network panel and a browser export can be replayed as a cassette. The model follows
+/// the [HAR 1.2 specification](http://www.softwareishard.com/blog/har-12-spec/) member for member.
+/// Decoding accepts what real exporters write (missing members get the specification's defaults,
+/// custom `_`-prefixed members are ignored); encoding is deterministic so cassettes diff cleanly.
+public struct HAR: Codable, Sendable, Hashable {
+  /// The root of the archive; the file is `{"log": …}`.
+  public var log: Log
+
+  /// Creates an archive around `log`.
+  public init(log: Log) {
+    self.log = log
+  }
+
+  /// Creates an archive of `entries`, written by Understudy.
+  public init(entries: [Entry]) {
+    self.init(log: Log(entries: entries))
+  }
+}
+
+extension HAR {
+  /// The exported data: who wrote it, the pages, and one entry per HTTP exchange.
+  public struct Log: Codable, Sendable, Hashable {
+    /// The format version; `1.2` for files Understudy writes.
+    public var version: String
+    /// The application that wrote the file.
+    public var creator: Creator
+    /// The browser that made the requests, when a browser did.
+    public var browser: Browser?
+    /// The pages the requests belong to; empty when the tool does not group by page.
+    public var pages: [Page]
+    /// One entry per request, in the order they were sent.
+    public var entries: [Entry]
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates a log; the defaults describe a cassette written by Understudy.
+    public init(
+      version: String = "1.2", creator: Creator = .understudy, browser: Browser? = nil,
+      pages: [Page] = [], entries: [Entry] = [], comment: String? = nil
+    ) {
+      self.version = version
+      self.creator = creator
+      self.browser = browser
+      self.pages = pages
+      self.entries = entries
+      self.comment = comment
+    }
+
+    /// Decodes a log, accepting exports that leave out `version`, `creator` or `pages`.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      version = try container.decode(.version, or: "1.2")
+      creator = try container.decode(.creator, or: Creator(name: "", version: ""))
+      browser = try container.decodeIfPresent(Browser.self, forKey: .browser)
+      pages = try container.decode(.pages, or: [])
+      entries = try container.decode([Entry].self, forKey: .entries)
+      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+    }
+  }
+
+  /// The name and version of an application: the spec gives the creator and the browser the same
+  /// members.
+  public struct Creator: Codable, Sendable, Hashable {
+    /// The application's name.
+    public var name: String
+    /// The application's version.
+    public var version: String
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates a name and version.
+    public init(name: String, version: String, comment: String? = nil) {
+      self.name = name
+      self.version = version
+      self.comment = comment
+    }
+
+    /// Understudy as the creator of the cassettes it records. The version names the cassette
+    /// conventions (sorted headers, redaction placeholders), not the library release, so
+    /// upgrading the library does not rewrite every cassette.
+    public static let understudy = Creator(name: "Understudy", version: "1")
+  }
+
+  /// The browser that produced an export; it has the same members as ``Creator``.
+  public typealias Browser = Creator
+}

@@ -1,0 +1,63 @@
+extension HAR {
+  /// A response body: its bytes as ``text``, base64 when they are not UTF-8 text.
+  public struct Content: Codable, Sendable, Hashable {
+    /// The length of the body in bytes after decoding.
+    public var size: Int
+    /// The number of bytes compression saved in transfer.
+    public var compression: Int?
+    /// The media type from `Content-Type`, charset included.
+    public var mimeType: String
+    /// The body as text, or as base64 when ``encoding`` is `base64`.
+    public var text: String?
+    /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
+    public var encoding: String?
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates content from its members.
+    public init(
+      size: Int = 0, compression: Int? = nil, mimeType: String = "", text: String? = nil,
+      encoding: String? = nil, comment: String? = nil
+    ) {
+      self.size = size
+      self.compression = compression
+      self.mimeType = mimeType
+      self.text = text
+      self.encoding = encoding
+      self.comment = comment
+    }
+
+    /// Creates content holding `body`: as text when it is UTF-8, so cassettes stay readable and
+    /// diffable, and as base64 otherwise, so binary bodies come back byte for byte.
+    public init(body: Data, mimeType: String) {
+      let (text, encoding) = HARBodyText.encode(body)
+      self.init(size: body.count, mimeType: mimeType, text: text, encoding: encoding)
+    }
+
+    /// The body bytes, or `nil` when there is no text or it cannot be decoded; use
+    /// ``decodedBody()`` to learn why.
+    public var body: Data? { try? decodedBody() }
+
+    /// The body bytes, or `nil` when there is no text.
+    ///
+    /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
+    ///   Understudy knows.
+    public func decodedBody() throws(CassetteError) -> Data? {
+      try HARBodyText.decode(text: text, encoding: encoding)
+    }
+
+    /// Decodes content, rejecting base64 that does not decode so the error names the entry.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let size = try container.decodeIfPresent(Int.self, forKey: .size)
+      compression = try container.decodeIfPresent(Int.self, forKey: .compression)
+      mimeType = try container.decode(.mimeType, or: "")
+      text = try container.decodeIfPresent(String.self, forKey: .text)
+      encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+      try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+      // The spec requires a size; when an exporter leaves it out, the body knows it.
+      self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0
+    }
+  }
+}

@@ -1,0 +1,85 @@
+extension HAR {
+  /// A request body.
+  ///
+  /// HAR 1.2 has no way to mark binary post data, so Understudy writes non-UTF-8 request bodies
+  /// as base64 with an `encoding` member, as the HAR 1.3 draft and ``Content`` do; without it a
+  /// binary upload could not be replayed byte for byte.
+  public struct PostData: Codable, Sendable, Hashable {
+    /// The media type from `Content-Type`.
+    public var mimeType: String
+    /// The form fields, when the exporter parsed them.
+    public var params: [PostParameter]
+    /// The body as text, or as base64 when ``encoding`` is `base64`.
+    public var text: String
+    /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
+    public var encoding: String?
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates post data from its members.
+    public init(
+      mimeType: String, params: [PostParameter] = [], text: String = "", encoding: String? = nil,
+      comment: String? = nil
+    ) {
+      self.mimeType = mimeType
+      self.params = params
+      self.text = text
+      self.encoding = encoding
+      self.comment = comment
+    }
+
+    /// Creates post data holding `body`: as text when it is UTF-8, as base64 otherwise.
+    public init(body: Data, mimeType: String) {
+      let (text, encoding) = HARBodyText.encode(body)
+      self.init(mimeType: mimeType, text: text, encoding: encoding)
+    }
+
+    /// The body bytes, or `nil` when they cannot be decoded; use ``decodedBody()`` to learn why.
+    public var body: Data? { try? decodedBody() }
+
+    /// The body bytes.
+    ///
+    /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
+    ///   Understudy knows.
+    public func decodedBody() throws(CassetteError) -> Data {
+      try HARBodyText.decode(text: text, encoding: encoding) ?? Data()
+    }
+
+    /// Decodes post data, accepting exports that write only `text` or only `params`.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      mimeType = try container.decode(.mimeType, or: "")
+      params = try container.decode(.params, or: [])
+      text = try container.decode(.text, or: "")
+      encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+      try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+    }
+  }
+
+  /// A posted form field or file.
+  public struct PostParameter: Codable, Sendable, Hashable {
+    /// The field name.
+    public var name: String
+    /// The field value, or the content of a posted file.
+    public var value: String?
+    /// The name of a posted file.
+    public var fileName: String?
+    /// The media type of a posted file.
+    public var contentType: String?
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates a form field.
+    public init(
+      name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil,
+      comment: String? = nil
+    ) {
+      self.name = name
+      self.value = value
+      self.fileName = fileName
+      self.contentType = contentType
+      self.comment = comment
+    }
+  }
+}

@@ -1,0 +1,60 @@
+extension HAR {
+  /// A request as it was sent.
+  public struct Request: Codable, Sendable, Hashable {
+    /// The method, such as `GET`.
+    public var method: String
+    /// The absolute URL, without a fragment. Kept as text so exports with URLs Foundation would
+    /// reject still load; ``interceptedRequest()`` parses it.
+    public var url: String
+    /// The HTTP version, such as `HTTP/1.1`; empty when the exporter did not say.
+    public var httpVersion: String
+    /// The cookies sent, as parsed from the `Cookie` header by the exporter.
+    public var cookies: [Cookie]
+    /// The header fields, in the order of the model (`sortedByName()` orders them).
+    public var headers: [Header]
+    /// The query parameters parsed from ``url``, percent-decoded.
+    public var queryString: [QueryParameter]
+    /// The body, when there was one.
+    public var postData: PostData?
+    /// The size of the request line and headers in bytes, or `-1` when unknown.
+    public var headersSize: Int
+    /// The size of the body in bytes, or `-1` when unknown.
+    public var bodySize: Int
+    /// A comment from the user or the application.
+    public var comment: String?
+
+    /// Creates a request.
+    public init(
+      method: String, url: String, httpVersion: String = "HTTP/1.1", cookies: [Cookie] = [],
+      headers: [Header] = [], queryString: [QueryParameter] = [], postData: PostData? = nil,
+      headersSize: Int = -1, bodySize: Int = -1, comment: String? = nil
+    ) {
+      self.method = method
+      self.url = url
+      self.httpVersion = httpVersion
+      self.cookies = cookies
+      self.headers = headers
+      self.queryString = queryString
+      self.postData = postData
+      self.headersSize = headersSize
+      self.bodySize = bodySize
+      self.comment = comment
+    }
+
+    /// Decodes a request; only `method` and `url` must be present, the rest get the spec's
+    /// defaults when an exporter leaves them out.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      method = try container.decode(String.self, forKey: .method)
+      url = try container.decode(String.self, forKey: .url)
+      httpVersion = try container.decode(.httpVersion, or: "")
+      cookies = try container.decode(.cookies, or: [])
+      headers = try container.decode(.headers, or: [])
+      queryString = try container.decode(.queryString, or: [])
+      postData = try container.decodeIfPresent(PostData.self, forKey: .postData)
+      headersSize = try container.decode(.headersSize, or: -1)
+      bodySize = try container.decode(.bodySize, or: -1)
+      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+    }
+  }
+}

@@ -1,0 +1,414 @@
+/// A JSON value with the byte range it occupies in its source.
+///
+/// Foundation's decoders report neither where a syntax error is (Linux `JSONDecoder` says only
+/// "The given data was not valid JSON.") nor where a member with the wrong type sits. This small
+/// parser runs only when something has already gone wrong, or on bodies being redacted, and
+/// keeps offsets so errors can give a line and column and redaction can replace a value in
+/// place without reformatting the rest of the body.
+struct JSONNode {
+  /// A member of an object.
+  struct Member {
+    var key: String
+    var value: JSONNode
+  }
+
+  /// The kinds of JSON value.
+  enum Value {
+    case object([Member])
+    case array([JSONNode])
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+  }
+
+  var value: Value
+  /// The bytes of the value in the source, from its first to just past its last byte.
+  var range: Range<Int>
+
+  /// The 1-based line and column of a byte offset, the column counted in characters.
+  static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    let end = min(offset, bytes.count)
+    var line = 1
+    var lineStart = 0
+    for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
+      line += 1
+      lineStart = index + 1
+    }
+    // Count the first byte of each UTF-8 sequence, so "é" is one column.
+    let column = bytes[lineStart..<end].count { $0 & 0xC0 != 0x80 } + 1
+    return (line, column)
+  }
+
+  /// Parses a whole document; a leading byte order mark is skipped, as the HAR spec asks.
+  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    var parser = JSONParser(bytes: bytes)
+    return try parser.parseDocument()
+  }
+
+  /// The value at `path`, or the deepest value on the way there when the path leaves the
+  /// document (the object a missing member belongs in), and whether the path was reached.
+  func descendant(at path: [JSONPathComponent]) -> (node: JSONNode, reached: Bool) {
+    var node = self
+    for component in path {
+      switch (component, node.value) {
+      case (.key(let key), .object(let members)):
+        guard let member = members.last(where: { $0.key == key }) else { return (node, false) }
+        node = member.value
+      case (.index(let index), .array(let elements)) where elements.indices.contains(index):
+        node = elements[index]
+      default:
+        return (node, false)
+      }
+    }
+    return (node, true)
+  }
+
+  /// How the value reads in a sentence: `the string "200"`, `an array`.
+  var summary: String {
+    switch value {
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string(let text):
+      let excerpt = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
+      return "the string \"\(excerpt)\""
+    case .number(let text): return "the number \(text)"
+    case .bool(let flag): return String(flag)
+    case .null: return "null"
+    }
+  }
+}
+
+/// One step of a path into a JSON document.
+enum JSONPathComponent: Hashable {
+  case key(String)
+  case index(Int)
+
+  /// The steps of a decoder's coding path; array positions carry an `intValue`.
+  static func path(_ codingPath: [any CodingKey]) -> [JSONPathComponent] {
+    codingPath.map { key in key.intValue.map(Self.index) ?? .key(key.stringValue) }
+  }
+
+  /// `log.entries[3].response.status`; names that are not identifiers are quoted.
+  static func render(_ path: [JSONPathComponent]) -> String {
+    var result = ""
+    for component in path {
+      switch component {
+      case .index(let index):
+        result += "[\(index)]"
+      case .key(let key) where key.isIdentifier:
+        result += (result.isEmpty ? "" : ".") + key
+      case .key(let key):
+        result += "[\"\(key)\"]"
+      }
+    }
+    return result
+  }
+}
+
+extension String {
+  fileprivate var isIdentifier: Bool {
+    !isEmpty && first?.isNumber == false
+      && allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$") }
+  }
+}
+
+/// Where and why a document is not JSON.
+struct JSONSyntaxError: Error {
+  /// The byte offset of the problem.
+  var offset: Int
+  /// What is wrong, as a clause.
+  var problem: String
+  /// Whether the document ends before it is complete, which usually means a cut-short file.
+  var isTruncated: Bool
+}
+
+private struct JSONParser {
+  /// The nesting Foundation's parser allows; deeper documents are rejected, never recursed into.
+  static let maximumDepth = 512
+
+  let bytes: [UInt8]
+  var index = 0
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+  }
+
+  mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+    skipWhitespace()
+    guard index < bytes.count else {
+      throw JSONSyntaxError(offset: index, problem: "the file contains no JSON", isTruncated: true)
+    }
+    let node = try parseValue(depth: 0)
+    skipWhitespace()
+    guard index == bytes.count else {
+      throw failure("found \(upcoming) after the end of the JSON document")
+    }
+    return node
+  }
+
+  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
+    guard depth < Self.maximumDepth else {
+      throw failure("the JSON nests more than \(Self.maximumDepth) levels deep")
+    }
+    let start = index
+    guard index < bytes.count else {
+      throw JSONSyntaxError(
+        offset: index, problem: "the file ends where a value should be", isTruncated: true)
+    }
+    let value: JSONNode.Value
+    switch bytes[index] {
+    case UInt8(ascii: "{"): value = .object(try parseMembers(depth: depth))
+    case UInt8(ascii: "["): value = .array(try parseElements(depth: depth))
+    case UInt8(ascii: "\""): value = .string(try parseString())
+    case UInt8(ascii: "t"): value = .bool(try parseLiteral("true"))
+    case UInt8(ascii: "f"): value = .bool(!(try parseLiteral("false")))
+    case UInt8(ascii: "n"):
+      _ = try parseLiteral("null")
+      value = .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      value = .number(try parseNumber())
+    default:
+      throw failure(
+        "expected a value (an object, array, string, number, true, false or null) "
+          + "but found \(upcoming)")
+    }
+    return JSONNode(value: value, range: start..<index)
+  }
+
+  private mutating func parseMembers(depth: Int) throws(JSONSyntaxError) -> [JSONNode.Member] {
+    let opening = index
+    index += 1
+    var members: [JSONNode.Member] = []
+    while true {
+      skipWhitespace()
+      try checkNotAtEnd(inside: "object", openedAt: opening)
+      // Accept a trailing comma: Foundation's JSONDecoder does, so this parser must too, or a
+      // type error in such a file would lose its line and column.
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return members
+      }
+      guard bytes[index] == UInt8(ascii: "\"") else {
+        throw failure("expected a member name in double quotes but found \(upcoming)")
+      }
+      let key = try parseString()
+      skipWhitespace()
+      try checkNotAtEnd(inside: "object", openedAt: opening)
+      guard bytes[index] == UInt8(ascii: ":") else {
+        throw failure("expected \":\" after the member name \"\(key)\" but found \(upcoming)")
+      }
+      index += 1
+      skipWhitespace()
+      members.append(JSONNode.Member(key: key, value: try parseValue(depth: depth + 1)))
+      skipWhitespace()
+      try checkNotAtEnd(inside: "object", openedAt: opening)
+      switch bytes[index] {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "}"):
+        index += 1
+        return members
+      default:
+        throw failure(
+          "expected \",\" or \"}\" after the value of \"\(key)\" but found \(upcoming)")
+      }
+    }
+  }
+
+  private mutating func parseElements(depth: Int) throws(JSONSyntaxError) -> [JSONNode] {
+    let opening = index
+    index += 1
+    var elements: [JSONNode] = []
+    while true {
+      skipWhitespace()
+      try checkNotAtEnd(inside: "array", openedAt: opening)
+      if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return elements
+      }
+      elements.append(try parseValue(depth: depth + 1))
+      skipWhitespace()
+      try checkNotAtEnd(inside: "array", openedAt: opening)
+      switch bytes[index] {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"):
+        index += 1
+        return elements
+      default:
+        throw failure(
+          "expected \",\" or \"]\" after element \(elements.count - 1) of the array "
+            + "but found \(upcoming)")
+      }
+    }
+  }
+
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
+    let opening = index
+    index += 1
+    // Most strings have no escapes: find the closing quote and decode the bytes in one go.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      defer { index = end + 1 }
+      return String(decoding: bytes[index..<end], as: UTF8.self)
+    }
+    var utf8 = Array(bytes[index..<end])
+    index = end
+    while true {
+      try checkNotAtEnd(inside: "string", openedAt: opening)
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index += 1
+        return String(decoding: utf8, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        index += 1
+        try checkNotAtEnd(inside: "string", openedAt: opening)
+        try parseEscape(into: &utf8)
+      case 0..<0x20:
+        throw failure(
+          "a string contains a raw control character (U+\(hex(byte, width: 4))); "
+            + "JSON strings must write it as an escape such as \\n")
+      default:
+        utf8.append(byte)
+        index += 1
+      }
+    }
+  }
+
+  private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
+    if let byte = Self.simpleEscapes[bytes[index]] {
+      utf8.append(byte)
+      index += 1
+      return
+    }
+    guard bytes[index] == UInt8(ascii: "u") else {
+      index -= 1
+      throw failure("\(upcoming) is not a JSON escape")
+    }
+    var scalar = try parseHex4()
+    if (0xD800..<0xDC00).contains(scalar), bytes[index...].starts(with: Array("\\u".utf8)) {
+      index += 1
+      let low = try parseHex4()
+      scalar =
+        (0xDC00..<0xE000).contains(low)
+        ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+    }
+    utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+  }
+
+  private static let simpleEscapes: [UInt8: UInt8] = [
+    UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
+    UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
+    UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+  ]
+
+  /// Reads `uXXXX` and leaves the index after it.
+  private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+    let start = index - 1
+    guard index + 5 <= bytes.count,
+      let value = UInt32(String(decoding: bytes[index + 1..<index + 5], as: UTF8.self), radix: 16)
+    else {
+      index = start
+      throw failure("\(upcoming) is not a JSON escape; \\u takes four hexadecimal digits")
+    }
+    index += 5
+    return value
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    let start = index
+    func digits(_ parser: inout JSONParser) -> Int {
+      let first = parser.index
+      while parser.index < parser.bytes.count,
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
+      {
+        parser.index += 1
+      }
+      return parser.index - first
+    }
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    var valid = digits(&self) > 0
+    if valid, bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 { valid = false }
+    if valid, index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      valid = digits(&self) > 0
+    }
+    if valid, index < bytes.count,
+      bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
+    {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      valid = digits(&self) > 0
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    guard valid else {
+      index = start
+      throw failure("\(upcoming) is not a valid JSON number")
+    }
+    return text
+  }
+
+  /// Reads `literal` and returns true; throws when the text is something else.
+  private mutating func parseLiteral(_ literal: String) throws(JSONSyntaxError) -> Bool {
+    guard bytes[index...].starts(with: Array(literal.utf8)) else {
+      throw failure(
+        "expected a value (an object, array, string, number, true, false or null) "
+          + "but found \(upcoming)")
+    }
+    index += literal.utf8.count
+    return true
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
+    guard index >= bytes.count else { return }
+    let (line, column) = JSONNode.lineAndColumn(of: opening, in: bytes)
+    throw JSONSyntaxError(
+      offset: index,
+      problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",
+      isTruncated: true)
+  }
+
+  private func failure(_ problem: String) -> JSONSyntaxError {
+    JSONSyntaxError(offset: index, problem: problem, isTruncated: false)
+  }
+
+  /// The text at the index in backticks, as far as the next space (at most 20 bytes).
+  private var upcoming: String {
+    guard index < bytes.count else { return "the end of the file" }
+    var end = index
+    while end < bytes.count, end - index < 20, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
+      end += 1
+    }
+    // Do not cut a multi-byte character in half.
+    while end < bytes.count, end > index + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+    let text = String(decoding: bytes[index..<max(end, index + 1)], as: UTF8.self)
+    let visible = text.unicodeScalars.map { scalar in
+      scalar.value < 0x20 ? "\\u{\(hex(UInt8(scalar.value), width: 2))}" : String(scalar)
+    }
+    return "`" + visible.joined() + "`"
+  }
+}
+
+private func hex(_ byte: UInt8, width: Int) -> String {
+  let digits = String(byte, radix: 16, uppercase: true)
+  return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

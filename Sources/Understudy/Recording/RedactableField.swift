@@ -1,0 +1,86 @@
+/// The strings of an entry that can carry secrets, with what each one is, so redacting and
+/// restoring walk the same fields and cannot drift apart.
+enum RedactableField {
+  /// A request URL or a response's `redirectURL`.
+  case url
+  /// A header value.
+  case header(name: String)
+  /// A cookie value from the request (`isRequest`) or the response.
+  case cookie(isRequest: Bool)
+  /// A value in the request's parsed `queryString`.
+  case queryParameter(name: String)
+  /// A posted form field's value.
+  case formParameter(name: String)
+  /// A request or response body, decoded when it was base64 text.
+  case body(mimeType: String)
+}
+
+extension HAR.Entry {
+  /// Replaces every redactable string with what `transform` returns for it.
+  ///
+  /// Bodies reach `transform` as text: base64 bodies are decoded first and encoded again after,
+  /// and binary bodies that are not UTF-8 are skipped. A body that changes gets its new size.
+  mutating func transformRedactableFields(_ transform: (RedactableField, String) -> String) {
+    request.url = transform(.url, request.url)
+    request.headers = request.headers.map {
+      $0.with(value: transform(.header(name: $0.name), $0.value))
+    }
+    for index in request.cookies.indices {
+      request.cookies[index].value = transform(
+        .cookie(isRequest: true), request.cookies[index].value)
+    }
+    request.queryString = request.queryString.map {
+      $0.with(value: transform(.queryParameter(name: $0.name), $0.value))
+    }
+    if var postData = request.postData {
+      for index in postData.params.indices {
+        postData.params[index].value = postData.params[index].value.map {
+          transform(.formParameter(name: postData.params[index].name), $0)
+        }
+      }
+      let field = RedactableField.body(mimeType: postData.mimeType)
+      if let text = Self.transformBody(postData.text, postData.encoding, { transform(field, $0) }) {
+        postData.text = text
+      }
+      request.postData = postData
+    }
+    response.headers = response.headers.map {
+      $0.with(value: transform(.header(name: $0.name), $0.value))
+    }
+    for index in response.cookies.indices {
+      response.cookies[index].value = transform(
+        .cookie(isRequest: false), response.cookies[index].value)
+    }
+    response.redirectURL = transform(.url, response.redirectURL)
+    let field = RedactableField.body(mimeType: response.content.mimeType)
+    if let text = response.content.text,
+      let changed = Self.transformBody(text, response.content.encoding, { transform(field, $0) })
+    {
+      response.content.text = changed
+      response.content.size = response.content.body?.count ?? response.content.size
+    }
+  }
+
+  /// The body text after `transform`, or `nil` when it is unchanged or cannot be read as text.
+  private static func transformBody(
+    _ text: String, _ encoding: String?, _ transform: (String) -> String
+  ) -> String? {
+    guard let encoding else {
+      let result = transform(text)
+      return result == text ? nil : result
+    }
+    guard let data = try? HARBodyText.decode(text: text, encoding: encoding) else { return nil }
+    let decoded = String(decoding: data, as: UTF8.self)
+    guard Data(decoded.utf8) == data else { return nil }
+    let result = transform(decoded)
+    return result == decoded ? nil : Data(result.utf8).base64EncodedString()
+  }
+}
+
+extension HAR.NameValue {
+  fileprivate func with(value: String) -> HAR.NameValue {
+    var copy = self
+    copy.value = value
+    return copy
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+extension RecordingTests {
+  @Suite struct CredentialScannerTests {
+    private let scanner = CredentialScanner()
+
+    @Test(arguments: [
+      (FakeSecret.bearer, CredentialKind.bearerToken),
+      (FakeSecret.basic, .basicCredentials),
+      (FakeSecret.jwt, .jsonWebToken),
+      (FakeSecret.aws, .awsAccessKey),
+      (FakeSecret.gitHub, .gitHubToken),
+      ("github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", .gitHubToken),
+      (FakeSecret.slack, .slackToken),
+      (FakeSecret.stripe, .stripeKey),
+      ("rk_live_" + "0123456789abcdef", .stripeKey),
+      (FakeSecret.google, .googleAPIKey),
+      (FakeSecret.gitLab, .gitLabToken),
+      (FakeSecret.openAI, .openAIKey),
+      ("sk-" + "abcdefghijklmnopqrstuvwx", .openAIKey),
+      (FakeSecret.pemHeader + "\nMIIEow…", .privateKey),
+    ])
+    func eachKindIsFoundInAHeaderWithItsPath(value: String, kind: CredentialKind) throws {
+      let entry = HAR.Entry.sample(requestHeaders: [
+        HAR.Header(name: "Accept", value: "*/*"), HAR.Header(name: "X-Other", value: "plain"),
+        HAR.Header(name: "X-Credential", value: value),
+      ])
+      let findings = scanner.scan(HAR(entries: [entry]))
+      let finding = try #require(findings.first)
+      #expect(findings.count == 1)
+      #expect(finding.kind == kind)
+      #expect(finding.path == "log.entries[0].request.headers[2].value")
+      let secret = value.split(separator: " ").last.map(String.init) ?? value
+      #expect(!finding.excerpt.contains(secret))
+      #expect(finding.excerpt.contains("…"))
+    }
+
+    @Test func findingsReadAsASentenceWithAMaskedExcerpt() throws {
+      let finding = try #require(scanner.scan(FakeSecret.gitHub, at: "x").first)
+      #expect(finding.description == "x: GitHub token (ghp_R4nd… (34 characters))")
+    }
+
+    @Test func aJWTInABearerHeaderIsReportedOnceAsAJWT() {
+      let findings = scanner.scan("Bearer " + FakeSecret.jwt, at: "h")
+      #expect(findings.map(\.kind) == [.jsonWebToken])
+    }
+
+    @Test func secretsAreFoundWhereverTheCassetteWouldWriteThem() throws {
+      var entry = HAR.Entry.sample(
+        url: "https://maps.example.com/geo?key=" + FakeSecret.google,
+        postData: HAR.PostData(
+          mimeType: "application/json", text: "{\"token\":\"\(FakeSecret.slack)\"}"))
+      entry.request.cookies = [HAR.Cookie(name: "gh", value: FakeSecret.gitHub)]
+      entry.response.content = HAR.Content(
+        body: Data([0xFF, 0xFE]) + Data(FakeSecret.aws.utf8), mimeType: "application/octet-stream")
+      entry.comment = "copied from " + FakeSecret.stripe
+      let findings = scanner.scan(HAR(entries: [entry]))
+      #expect(
+        Set(findings.map { "\($0.path) \($0.kind.rawValue)" }) == [
+          "log.entries[0].comment stripeKey",
+          "log.entries[0].request.url googleAPIKey",
+          "log.entries[0].request.cookies[0].value gitHubToken",
+          "log.entries[0].request.postData.text slackToken",
+          "log.entries[0].response.content.text awsAccessKey",
+        ])
+    }
+
+    @Test func allowListedValuesAndPatternsAreNotReported() throws {
+      let scanner = CredentialScanner(allowing: [
+        .value(FakeSecret.stripe), try .pattern("ghp_R4nd0m[A-Za-z0-9]+"),
+        .value(FakeSecret.bearer),
+      ])
+      let text = [FakeSecret.stripe, FakeSecret.gitHub, FakeSecret.bearer, FakeSecret.aws].joined(
+        separator: " | ")
+      #expect(scanner.scan(text, at: "t").map(\.kind) == [.awsAccessKey])
+      #expect(throws: PatternSyntaxError.self) { try CredentialScanner.Allowance.pattern("(") }
+    }
+
+    @Test func placeholdersLeftByRedactionAreNeverReported() {
+      let redacted = Redaction.default.redact(RedactionTests.leaky)
+      #expect(scanner.scan(HAR(entries: [redacted])).isEmpty)
+      #expect(
+        scanner.scan("Bearer <redacted:authorization> and Basic <redacted:proxy>", at: "h").isEmpty)
+    }
+
+    @Test func defaultRedactionRemovesHeaderAndQueryCredentialsTheScannerFinds() {
+      let entry = HAR.Entry.sample(
+        url: "https://example.com/?access_token=" + FakeSecret.jwt,
+        requestHeaders: [
+          HAR.Header(name: "Authorization", value: FakeSecret.bearer),
+          HAR.Header(name: "X-Api-Key", value: FakeSecret.openAI),
+        ])
+      let har = HAR(entries: [entry])
+      #expect(scanner.scan(har).count == 3)
+      #expect(scanner.scan(Redaction.default.redact(har)).isEmpty)
+    }
+
+    @Test(arguments: ["chrome-export.har", "mitmproxy-export.har"])
+    func cleanCassettesHaveNoFindings(name: String) throws {
+      #expect(scanner.scan(try HAR.load(contentsOf: HARFixtures.url(name))).isEmpty)
+    }
+
+    @Test func proseAboutCredentialsIsNotACredential() {
+      let prose = """
+        Use Basic authentication or a Bearer token. WWW-Authenticate: Bearer realm="api",
+        Basic realm="x". The key is sk-short and AKIA is a prefix.
+        """
+      #expect(scanner.scan(prose, at: "p").isEmpty)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+extension RecordingTests {
+  /// The offset-keeping parser behind line and column numbers in cassette errors.
+  @Suite struct JSONDocumentTests {
+    private func syntaxError(_ json: String) -> (line: Int, column: Int, problem: String)? {
+      let bytes = Array(json.utf8)
+      do {
+        _ = try JSONNode.parse(bytes)
+        return nil
+      } catch {
+        let (line, column) = JSONNode.lineAndColumn(of: error.offset, in: bytes)
+        return (line, column, error.problem)
+      }
+    }
+
+    @Test(arguments: [
+      (
+        "{\"a\": tru}", 1, 7,
+        "expected a value (an object, array, string, number, true, false or null) but found `tru}`"
+      ),
+      ("{\"a\": \"x\\qy\"}", 1, 9, "`\\qy\"}` is not a JSON escape"),
+      (
+        "{\"a\": \"\\u12G4\"}", 1, 8,
+        "`\\u12G4\"}` is not a JSON escape; \\u takes four hexadecimal digits"
+      ),
+      (
+        "{\"a\": \"line\nbreak\"}", 1, 12,
+        "a string contains a raw control character (U+000A); JSON strings must write it as an escape such as \\n"
+      ),
+      ("{\"a\": 01}", 1, 7, "`01}` is not a valid JSON number"),
+      ("{\"a\": 1.}", 1, 7, "`1.}` is not a valid JSON number"),
+      ("{\"a\": 1} x", 1, 10, "found `x` after the end of the JSON document"),
+      ("{a: 1}", 1, 2, "expected a member name in double quotes but found `a:`"),
+      ("{\"a\" 1}", 1, 6, "expected \":\" after the member name \"a\" but found `1}`"),
+      ("[1 2]", 1, 4, "expected \",\" or \"]\" after element 0 of the array but found `2]`"),
+      (
+        "{\"é\": [\n  1,\n  \"ü\" x]}", 3, 7,
+        "expected \",\" or \"]\" after element 1 of the array but found `x]}`"
+      ),
+      ("{\"a\": [1,\n", 2, 1, "the file ends inside the array that starts at line 1, column 7"),
+    ])
+    func syntaxErrorsSayWhatAndWhere(json: String, line: Int, column: Int, problem: String) throws {
+      let error = try #require(syntaxError(json))
+      #expect(error.problem == problem)
+      #expect(error.line == line)
+      #expect(error.column == column)
+    }
+
+    @Test func trailingCommasAreAcceptedBecauseFoundationAcceptsThem() {
+      #expect(syntaxError("{\"a\": [1, 2,], \"b\": {\"c\": 1,},}") == nil)
+    }
+
+    @Test func nestingIsLimitedInsteadOfOverflowingTheStack() throws {
+      let error = try #require(syntaxError(String(repeating: "[", count: 100_000)))
+      #expect(error.problem == "the JSON nests more than 512 levels deep")
+    }
+
+    @Test func valuesKeepTheirRangesAndDecodedText() throws {
+      let json = "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"n\": -1.5e3}"
+      let document = try JSONNode.parse(Array(json.utf8))
+      let name = document.descendant(at: [.key("name")])
+      #expect(name.reached)
+      guard case .string(let text) = name.node.value else {
+        Issue.record("name is not a string")
+        return
+      }
+      #expect(text == "café 😀")
+      #expect(String(decoding: Array(json.utf8)[name.node.range], as: UTF8.self).hasPrefix("\"caf"))
+      #expect(document.descendant(at: [.key("n")]).node.summary == "the number -1.5e3")
+      #expect(document.descendant(at: [.key("missing")]).reached == false)
+    }
+
+    @Test func pathsRenderLikeJavaScript() {
+      #expect(
+        JSONPathComponent.render([.key("log"), .key("entries"), .index(3), .key("odd key")])
+          == "log.entries[3][\"odd key\"]")
+    }
+  }
+}
