@@ -17,6 +17,8 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
+    .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "Understudy"]),
+    .testTarget(name: "UnderstudyExamples", dependencies: ["Understudy"]),
   ],
   swiftLanguageModes: [.v6]
 )

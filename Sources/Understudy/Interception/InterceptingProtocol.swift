@@ -61,7 +61,6 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
 
   override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
-
   #if canImport(FoundationNetworking)
     // URLSessionTask.cancel() calls stopLoading and then reports through the client. Once we
     // have completed the task that late call must find no client, or it reaches a task that has
@@ -164,7 +163,9 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         + "test's stubs can answer it; make sure the code under test finishes its requests "
         + "before the test or registry ends."
       if reportAsIssue { IssueReporter.reportOrphaned(message) }
-      finalize(.failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)), onWorkQueue: true)
+      finalize(
+        .failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)),
+        onWorkQueue: true)
       return
     }
     #if canImport(FoundationNetworking)
@@ -229,7 +230,9 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     #if canImport(FoundationNetworking)
       // FoundationNetworking's wasRedirectedTo is a fatal error (platform notes, row 5a), so the
       // redirect is followed here, through the same registry, as URLSession would follow it.
-      if case .response(let http) = reply, var next = Redirect.nextRequest(after: http, for: request) {
+      if case .response(let http) = reply,
+        var next = Redirect.nextRequest(after: http, for: request)
+      {
         guard hops < Redirect.maximumHops else {
           finalize(
             .failure(
@@ -241,7 +244,9 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
           return
         }
         let entry = state.withLock { $0.journalEntry }
-        if let entry { registry.recordResponse(reply.journalResponse(duration: 0), forEntry: entry) }
+        if let entry {
+          registry.recordResponse(reply.journalResponse(duration: 0), forEntry: entry)
+        }
         facts.storeCookies(from: http.headers, for: http.url)
         facts.addCookies(to: &next)
         let question = RedirectQuestion(
@@ -289,7 +294,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     let instance = WeakUnchecked(self)
     let callerBox = Unchecked(caller)
     delegate.urlSession(
-      session, task: task, willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
+      session, task: task,
+      willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
       newRequest: question.next
     ) { chosen in
       // Answered inside the call means we are still on the work queue and may deliver now.
@@ -338,7 +344,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       schedule(after: resource) {
         instance.value.fail(
           URLError.understudy(
-            .timedOut, "Understudy: \(url?.absoluteString ?? "request") timed out after "
+            .timedOut,
+            "Understudy: \(url?.absoluteString ?? "request") timed out after "
               + "\(resource) s (the session's timeoutIntervalForResource)", url))
       }
     }
@@ -493,7 +500,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     switch reply.body.storage {
     case .unavailable(let message):
       markFinished()
-      client.urlProtocol(self, didFailWithError: URLError.understudy(.fileDoesNotExist, message, reply.url))
+      client.urlProtocol(
+        self, didFailWithError: URLError.understudy(.fileDoesNotExist, message, reply.url))
       return
     case .data(let data):
       source = .data(data, offset: 0)
@@ -509,9 +517,11 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         return
       }
       source = .file(handle)
-      length = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? nil
+      length =
+        (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? nil
     }
-    client.urlProtocol(self, didReceive: reply.httpResponse(bodyLength: length), cacheStoragePolicy: .notAllowed)
+    client.urlProtocol(
+      self, didReceive: reply.httpResponse(bodyLength: length), cacheStoragePolicy: .notAllowed)
     if request.httpMethod == "HEAD" {
       if case .file(let handle) = source { try? handle.close() }
       markFinished()

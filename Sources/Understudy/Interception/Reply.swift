@@ -67,13 +67,15 @@ struct HTTPReply: Sendable {
       // authentication round that hangs, or retries on the real network (platform notes, row
       // 20). A leading space keeps its parser from recognising the scheme; RFC 9110 (5.5) makes
       // leading whitespace insignificant, so the value means the same to the caller.
-      if status == 401, let key = fields.keys.first(where: { $0.caseInsensitiveEquals("WWW-Authenticate") }),
+      if status == 401,
+        let key = fields.keys.first(where: { $0.caseInsensitiveEquals("WWW-Authenticate") }),
         let value = fields[key], !value.hasPrefix(" ")
       {
         fields[key] = " " + value
       }
     #endif
-    return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    return HTTPURLResponse(
+      url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
       ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
   }
 }

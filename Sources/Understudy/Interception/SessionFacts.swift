@@ -55,7 +55,8 @@ struct SessionFacts {
   /// Adds the stored cookies for `request`'s URL, as URLSession does when a task is created;
   /// used for redirect hops, which URLSession never sees.
   func addCookies(to request: inout URLRequest) {
-    guard let cookieStorage, let url = request.url, request.value(forHTTPHeaderField: "Cookie") == nil,
+    guard let cookieStorage, let url = request.url,
+      request.value(forHTTPHeaderField: "Cookie") == nil,
       let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty
     else { return }
     for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {

@@ -196,4 +196,3 @@ import Testing
     #expect(stub.requests.count == 1)
   }
 }
-

@@ -10,7 +10,9 @@ import Testing
   func anyURLErrorReachesEveryAPI(api: API) async throws {
     let registry = StubRegistry()
     registry.stub(.get("/f"), .failure(URLError(.cannotFindHost)))
-    let error = try await withWatchdog { try await errorOf { try await api.send(URLRequest(url: url), to: registry) } }
+    let error = try await withWatchdog {
+      try await errorOf { try await api.send(URLRequest(url: url), to: registry) }
+    }
     #expect(error?.code == .cannotFindHost)
   }
 
@@ -24,7 +26,9 @@ import Testing
   @Test(arguments: API.allCases)
   func aConnectionDroppedMidBodyFailsAfterThePartialBody(api: API) async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/f"), StubResponse.text(String(repeating: "x", count: 1000)).droppingConnection(afterBytes: 300))
+    registry.stub(
+      .get("/f"),
+      StubResponse.text(String(repeating: "x", count: 1000)).droppingConnection(afterBytes: 300))
     do {
       _ = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
       Issue.record("expected a dropped connection")
@@ -48,7 +52,9 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/f"), .data(Data("{\"id\": ".utf8), contentType: "application/json"))
     let (data, response) = try await registry.makeSession().data(from: url)
-    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    #expect(
+      (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+        == "application/json")
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(Payload.self, from: data) }
   }
 }
@@ -69,7 +75,9 @@ import Testing
     let registry = slowRegistry()
     let session = registry.makeSession()
     let outcome = Locked<URLError?>(nil)
-    let task = session.dataTask(with: url) { _, _, error in outcome.withLock { $0 = error as? URLError } }
+    let task = session.dataTask(with: url) { _, _, error in
+      outcome.withLock { $0 = error as? URLError }
+    }
     task.resume()
     try await eventually { !registry.requestsInFlight.isEmpty }
     task.cancel()
@@ -134,9 +142,12 @@ import Testing
 
   @Test func cookiesSetDuringARedirectReachTheNextHop() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/start"), StubResponse.redirect(to: "/next").header("Set-Cookie", "step=1; Path=/"))
+    registry.stub(
+      .get("/start"), StubResponse.redirect(to: "/next").header("Set-Cookie", "step=1; Path=/"))
     registry.stub(.get("/next")) { .text($0.headers["Cookie"] ?? "none") }
-    #expect(try await registry.makeSession().text(from: URL(string: "https://api.test/start")!) == "step=1")
+    #expect(
+      try await registry.makeSession().text(from: URL(string: "https://api.test/start")!)
+        == "step=1")
   }
 }
 
@@ -147,17 +158,23 @@ import Testing
       let registry = StubRegistry()
       registry.stub(.get("/file.zip"), .data(Data([1, 2, 3])))
       let error = try await withWatchdog {
-        try await errorOf { try await registry.makeSession().download(from: URL(string: "https://api.test/file.zip")!) }
+        try await errorOf {
+          try await registry.makeSession().download(from: URL(string: "https://api.test/file.zip")!)
+        }
       }
       #expect(error?.code == .unsupportedURL)
-      #expect(error?.localizedDescription.contains("download tasks cannot be stubbed on Linux") == true)
+      #expect(
+        error?.localizedDescription.contains("download tasks cannot be stubbed on Linux") == true)
     }
   #endif
 
   @Test(arguments: API.allCases)
   func aStubbed401WithABasicChallengeNeitherHangsNorEscapes(api: API) async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/secret"), StubResponse.text("who are you?", status: 401).header("WWW-Authenticate", #"Basic realm="test""#))
+    registry.stub(
+      .get("/secret"),
+      StubResponse.text("who are you?", status: 401).header(
+        "WWW-Authenticate", #"Basic realm="test""#))
     let (data, response, _) = try await withWatchdog(5) {
       try await api.send(URLRequest(url: URL(string: "https://api.test/secret")!), to: registry)
     }

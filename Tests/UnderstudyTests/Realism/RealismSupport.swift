@@ -37,12 +37,16 @@ enum API: String, CaseIterable, Sendable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 
   /// Sends `request` through `session`'s API of this kind (a delegate session for `.delegate`).
-  func send(_ request: URLRequest, to registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral)
+  func send(
+    _ request: URLRequest, to registry: StubRegistry,
+    configuration: URLSessionConfiguration = .ephemeral
+  )
     async throws -> (Data, HTTPURLResponse, chunks: Int)
   {
     switch self {
     case .async:
-      let (data, response) = try await registry.makeSession(configuration: configuration).data(for: request)
+      let (data, response) = try await registry.makeSession(configuration: configuration).data(
+        for: request)
       return (data, response as! HTTPURLResponse, 1)
     case .completionHandler:
       let session = registry.makeSession(configuration: configuration)

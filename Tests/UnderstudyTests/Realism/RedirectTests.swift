@@ -25,9 +25,10 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self) == "final")
     #expect(response.statusCode == 200)
     #expect(response.url?.absoluteString == "https://other.test/c")
-    #expect(registry.journal.map(\.request.url.absoluteString) == [
-      "https://api.test/a", "https://api.test/b", "https://other.test/c",
-    ])
+    #expect(
+      registry.journal.map(\.request.url.absoluteString) == [
+        "https://api.test/a", "https://api.test/b", "https://other.test/c",
+      ])
     #expect(registry.journal.map { $0.response?.statusCode } == [301, 302, 200])
   }
 
@@ -38,7 +39,9 @@ import Testing
     registry.stub(.path("/end")) { request in
       .text("\(request.method) \(request.bodyText ?? "<no body>")")
     }
-    let (data, _, _) = try await withWatchdog { try await API.async.send(post("/start"), to: registry) }
+    let (data, _, _) = try await withWatchdog {
+      try await API.async.send(post("/start"), to: registry)
+    }
     let expectedBody = expectedMethod == "POST" ? "payload" : "<no body>"
     #expect(String(decoding: data, as: UTF8.self) == "\(expectedMethod) \(expectedBody)")
   }
@@ -47,7 +50,9 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/loop"), .redirect(to: "/loop"))
     let error = try await withWatchdog {
-      try await errorOf { try await registry.makeSession().data(from: URL(string: "https://api.test/loop")!) }
+      try await errorOf {
+        try await registry.makeSession().data(from: URL(string: "https://api.test/loop")!)
+      }
     }
     #expect(error?.code == .httpTooManyRedirects)
     #expect(registry.journal.count == Redirect.maximumHops + 1)
@@ -76,7 +81,8 @@ import Testing
       changed.url = URL(string: "https://api.test/c")
       return changed
     }
-    registry.makeSession(delegate: delegate).dataTask(with: URL(string: "https://api.test/a")!).resume()
+    registry.makeSession(delegate: delegate).dataTask(with: URL(string: "https://api.test/a")!)
+      .resume()
     let result = try await withWatchdog { try await delegate.result() }
     #expect(String(decoding: result.body, as: UTF8.self) == "rewritten")
     #expect(result.response?.url?.path == "/c")

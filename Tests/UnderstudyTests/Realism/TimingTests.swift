@@ -11,7 +11,9 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/data"), StubResponse.text("slow").delayed(by: 0.15))
     let start = Date()
-    let (data, response, _) = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
+    let (data, response, _) = try await withWatchdog {
+      try await api.send(URLRequest(url: url), to: registry)
+    }
     #expect(Date().timeIntervalSince(start) >= 0.14)
     #expect(response.statusCode == 200)
     #expect(String(decoding: data, as: UTF8.self) == "slow")
@@ -21,9 +23,12 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/slow"), StubResponse.text("slow").delayed(by: 1))
     registry.stub(.get("/fast"), .text("fast"))
-    let slow = Task { try await registry.makeSession().text(from: URL(string: "https://api.test/slow")!) }
+    let slow = Task {
+      try await registry.makeSession().text(from: URL(string: "https://api.test/slow")!)
+    }
     try await eventually { !registry.requestsInFlight.isEmpty }
-    #expect(try await registry.makeSession().text(from: URL(string: "https://api.test/fast")!) == "fast")
+    #expect(
+      try await registry.makeSession().text(from: URL(string: "https://api.test/fast")!) == "fast")
     // Order, not time: the fast answer arrived while the slow request was still waiting.
     #expect(registry.requestsInFlight.map(\.path) == ["/slow"])
     #expect(try await slow.value == "slow")
@@ -47,7 +52,9 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/data"), StubResponse.data(body).throttled(bytesPerSecond: 80_000))
     let start = Date()
-    let (data, _, chunks) = try await withWatchdog { try await api.send(URLRequest(url: url), to: registry) }
+    let (data, _, chunks) = try await withWatchdog {
+      try await api.send(URLRequest(url: url), to: registry)
+    }
     let elapsed = Date().timeIntervalSince(start)
     #expect(data == body)
     #expect(elapsed >= 0.2)
@@ -65,7 +72,9 @@ import Testing
     request.timeoutInterval = 0.2
     let start = Date()
     let timed = request
-    let error = try await withWatchdog { try await errorOf { try await api.send(timed, to: registry) } }
+    let error = try await withWatchdog {
+      try await errorOf { try await api.send(timed, to: registry) }
+    }
     #expect(error?.code == .timedOut)
     // The timeout ended it, not the stub's five-second delay.
     #expect(Date().timeIntervalSince(start) < 4.5)
@@ -77,7 +86,9 @@ import Testing
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = 0.2
     let error = try await withWatchdog {
-      try await errorOf { try await API.async.send(URLRequest(url: url), to: registry, configuration: configuration) }
+      try await errorOf {
+        try await API.async.send(URLRequest(url: url), to: registry, configuration: configuration)
+      }
     }
     #expect(error?.code == .timedOut)
   }
@@ -88,7 +99,10 @@ import Testing
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForResource = 0.3
     let error = try await withWatchdog {
-      try await errorOf { try await API.delegate.send(URLRequest(url: url), to: registry, configuration: configuration) }
+      try await errorOf {
+        try await API.delegate.send(
+          URLRequest(url: url), to: registry, configuration: configuration)
+      }
     }
     #expect(error?.code == .timedOut)
   }
@@ -108,7 +122,9 @@ func errorOf<T>(_ call: () async throws -> T) async throws -> URLError? {
 
 /// Notes when the response and the first body bytes arrived.
 final class TimestampingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  private let state = Locked<(response: TimeInterval?, data: TimeInterval?, body: Data, done: Bool)>(
+  private let state = Locked<
+    (response: TimeInterval?, data: TimeInterval?, body: Data, done: Bool)
+  >(
     (nil, nil, Data(), false))
   private let start = Date()
 
@@ -136,7 +152,9 @@ final class TimestampingDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     }
   }
 
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
     state.withLock { $0.done = true }
   }
 
