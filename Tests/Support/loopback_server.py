@@ -88,7 +88,10 @@ def int_param(params, name, default, low, high):
 
 
 class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive; every response states its length or is chunked
+    # HTTP/1.1, but one request per connection: a client that reuses a pooled connection just as
+    # the server closes it sees "connection lost" (-1005), which made tests flaky. Tests gain
+    # nothing from keep-alive on loopback.
+    protocol_version = "HTTP/1.1"
     server_version = "UnderstudyLoopback/1"
     timeout = 120  # idle keep-alive connections give their thread back eventually
 
@@ -170,8 +173,8 @@ class Handler(BaseHTTPRequestHandler):
         if not bodiless:
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
+        self.close_connection = True
+        self.send_header("Connection", "close")
         self.end_headers()
         if not bodiless and self.command != "HEAD":
             self.wfile.write(body)
@@ -324,7 +327,10 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
-    daemon_threads = True  # open keep-alive connections never delay exit
+    daemon_threads = True  # open connections never delay exit
+    # socketserver's default backlog of 5 resets connections when parallel tests burst, which
+    # URLSession reports as "connection lost" (-1005).
+    request_queue_size = 256
     allow_reuse_address = True
 
     def handle_error(self, request, client_address):

@@ -135,7 +135,15 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       return (state.timers + (state.idleTimer.map { [$0] } ?? []), state.network)
     }
     for timer in pending.0 { timer.cancel() }
-    pending.1?.cancel()
+    if let network = pending.1 { Self.cancelLater(network) }
+  }
+
+  /// Cancels a pass-through task from another queue: every URLSession work queue targets one
+  /// process-wide serial queue, and `cancel()` waits on it, so cancelling from a work queue (in
+  /// `stopLoading`, say) would wait on itself.
+  private static func cancelLater(_ network: URLSessionDataTask) {
+    let task = Unchecked(network)
+    DispatchQueue.global().async { task.value.cancel() }
   }
 
   private enum Step {
@@ -196,7 +204,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
             .resourceUnavailable, report.description, request.url,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
-    case .respond(let response, _):
+    case .respond(let response):
       let reply = Reply(response, for: request)
       if response.delay > 0 {
         armTimeouts(for: request)
@@ -207,18 +215,34 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       } else {
         conclude(reply, for: request, registry, hops: hops, onWorkQueue: onWorkQueue)
       }
-    case .passThrough(let rewrite):
+    case .passThrough(let rewrite, let recording):
       armTimeouts(for: request)
       let instance = Unchecked(self)
-      let network = PassThroughSession.send(rewrite.apply(to: request)) { reply in
-        instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
+      let outgoing = rewrite.apply(to: request)
+      // Creating a task on any session waits on the one queue every URLSession work queue
+      // targets, so it cannot happen here, on a work queue.
+      DispatchQueue.global().async {
+        let sentAt = Date()
+        let network = PassThroughSession.send(outgoing) { reply in
+          instance.value.state.withLock { $0.network = nil }
+          switch recording {
+          case .record(let cassette):
+            cassette.record(
+              request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
+          case .compare(let cassette, let entry):
+            cassette.compare(live: reply, for: request, recordedEntry: entry)
+          case nil:
+            break
+          }
+          instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
+        }
+        let keep = instance.value.state.withLock { state -> Bool in
+          guard case .waiting = state.phase else { return false }
+          state.network = network
+          return true
+        }
+        if !keep { network.cancel() }
       }
-      let keep = state.withLock { state -> Bool in
-        guard case .waiting = state.phase else { return false }
-        state.network = network
-        return true
-      }
-      if !keep { network.cancel() }
     }
   }
 
@@ -409,7 +433,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       switch state.phase {
       case .waiting:
         state.phase = .ready(.failure(error))
-        state.network?.cancel()
+        if let network = state.network { Self.cancelLater(network) }
+        state.network = nil
         return true
       case .sending(let sender, _):
         state.pendingFailure = error

@@ -3,7 +3,8 @@
 /// Its configuration never lists an Understudy protocol, so what it sends is never intercepted
 /// again (the recursion that bites hand-written stubbing protocols). It stores no cookies and
 /// caches nothing: the intercepted request already carries the caller's cookies, and the caller's
-/// own session decides what to keep.
+/// own session decides what to keep. It does not follow redirects: the protocol follows them
+/// through the registry, so each hop is stubbed, replayed or recorded on its own.
 enum PassThroughSession {
   static let shared: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
@@ -11,39 +12,113 @@ enum PassThroughSession {
     configuration.httpShouldSetCookies = false
     configuration.httpCookieAcceptPolicy = .never
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    return URLSession(configuration: configuration)
+    return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }()
+
+  private static let delegate = PassThroughDelegate()
 
   /// Sends `request` and calls `completion` with the reply, on a queue of URLSession's choosing.
   static func send(_ request: URLRequest, completion: @escaping @Sendable (Reply) -> Void)
     -> URLSessionDataTask
   {
-    let task = shared.dataTask(with: request) { data, response, error in
-      if let error {
-        let urlError =
-          error as? URLError
-          ?? URLError.understudy(.unknown, "pass-through failed: \(error)", request.url)
-        completion(.failure(urlError))
-        return
-      }
-      guard let http = response as? HTTPURLResponse else {
-        completion(
-          .failure(
-            URLError.understudy(
-              .badServerResponse, "pass-through got no HTTP response", request.url)))
-        return
-      }
-      var headers = HTTPHeaders()
-      for (name, value) in http.allHeaderFields {
-        headers.add(name: "\(name)", value: "\(value)")
-      }
-      completion(
-        .response(
-          HTTPReply(
-            url: http.url ?? request.url!, status: http.statusCode,
-            headers: HTTPHeaders(headers.dictionary), body: .data(data ?? Data()))))
-    }
+    let task = shared.dataTask(with: request)
+    delegate.track(task, request: request, completion: completion)
     task.resume()
     return task
+  }
+}
+
+/// Collects each pass-through task's response and body, and keeps the network from following
+/// redirects or starting authentication rounds on the caller's behalf.
+private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  private struct Exchange {
+    let request: URLRequest
+    let completion: @Sendable (Reply) -> Void
+    var response: HTTPURLResponse?
+    var body = Data()
+    var challenged = false
+  }
+
+  // Guards the exchanges in flight, by task identifier.
+  private let exchanges = Locked<[Int: Exchange]>([:])
+
+  func track(
+    _ task: URLSessionTask, request: URLRequest, completion: @escaping @Sendable (Reply) -> Void
+  ) {
+    exchanges.withLock {
+      $0[task.taskIdentifier] = Exchange(request: request, completion: completion)
+    }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    // FoundationNetworking 6.3 cannot hand a 401 with a Basic challenge back to the caller, and
+    // default handling hangs; cancelling at least ends the exchange with an explanation.
+    exchanges.withLock { $0[task.taskIdentifier]?.challenged = true }
+    completionHandler(.cancelAuthenticationChallenge, nil)
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    exchanges.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+      return
+    }
+    let url = exchange.request.url
+    if exchange.challenged {
+      exchange.completion(
+        .failure(
+          URLError.understudy(
+            .userAuthenticationRequired,
+            "Understudy: the server answered \(url?.absoluteString ?? "the request") with an "
+              + "authentication challenge (401 + WWW-Authenticate: Basic). FoundationNetworking "
+              + "6.3 on Linux cannot hand that response back (swift-corelibs-foundation #5456), "
+              + "so it cannot be passed through or recorded here; send credentials up front.",
+            url)))
+      return
+    }
+    if let error {
+      exchange.completion(
+        .failure(
+          error as? URLError ?? URLError.understudy(.unknown, "pass-through failed: \(error)", url))
+      )
+      return
+    }
+    guard let http = exchange.response else {
+      exchange.completion(
+        .failure(URLError.understudy(.badServerResponse, "pass-through got no HTTP response", url)))
+      return
+    }
+    var headers = HTTPHeaders()
+    for (name, value) in http.allHeaderFields {
+      headers.add(name: "\(name)", value: "\(value)")
+    }
+    exchange.completion(
+      .response(
+        HTTPReply(
+          url: http.url ?? url!, status: http.statusCode,
+          headers: HTTPHeaders(headers.dictionary), body: .data(exchange.body))))
   }
 }

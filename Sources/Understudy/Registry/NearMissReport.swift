@@ -22,13 +22,19 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   public let candidates: [Candidate]
   /// How many stubs the registry held.
   public let stubCount: Int
+  /// Why the registry's cassette could not answer either, with the command that records it.
+  public let cassetteNote: String?
 
   /// How many stubs a report lists.
   public static let maximumCandidates = 3
 
-  init(request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:]) {
+  init(
+    request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:],
+    cassetteNote: String? = nil
+  ) {
     self.request = request
     self.stubCount = stubs.count
+    self.cassetteNote = cassetteNote
     let ranked = stubs.map { stub -> Candidate in
       var explanation = stub.pattern.explain(request)
       if let step = stub.scenario, let required = step.requiredState {
@@ -55,7 +61,9 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The full report, several lines.
   public var description: String {
+    if let cassetteNote, candidates.isEmpty { return cassetteNote }
     var lines = ["Understudy: no stub matched \(request.method) \(request.url.absoluteString)"]
+    if let cassetteNote { lines.append(cassetteNote) }
     for field in request.headers {
       lines.append("  \(field.name): \(field.value)")
     }

@@ -6,6 +6,8 @@ public struct JournalEntry: Sendable {
     case stubbed(Stub)
     /// It went to the real network.
     case passedThrough
+    /// The cassette at this URL replayed a recorded answer.
+    case replayed(URL)
     /// Nothing matched; the report says what came closest.
     case unmatched(NearMissReport)
   }

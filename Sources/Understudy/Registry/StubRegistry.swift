@@ -34,6 +34,8 @@ public final class StubRegistry: Sendable {
   // Guards the current state of each scenario; also held while a scenario stub is claimed, so a
   // state check and the move it causes happen together.
   private let scenarioStates = Locked<[String: String]>([:])
+  // Guards the cassette that answers what no stub does.
+  private let cassetteStore = Locked<Cassette?>(nil)
   // Guards the requests that have been intercepted but not yet answered, by protocol token.
   private let inFlight = Locked<(next: Int, requests: [Int: InterceptedRequest])>((0, [:]))
   // Guards the name of the test this registry serves and whether that test has ended.
@@ -209,9 +211,15 @@ public final class StubRegistry: Sendable {
 
   /// What the protocol should do with an intercepted request.
   enum Resolution: Sendable {
-    case respond(StubResponse, Stub)
-    case passThrough(PassThrough)
+    case respond(StubResponse)
+    case passThrough(PassThrough, Recording?)
     case unmatched(NearMissReport)
+  }
+
+  /// What happens to a pass-through's answer besides delivering it.
+  enum Recording: Sendable {
+    case record(Cassette)
+    case compare(Cassette, entry: Int?)
   }
 
   /// A resolution and the journal entry that records it.
@@ -243,16 +251,36 @@ public final class StubRegistry: Sendable {
       let entry = record(matched, .stubbed(stub))
       let response = stub.response(for: matched, call: call)
       if case .passThrough(let rewrite) = response.outcome {
-        return Decision(resolution: .passThrough(rewrite), entry: entry)
+        return Decision(resolution: .passThrough(rewrite, nil), entry: entry)
       }
-      return Decision(resolution: .respond(response, stub), entry: entry)
+      return Decision(resolution: .respond(response), entry: entry)
+    }
+    var cassetteNote: String?
+    if let cassette = cassetteStore.current {
+      switch cassette.decide(request) {
+      case .replay(let response):
+        return Decision(
+          resolution: .respond(response), entry: record(request, .replayed(cassette.url)))
+      case .record:
+        return Decision(
+          resolution: .passThrough(PassThrough(), .record(cassette)),
+          entry: record(request, .passedThrough))
+      case .checkDrift(let index):
+        return Decision(
+          resolution: .passThrough(PassThrough(), .compare(cassette, entry: index)),
+          entry: record(request, .passedThrough))
+      case .refuse(let message):
+        cassetteNote = message
+      }
     }
     switch policy.current {
-    case .passThrough(let rewrite):
-      return Decision(resolution: .passThrough(rewrite), entry: record(request, .passedThrough))
-    case .fail:
+    case .passThrough(let rewrite) where cassetteNote == nil:
+      return Decision(
+        resolution: .passThrough(rewrite, nil), entry: record(request, .passedThrough))
+    default:
       let report = NearMissReport(
-        request: request, stubs: stubs, scenarioStates: scenarioStates.current)
+        request: request, stubs: stubs, scenarioStates: scenarioStates.current,
+        cassetteNote: cassetteNote)
       return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
   }
@@ -297,6 +325,18 @@ public final class StubRegistry: Sendable {
   public var requestsInFlight: [InterceptedRequest] {
     inFlight.withLock { $0.requests.sorted { $0.key < $1.key }.map(\.value) }
   }
+
+  // MARK: Cassettes
+
+  /// Answers what no stub matches from `cassette`, and records into it as its mode says.
+  ///
+  /// Call ``Cassette/finish()`` (the test traits do) to write what was recorded.
+  public func use(_ cassette: Cassette) {
+    cassetteStore.withLock { $0 = cassette }
+  }
+
+  /// The cassette answering what no stub matches, if any.
+  public var cassette: Cassette? { cassetteStore.current }
 
   /// Whether sessions should claim requests of `scheme`: always http(s), plus custom schemes a
   /// stub names.

@@ -114,6 +114,66 @@
       }
     }
 
+    /// Runs `body` with a fresh ``StubRegistry`` whose unmatched requests are replayed from (and
+    /// recorded into) a HAR cassette, then writes what was recorded and records failures on
+    /// this test.
+    ///
+    /// The default file is `__Cassettes__/<TestFile>/<test name>.har` beside the calling file.
+    ///
+    /// ```swift
+    /// func testLoadsProfile() async throws {
+    ///   try await withCassette(mode: .missing) { stubs in
+    ///     let profile = try await ProfileClient(session: stubs.makeSession()).load()
+    ///     XCTAssertEqual(profile.name, "Ada")
+    ///   }
+    /// }
+    /// ```
+    public func withCassette<Result>(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile,
+      matching: ReplayMatching = .default, redaction: Redaction = .default,
+      restoring: [String: String] = [:], allowsRepeats: Bool = false,
+      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column, _ body: (StubRegistry) async throws -> Result
+    ) async rethrows -> Result {
+      let cassette = makeCassette(
+        name, mode, location, matching, redaction, restoring, allowsRepeats, allowsCredentials,
+        reportsUnusedEntries,
+        SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      defer {
+        for failure in cassette.finish() {
+          XCTestObserver.record(failure.message, at: failure.location, in: self)
+        }
+      }
+      return try await withStubs(fileID: fileID, filePath: filePath, line: line, column: column) {
+        registry in
+        registry.use(cassette)
+        return try await body(registry)
+      }
+    }
+
+    private func makeCassette(
+      _ name: String?, _ mode: RecordMode, _ location: CassetteLocation,
+      _ matching: ReplayMatching, _ redaction: Redaction, _ restoring: [String: String],
+      _ allowsRepeats: Bool, _ allowsCredentials: Bool, _ reportsUnusedEntries: Bool,
+      _ source: SourceLocation
+    ) -> Cassette {
+      // XCTest names tests "-[Class testName]" on Darwin and "Class.testName" on Linux.
+      let testName =
+        self.name.split(whereSeparator: { " .[]-".contains($0) }).last.map(String.init)
+        ?? self.name
+      let cassetteName = name ?? CassetteName.forTest(named: testName, arguments: [])
+      let className = String(describing: type(of: self))
+      return Cassette(
+        at: location.url(forCassetteNamed: cassetteName, testFilePath: source.filePath),
+        mode: mode, matching: matching, redaction: redaction, restoring: restoring,
+        allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+        reportsUnusedEntries: reportsUnusedEntries,
+        recordCommand: CassetteName.recordCommand(testNameComponents: [className, testName]),
+        fileID: source.fileID, filePath: source.filePath, line: source.line, column: source.column)
+    }
+
     private func endStubs(
       _ registry: StubRegistry, _ verification: ScopeVerification, _ location: SourceLocation
     ) {

@@ -26,6 +26,7 @@
     let unmatchedRequests: UnmatchedRequestPolicy?
     let attachTraffic: TrafficAttachment
     let interceptsSharedSession: Bool
+    let cassette: CassetteSpec?
     let location: SourceLocation?
 
     /// Applies to every test in a suite.
@@ -48,6 +49,13 @@
       if let enclosing = StubRegistry.current {
         try configure(enclosing)
         if let unmatchedRequests { enclosing.unmatchedRequests = unmatchedRequests }
+        let cassette = makeCassette(for: test, testCase, location: reportLocation)
+        if let cassette { enclosing.use(cassette) }
+        defer {
+          for failure in cassette?.finish() ?? [] {
+            IssueReporter.report(failure.message, at: failure.location)
+          }
+        }
         try await withSharedSession(enclosing, reportLocation, function)
         return
       }
@@ -55,6 +63,8 @@
         unmatchedRequests: unmatchedRequests ?? .fail, fileID: reportLocation.fileID,
         filePath: reportLocation.filePath, line: reportLocation.line, column: reportLocation.column)
       registry.reportsStragglersToSwiftTesting = true
+      let cassette = makeCassette(for: test, testCase, location: reportLocation)
+      if let cassette { registry.use(cassette) }
       let name = test.displayName ?? test.name
       var thrown: (any Error)?
       do {
@@ -65,14 +75,33 @@
       } catch {
         thrown = error
       }
-      let failures = registry.endScope(
-        testName: name, verifying: verification, location: reportLocation)
+      let failures =
+        registry.endScope(testName: name, verifying: verification, location: reportLocation)
+        + (cassette?.finish() ?? [])
       for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
       let failed = thrown != nil || !failures.isEmpty
       if attachTraffic == .always || (attachTraffic == .onFailure && failed) {
         TrafficAttachmentWriter.attach(registry.journal, testName: name, location: reportLocation)
       }
       if let thrown { throw thrown }
+    }
+
+    private func makeCassette(for test: Test, _ testCase: Test.Case?, location: SourceLocation)
+      -> Cassette?
+    {
+      guard let spec = cassette else { return nil }
+      let name =
+        spec.name
+        ?? CassetteName.forTest(named: test.name, arguments: TestCaseArguments.describe(testCase))
+      let url = spec.location.url(forCassetteNamed: name, testFilePath: location.filePath)
+      return Cassette(
+        at: url, mode: spec.mode, matching: spec.matching, redaction: spec.redaction,
+        restoring: spec.restoring, allowsRepeats: spec.allowsRepeats,
+        allowsCredentials: spec.allowsCredentials,
+        reportsUnusedEntries: spec.reportsUnusedEntries, replaySpeed: spec.replaySpeed,
+        recordCommand: CassetteName.recordCommand(testNameComponents: test.id.nameComponents),
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column)
     }
 
     /// Runs `function` owning `URLSession.shared` when the trait asks for it, after every other
@@ -103,7 +132,37 @@
     public static var stubs: StubsTrait {
       StubsTrait(
         configure: { _ in }, verification: .default, unmatchedRequests: nil,
-        attachTraffic: .onFailure, interceptsSharedSession: false, location: nil)
+        attachTraffic: .onFailure, interceptsSharedSession: false, cassette: nil, location: nil)
+    }
+
+    /// Binds a HAR cassette to each test: what no stub answers is replayed from it, and recorded
+    /// into it as `mode` says (`UNDERSTUDY_RECORD` overrides the mode).
+    ///
+    /// The default file is `__Cassettes__/<TestFile>/<test name>.har` beside the test file; each
+    /// case of a parameterized test gets its own (`greets-Ada.har`).
+    ///
+    /// ```swift
+    /// @Test(.cassette(mode: .missing))
+    /// func loadsProfile() async throws { … }
+    /// ```
+    public static func cassette(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile,
+      matching: ReplayMatching = .default, redaction: Redaction = .default,
+      restoring: [String: String] = [:], allowsRepeats: Bool = false,
+      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
+      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column
+    ) -> StubsTrait {
+      StubsTrait(
+        configure: { _ in }, verification: verification, unmatchedRequests: nil,
+        attachTraffic: .onFailure, interceptsSharedSession: false,
+        cassette: CassetteSpec(
+          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
+          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// A fresh stub registry for each test, set up by `configure`.
@@ -131,10 +190,25 @@
       return StubsTrait(
         configure: configure, verification: verification, unmatchedRequests: unmatchedRequests,
         attachTraffic: attachTraffic, interceptsSharedSession: interceptingSharedSession,
+        cassette: nil,
         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
   }
 #endif
+
+/// A cassette the trait binds to each test.
+struct CassetteSpec: Sendable {
+  let name: String?
+  let mode: RecordMode
+  let location: CassetteLocation
+  let matching: ReplayMatching
+  let redaction: Redaction
+  let restoring: [String: String]
+  let allowsRepeats: Bool
+  let allowsCredentials: Bool
+  let reportsUnusedEntries: Bool
+  let replaySpeed: ReplaySpeed
+}
 
 /// When a test's traffic is attached to its result.
 public enum TrafficAttachment: Sendable, Hashable {

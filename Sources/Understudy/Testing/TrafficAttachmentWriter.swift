@@ -33,6 +33,7 @@ enum TrafficAttachmentWriter {
     switch outcome {
     case .stubbed(let stub): return "answered by stub \(stub)"
     case .passedThrough: return "passed through to the network"
+    case .replayed(let url): return "replayed from cassette \(url.lastPathComponent)"
     case .unmatched: return "no stub matched"
     }
   }

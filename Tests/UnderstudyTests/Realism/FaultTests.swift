@@ -65,61 +65,75 @@ import Testing
 @Suite struct CancellationTests {
   let url = URL(string: "https://api.test/slow")!
 
-  func slowRegistry() -> StubRegistry {
+  /// A registry whose stub answers after `delay` and signals `arrival` when a request reaches it.
+  func slowRegistry(_ arrival: Arrival, delay: TimeInterval = 30) -> StubRegistry {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("too late").delayed(by: 0.5))
+    registry.stub(.get("/slow")) { _ in
+      arrival.signal()
+      return StubResponse.text("too late").delayed(by: delay)
+    }
     return registry
   }
 
   @Test func taskCancelFailsWithCancelledAndTheStubNeverAnswers() async throws {
-    let registry = slowRegistry()
+    let arrival = Arrival()
+    let registry = slowRegistry(arrival)
     let session = registry.makeSession()
-    let outcome = Locked<URLError?>(nil)
+    let outcome = Locked<(error: URLError?, calls: Int)>((nil, 0))
     let task = session.dataTask(with: url) { _, _, error in
-      outcome.withLock { $0 = error as? URLError }
+      outcome.withLock {
+        $0.error = error as? URLError
+        $0.calls += 1
+      }
     }
     task.resume()
-    try await eventually { !registry.requestsInFlight.isEmpty }
+    try await arrival.wait(within: 20)
     task.cancel()
-    try await eventually { outcome.current != nil }
-    #expect(outcome.current?.code == .cancelled)
+    try await eventually { outcome.current.calls > 0 }
+    #expect(outcome.current.error?.code == .cancelled)
     #expect(registry.requestsInFlight.isEmpty)
-    // Past the stub's delay: nothing else arrives and nothing crashes.
-    try await Task.sleep(nanoseconds: 600_000_000)
-    #expect(outcome.current?.code == .cancelled)
+    // The stub's pending answer was cancelled with the task: nothing more ever arrives.
+    try await Task.sleep(nanoseconds: 500_000_000)
+    #expect(outcome.current.calls == 1)
+    #expect(registry.journal.first?.response?.statusCode == nil)
   }
 
   @Test func swiftTaskCancellationFailsWithCancelled() async throws {
-    let registry = slowRegistry()
+    let arrival = Arrival()
+    let registry = slowRegistry(arrival)
     let session = registry.makeSession()
     let work = Task { try await session.data(from: url) }
-    try await eventually { !registry.requestsInFlight.isEmpty }
+    try await arrival.wait(within: 20)
     work.cancel()
-    let error = try await errorOf { try await work.value }
+    let error = try await withWatchdog { try await errorOf { try await work.value } }
     #expect(error?.code == .cancelled)
+    #expect(registry.requestsInFlight.isEmpty)
   }
 
   @Test func invalidateAndCancelCancelsDelayedStubs() async throws {
-    let registry = slowRegistry()
+    let arrival = Arrival()
+    let registry = slowRegistry(arrival)
     let session = registry.makeSession()
     let work = Task { try await session.data(from: url) }
-    try await eventually { !registry.requestsInFlight.isEmpty }
+    try await arrival.wait(within: 20)
     session.invalidateAndCancel()
-    let error = try await errorOf { try await work.value }
+    let error = try await withWatchdog { try await errorOf { try await work.value } }
     #expect(error?.code == .cancelled)
+    #expect(registry.requestsInFlight.isEmpty)
   }
 
   @Test func manyCancellationsLongBeforeTheAnswerNeitherCrashNorHang() async throws {
-    let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("late").delayed(by: 0.3))
+    let arrival = Arrival()
+    let registry = slowRegistry(arrival)
     let session = registry.makeSession()
     for _ in 0..<40 {
       let work = Task { try await session.data(from: url) }
-      try await eventually { !registry.requestsInFlight.isEmpty }
+      try await arrival.wait(within: 20)
       work.cancel()
       let error = try await withWatchdog { try await errorOf { try await work.value } }
       #expect(error?.code == .cancelled)
     }
+    #expect(registry.journal.count == 40)
   }
 }
 

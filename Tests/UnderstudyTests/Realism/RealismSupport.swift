@@ -66,3 +66,24 @@ enum API: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
   }
 }
+
+/// Tells a test the moment a stub's responder ran, so it can act while the request is in flight
+/// without polling (polling misses short windows when the machine is loaded).
+final class Arrival: Sendable {
+  private let stream = AsyncStream<Void>.makeStream()
+
+  func signal() { stream.continuation.yield() }
+
+  func wait() async {
+    for await _ in stream.stream { return }
+  }
+}
+
+extension Arrival {
+  /// Waits for the arrival, failing the test instead of hanging it when none comes.
+  func wait(within seconds: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    async throws
+  {
+    _ = try await withWatchdog(seconds, sourceLocation: sourceLocation) { [self] in await wait() }
+  }
+}

@@ -130,17 +130,23 @@ struct NestedTraitTests {
 
   @Test func aRequestStillInFlightWhenTheScopeEndsIsReportedAndLaterOnesAreRefused() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("late").delayed(by: 1))
+    let arrival = Arrival()
+    registry.stub(.get("/slow")) { _ in
+      arrival.signal()
+      // Far longer than any scheduling delay under load; the test cancels it below.
+      return StubResponse.text("late").delayed(by: 30)
+    }
     let session = registry.makeSession()
     let inFlight = Task { try await session.text(from: URL(string: "https://api.test/slow")!) }
     // Other suites load URLSession's one shared queue; wait for the request, not for a time.
-    try await eventually { !registry.requestsInFlight.isEmpty }
+    try await arrival.wait(within: 20)
     let failures = registry.endScope(testName: "slowTest()", location: SourceLocation())
     #expect(failures.count == 1)
     #expect(failures.first?.message.contains("GET https://api.test/slow was still waiting") == true)
     #expect(failures.first?.message.contains("slowTest()") == true)
-    // Its answer was decided inside its own scope, so it still arrives; nothing else does.
-    #expect(try await inFlight.value == "late")
+    // A request still in flight belongs to its own scope: it is not re-routed anywhere.
+    inFlight.cancel()
+    #expect(try await errorOf { try await inFlight.value }?.code == .cancelled)
     let error = try await #require(throws: URLError.self) {
       try await session.data(from: URL(string: "https://api.test/slow")!)
     }

@@ -1,0 +1,386 @@
+/// A HAR file a test replays instead of the network, and records into when its mode says so.
+///
+/// Bind one to a test with the `.cassette` trait (Swift Testing) or `withCassette` (XCTest), or
+/// attach one to any registry with ``StubRegistry/use(_:)``. Stubs declared on the registry still
+/// come first; the cassette answers what they do not.
+///
+/// Identical requests are answered in recorded order: the second identical request gets the
+/// second recorded answer. Everything written is redacted first, then scanned for credentials
+/// that survived; a cassette that still looks like it holds one is not written.
+public final class Cassette: Sendable {
+  /// The file.
+  public let url: URL
+  /// The mode in effect (after the `UNDERSTUDY_RECORD` override).
+  public let mode: RecordMode
+  /// How live requests are matched with recorded ones.
+  public let matching: ReplayMatching
+  /// What is redacted before anything is written (and applied to live requests before matching).
+  public let redaction: Redaction
+  /// Whether a recorded answer may be replayed again once every match was used.
+  public let allowsRepeats: Bool
+  /// Whether to write a cassette in which the credential scan still finds something.
+  public let allowsCredentials: Bool
+  /// Whether entries never replayed are reported when the cassette is finished.
+  public let reportsUnusedEntries: Bool
+  /// How fast replayed answers arrive.
+  public let replaySpeed: ReplaySpeed
+  /// Where the cassette was bound, for reports.
+  public let location: SourceLocation
+  /// The command that records this cassette, printed in failures.
+  public let recordCommand: String
+
+  private struct Recorded {
+    /// The redacted request as stored, for matching.
+    let request: InterceptedRequest
+    /// The answer to replay (placeholders restored when asked).
+    let response: StubResponse
+    var uses = 0
+  }
+
+  private struct State {
+    var recorded: [Recorded] = []
+    var byKey: [String: [Int]] = [:]
+    var original: HAR?
+    var newEntries: [HAR.Entry] = []
+    var drift: [String] = []
+    var problem: CassetteError?
+    var existed = false
+    var finished = false
+  }
+
+  // Guards what was loaded, what was replayed, what was recorded, and drift found so far.
+  private let state = Locked(State())
+
+  /// Opens the cassette at `url`, loading it unless the mode records everything afresh.
+  ///
+  /// Problems (a malformed file, a missing file in `.never` mode) do not throw: they are reported
+  /// by ``problems`` and by the trait that binds the cassette, and every request the cassette
+  /// would answer fails with them.
+  ///
+  /// - Parameters:
+  ///   - url: The HAR file.
+  ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+  ///   - matching: How live requests find recorded ones.
+  ///   - redaction: Applied before writing, and to live requests before matching.
+  ///   - restoring: Values put back in place of redaction placeholders when replaying, keyed by
+  ///     placeholder name (`["authorization": "Bearer test-token"]`).
+  ///   - allowsRepeats: Replay the last matching answer again once all were used.
+  ///   - allowsCredentials: Write even when the credential scan finds something.
+  ///   - reportsUnusedEntries: Report recorded entries no request used.
+  ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+  ///   - recordCommand: The command printed in failures; the trait fills in the test's own.
+  public init(
+    at url: URL, mode: RecordMode = .never, matching: ReplayMatching = .default,
+    redaction: Redaction = .default, restoring: [String: String] = [:],
+    allowsRepeats: Bool = false, allowsCredentials: Bool = false,
+    reportsUnusedEntries: Bool = false, replaySpeed: ReplaySpeed = .instant,
+    recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) {
+    self.url = url
+    self.mode = RecordMode.effective(mode)
+    self.matching = matching
+    self.redaction = redaction
+    self.allowsRepeats = allowsRepeats
+    self.allowsCredentials = allowsCredentials
+    self.reportsUnusedEntries = reportsUnusedEntries
+    self.replaySpeed = replaySpeed
+    self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.recordCommand =
+      recordCommand ?? "\(RecordMode.environmentVariable)=missing swift test"
+    load(restoring: restoring)
+  }
+
+  private func load(restoring: [String: String]) {
+    let exists = FileManager.default.fileExists(atPath: url.path)
+    state.withLock { $0.existed = exists }
+    if mode == .all { return }
+    guard exists else {
+      if mode == .never || mode == .driftCheck {
+        state.withLock {
+          $0.problem = CassetteError(
+            kind: .fileMissing, file: url.path,
+            problem: "the cassette does not exist (mode \(mode.rawValue))",
+            fix: "record it: \(recordCommand)")
+        }
+      }
+      return
+    }
+    do {
+      let har = try HAR.load(contentsOf: url)
+      let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
+      var recorded: [Recorded] = []
+      var byKey: [String: [Int]] = [:]
+      for (index, entry) in har.log.entries.enumerated() {
+        let request = try entry.request.interceptedRequest()
+        let answer = try Self.response(replaying: replayable.log.entries[index])
+        if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
+        recorded.append(Recorded(request: request, response: answer))
+      }
+      state.withLock {
+        $0.recorded = recorded
+        $0.byKey = byKey
+        $0.original = har
+      }
+    } catch let error as CassetteError {
+      state.withLock { $0.problem = error }
+    } catch {
+      state.withLock {
+        $0.problem = CassetteError(
+          kind: .invalidValue, file: url.path, problem: "\(error)",
+          fix: "re-record the cassette: \(recordCommand)")
+      }
+    }
+  }
+
+  /// What prevents the cassette from working as declared, if anything.
+  public var problem: CassetteError? { state.withLock { $0.problem } }
+
+  /// How many entries were loaded from the file.
+  public var entryCount: Int { state.withLock { $0.recorded.count } }
+
+  // MARK: Answering
+
+  enum Decision: Sendable {
+    case replay(StubResponse)
+    case record
+    case checkDrift(entry: Int?)
+    case refuse(String)
+  }
+
+  /// What to do with `request`, which no stub answered.
+  func decide(_ request: InterceptedRequest) -> Decision {
+    if let problem = state.withLock({ $0.problem }) {
+      return .refuse("Understudy: cassette \(url.path) cannot answer \(request): \(problem)")
+    }
+    switch mode {
+    case .all:
+      return .record
+    case .driftCheck:
+      return .checkDrift(entry: take(matchFor: request, consume: true).map(\.index))
+    case .missing where !state.withLock({ $0.existed }):
+      return .record
+    case .never, .missing, .newEpisodes:
+      if let hit = take(matchFor: request, consume: true) { return .replay(hit.response) }
+      if mode == .newEpisodes { return .record }
+      return .refuse(missMessage(for: request))
+    }
+  }
+
+  private func take(matchFor live: InterceptedRequest, consume: Bool) -> (
+    index: Int, response: StubResponse
+  )? {
+    let comparable = redactedForMatching(live)
+    return state.withLock { state in
+      let candidates: [Int] =
+        matching.indexKey(comparable).map { state.byKey[$0] ?? [] }
+        ?? Array(state.recorded.indices)
+      var lastMatch: Int?
+      for index in candidates
+      where matching.firstDifference(comparable, state.recorded[index].request) == nil {
+        lastMatch = index
+        if state.recorded[index].uses == 0 {
+          if consume { state.recorded[index].uses += 1 }
+          return (index, state.recorded[index].response.delayed(by: replayDelay(index, state)))
+        }
+      }
+      guard allowsRepeats, let index = lastMatch else { return nil }
+      state.recorded[index].uses += 1
+      return (index, state.recorded[index].response.delayed(by: replayDelay(index, state)))
+    }
+  }
+
+  private func replayDelay(_ index: Int, _ state: State) -> TimeInterval {
+    guard let entry = state.original?.log.entries[index] else { return 0 }
+    return replaySpeed.delay(forRecordedMilliseconds: entry.time)
+  }
+
+  /// The live request as it would be stored, so placeholders compare equal to the secrets they
+  /// replaced.
+  private func redactedForMatching(_ live: InterceptedRequest) -> InterceptedRequest {
+    let probe = HAR.Entry(
+      request: live, response: HAR.Response(status: 0, headers: [:], body: nil),
+      startedDateTime: Date(timeIntervalSince1970: 0), duration: .zero)
+    return (try? redaction.redact(probe).request.interceptedRequest()) ?? live
+  }
+
+  private func missMessage(for request: InterceptedRequest) -> String {
+    let recorded = state.withLock { $0.recorded }
+    let comparable = redactedForMatching(request)
+    var lines = [
+      "Understudy: cassette \(url.lastPathComponent) has no recorded answer for \(request) "
+        + "(mode \(mode.rawValue); \(recorded.count) entries at \(url.path))."
+    ]
+    let near = recorded.enumerated().compactMap { index, entry -> String? in
+      guard entry.request.path == comparable.path || entry.request.host == comparable.host else {
+        return nil
+      }
+      let used = entry.uses > 0 ? ", already replayed" : ""
+      let difference = matching.firstDifference(comparable, entry.request) ?? "identical"
+      return "  entry \(index): \(entry.request) — differs in \(difference)\(used)"
+    }
+    if !near.isEmpty { lines.append("Closest recorded requests:") }
+    lines += near.prefix(3)
+    lines.append(
+      "To record it: \(recordCommand.replacingOccurrences(of: "=missing", with: "=new_episodes"))")
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: Recording
+
+  /// Adds a live exchange to the cassette (written when it is finished).
+  func record(
+    _ request: InterceptedRequest, _ reply: Reply, startedAt: Date, duration: TimeInterval
+  ) {
+    guard case .response(let http) = reply, case .data(let body) = http.body.storage else { return }
+    let response = HAR.Response(status: http.status, headers: http.headers, body: body)
+    var entry = HAR.Entry(
+      request: request, response: response, startedDateTime: startedAt,
+      duration: .milliseconds(Int64((duration * 1000).rounded())))
+    entry.request.headers = entry.request.headers.sortedByName()
+    entry.response.headers = entry.response.headers.sortedByName()
+    state.withLock { $0.newEntries.append(entry) }
+  }
+
+  /// Compares a live answer with the recorded one (drift-check mode).
+  func compare(live reply: Reply, for request: InterceptedRequest, recordedEntry index: Int?) {
+    guard let index else {
+      state.withLock { $0.drift.append("\(request): not in the cassette") }
+      return
+    }
+    guard case .response(let http) = reply else {
+      state.withLock { $0.drift.append("\(request): the live server failed: \(reply)") }
+      return
+    }
+    let live = HAR.Entry(
+      request: request,
+      response: HAR.Response(
+        status: http.status, headers: http.headers, body: http.body.inlineData),
+      startedDateTime: Date(), duration: .zero)
+    let redactedLive = redaction.redact(live).response
+    state.withLock { state in
+      guard let recorded = state.original?.log.entries[index].response else { return }
+      var differences: [String] = []
+      if recorded.status != redactedLive.status {
+        differences.append("status \(recorded.status) → \(redactedLive.status)")
+      }
+      let recordedBody = recorded.content.body ?? Data()
+      let liveBody = redactedLive.content.body ?? Data()
+      if recordedBody != liveBody {
+        let recordedJSON = try? JSONValue(parsing: recordedBody)
+        let liveJSON = try? JSONValue(parsing: liveBody)
+        if recordedJSON == nil || recordedJSON != liveJSON {
+          differences.append("body (\(recordedBody.count) bytes recorded, \(liveBody.count) live)")
+        }
+      }
+      if recorded.content.mimeType.split(separator: ";").first
+        != redactedLive.content.mimeType.split(separator: ";").first
+      {
+        differences.append(
+          "content type \(recorded.content.mimeType) → \(redactedLive.content.mimeType)")
+      }
+      if !differences.isEmpty {
+        state.drift.append("\(request) (entry \(index)): " + differences.joined(separator: "; "))
+      }
+    }
+  }
+
+  // MARK: Finishing
+
+  /// Writes what was recorded (redacted, scanned, atomically) and returns what went wrong:
+  /// problems loading, credentials found, unused entries (when asked), drift.
+  ///
+  /// Safe to call more than once; only the first call writes.
+  public func finish() -> [ScopeFailure] {
+    let snapshot = state.withLock { state -> State? in
+      guard !state.finished else { return nil }
+      state.finished = true
+      return state
+    }
+    guard let snapshot else { return [] }
+    var failures: [ScopeFailure] = []
+    if let problem = snapshot.problem {
+      failures.append(ScopeFailure(message: "\(problem)", location: location))
+    }
+    if mode == .driftCheck {
+      for drift in snapshot.drift {
+        failures.append(
+          ScopeFailure(
+            message: "Drift from cassette \(url.lastPathComponent): \(drift). Re-record with "
+              + "\(recordCommand.replacingOccurrences(of: "=missing", with: "=all")) if the "
+              + "live behaviour is right.",
+            location: location))
+      }
+      return failures
+    }
+    if reportsUnusedEntries {
+      for (index, entry) in snapshot.recorded.enumerated() where entry.uses == 0 {
+        failures.append(
+          ScopeFailure(
+            message: "Cassette \(url.lastPathComponent) entry \(index) (\(entry.request)) was "
+              + "never replayed.",
+            location: location))
+      }
+    }
+    if !snapshot.newEntries.isEmpty || (mode == .all && !snapshot.existed) {
+      failures += write(snapshot)
+    }
+    return failures
+  }
+
+  private func write(_ snapshot: State) -> [ScopeFailure] {
+    var entries = snapshot.newEntries
+    if mode == .newEpisodes, let original = snapshot.original {
+      entries = original.log.entries + entries
+    }
+    var har = HAR(entries: entries)
+    har.log.creator = HAR.Creator(name: "Understudy", version: "1")
+    har = redaction.redact(har)
+    let findings = CredentialScanner().scan(har)
+    if !findings.isEmpty && !allowsCredentials {
+      let listed = findings.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+      return [
+        ScopeFailure(
+          message: "Cassette \(url.path) was not written: it still holds what looks like a "
+            + "credential after redaction:\n\(listed)\nRedact it (add the header, query "
+            + "parameter, JSON path or body pattern to the cassette's Redaction), or pass "
+            + "allowsCredentials: true if these are deliberate test values.",
+          location: location)
+      ]
+    }
+    do {
+      try har.write(to: url)
+      return []
+    } catch {
+      return [ScopeFailure(message: "\(error)", location: location)]
+    }
+  }
+
+  /// A recorded HAR entry as a stub response.
+  private static func response(replaying entry: HAR.Entry) throws -> StubResponse {
+    let body = try entry.response.content.decodedBody() ?? Data()
+    var headers = entry.response.httpHeaders
+    // Bodies are stored decoded and may have been redacted: the recorded framing no longer
+    // describes them, so the protocol computes its own Content-Length.
+    for name in ["Content-Length", "Content-Encoding", "Transfer-Encoding"] { headers[name] = nil }
+    return StubResponse(status: entry.response.status, headers: headers, body: .data(body))
+  }
+}
+
+/// How fast replayed answers arrive.
+public enum ReplaySpeed: Sendable, Hashable {
+  /// At once.
+  case instant
+  /// After the time the recorded exchange took.
+  case recorded
+  /// After the recorded time multiplied by the factor (0.5 is twice as fast).
+  case scaled(Double)
+
+  func delay(forRecordedMilliseconds milliseconds: Double) -> TimeInterval {
+    switch self {
+    case .instant: return 0
+    case .recorded: return max(0, milliseconds / 1000)
+    case .scaled(let factor): return max(0, milliseconds / 1000 * factor)
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/// When a cassette records real traffic instead of replaying it.
+///
+/// Set it in code, and override it without code changes through the `UNDERSTUDY_RECORD`
+/// environment variable (`never`, `missing`, `new_episodes`, `all`, `drift_check`), so CI and a
+/// developer's machine can differ:
+///
+/// ```sh
+/// UNDERSTUDY_RECORD=missing swift test --filter ProfileTests
+/// ```
+public enum RecordMode: String, Sendable, Hashable, CaseIterable {
+  /// Replay only (the default). A missing cassette or a request the cassette cannot answer fails
+  /// the test, with the command that records it.
+  case never
+  /// Record when the cassette file does not exist; replay only once it does.
+  case missing
+  /// Replay what the cassette has; record and append what it does not.
+  case newEpisodes = "new_episodes"
+  /// Ignore what the cassette has; record everything afresh.
+  case all
+  /// Send every request to the live server, compare each answer with the cassette (using the
+  /// same match rules and redactions), and report differences without writing the cassette.
+  case driftCheck = "drift_check"
+
+  /// The name of the environment variable that overrides the mode set in code.
+  public static let environmentVariable = "UNDERSTUDY_RECORD"
+
+  /// The mode in effect: the environment's when it names one, otherwise `mode`.
+  ///
+  /// An unknown value in the environment is ignored and reported once to standard error.
+  public static func effective(
+    _ mode: RecordMode, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> RecordMode {
+    guard let raw = environment[environmentVariable], !raw.isEmpty else { return mode }
+    let normalized = raw.lowercased().replacingOccurrences(of: "-", with: "_")
+    if let override = RecordMode(rawValue: normalized)
+      ?? allCases.first(where: { "\($0)".lowercased() == normalized })
+    {
+      return override
+    }
+    FileHandle.standardError.write(
+      Data(
+        ("Understudy: ignoring \(environmentVariable)=\(raw); use one of "
+          + allCases.map(\.rawValue).joined(separator: ", ") + ".\n").utf8))
+    return mode
+  }
+}

@@ -1,0 +1,41 @@
+#if canImport(Testing)
+  import Testing
+
+  /// The argument values of a parameterized test case, as text, for naming its cassette.
+  ///
+  /// Swift Testing keeps them out of its public API, so they are read by reflection; if that
+  /// layout changes, a stable digest of the case's description names it instead, so each case
+  /// still gets its own cassette.
+  enum TestCaseArguments {
+    static func describe(_ testCase: Test.Case?) -> [String] {
+      guard let testCase, testCase.isParameterized else { return [] }
+      if let values = reflectedArguments(testCase), !values.isEmpty { return values }
+      return [digest(String(describing: testCase))]
+    }
+
+    private static func reflectedArguments(_ testCase: Test.Case) -> [String]? {
+      guard let kind = Mirror(reflecting: testCase).children.first(where: { $0.label == "_kind" })
+      else { return nil }
+      guard let payload = Mirror(reflecting: kind.value).children.first?.value else { return nil }
+      let fields = Mirror(reflecting: payload).children
+      guard
+        let arguments = fields.first(where: { $0.label == "arguments" })?.value
+          ?? fields.first?.value
+      else { return nil }
+      return Mirror(reflecting: arguments).children.compactMap { argument in
+        Mirror(reflecting: argument.value).children.first { $0.label == "value" }
+          .map { String(describing: $0.value) }
+      }
+    }
+
+    private static func digest(_ text: String) -> String {
+      // FNV-1a: stable across runs and platforms, unlike Hasher.
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash &*= 0x100_0000_01b3
+      }
+      return String(hash, radix: 16)
+    }
+  }
+#endif
