@@ -1,0 +1,131 @@
+import Testing
+
+@testable import Understudy
+
+/// Identical URLs, different answers, 16 scopes, 64 requests in flight, three task APIs.
+///
+/// CI runs 24,000 requests; set `UNDERSTUDY_STRESS_REQUESTS=100000` for the full size.
+@Suite struct LoadTests {
+  static let totalRequests =
+    ProcessInfo.processInfo.environment["UNDERSTUDY_STRESS_REQUESTS"].flatMap(Int.init) ?? 24_000
+  static let scopes = 16
+  static let inFlight = 64
+  static let url = URL(string: "https://load.test/same")!
+
+  @Test func noCrossedAnswersAndFlatMemoryUnderLoad() async throws {
+    let registries = (0..<Self.scopes).map { index -> StubRegistry in
+      // A bounded journal: this test is about routing and memory, not about history.
+      let registry = StubRegistry(journalCapacity: 8)
+      registry.stub(.get("/same"), .text("scope \(index)"))
+      return registry
+    }
+    let sessions = registries.map { $0.makeSession() }
+    let delegates = registries.map { _ in LoadDelegate() }
+    let delegateSessions = zip(registries, delegates).map { $0.makeSession(delegate: $1) }
+
+    func batch(_ range: Range<Int>) async throws -> Int {
+      try await withThrowingTaskGroup(of: Bool.self) { group in
+        var crossed = 0
+        var next = range.lowerBound
+        func add(_ index: Int) {
+          let scope = index % Self.scopes
+          let expected = "scope \(scope)"
+          group.addTask {
+            let body: String
+            switch index % 3 {
+            case 0: body = try await sessions[scope].text(from: Self.url)
+            case 1: body = try await Self.completionHandlerText(sessions[scope])
+            default: body = try await delegates[scope].text(delegateSessions[scope])
+            }
+            return body == expected
+          }
+        }
+        while next < min(range.upperBound, range.lowerBound + Self.inFlight) {
+          add(next)
+          next += 1
+        }
+        while let correct = try await group.next() {
+          if !correct { crossed += 1 }
+          if next < range.upperBound {
+            add(next)
+            next += 1
+          }
+        }
+        return crossed
+      }
+    }
+
+    let quarter = Self.totalRequests / 4
+    var crossed = try await batch(0..<quarter)
+    let warm = MemoryUse.residentBytes()
+    crossed += try await batch(quarter..<Self.totalRequests)
+    let end = MemoryUse.residentBytes()
+    #expect(crossed == 0)
+    #expect(registries.allSatisfy { $0.stubs[0].callCount > 0 })
+    #expect(registries.map { $0.stubs[0].callCount }.reduce(0, +) == Self.totalRequests)
+    if let warm, let end {
+      // Three quarters of the requests may not grow the process by more than 24 MiB.
+      #expect(end - warm < 24 * 1024 * 1024, "RSS grew from \(warm) to \(end) bytes")
+    }
+  }
+
+  static func completionHandlerText(_ session: URLSession) async throws -> String {
+    let box = Unchecked(session)
+    return try await withCheckedThrowingContinuation { continuation in
+      box.value.dataTask(with: url) { data, _, error in
+        if let error { return continuation.resume(throwing: error) }
+        continuation.resume(returning: String(decoding: data ?? Data(), as: UTF8.self))
+      }.resume()
+    }
+  }
+}
+
+/// A session delegate that hands each task's body to whoever awaits it.
+final class LoadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  // Guards the bodies collected so far and the waiters, by task identifier.
+  private let state = Locked<
+    (bodies: [Int: Data], waiters: [Int: CheckedContinuation<String, any Error>])
+  >(([:], [:]))
+
+  func text(_ session: URLSession) async throws -> String {
+    let task = session.dataTask(with: LoadTests.url)
+    return try await withCheckedThrowingContinuation { continuation in
+      state.withLock { $0.waiters[task.taskIdentifier] = continuation }
+      task.resume()
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    state.withLock { $0.bodies[dataTask.taskIdentifier, default: Data()].append(data) }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    let (body, waiter) = state.withLock { state in
+      (
+        state.bodies.removeValue(forKey: task.taskIdentifier),
+        state.waiters.removeValue(forKey: task.taskIdentifier)
+      )
+    }
+    if let error {
+      waiter?.resume(throwing: error)
+    } else {
+      waiter?.resume(returning: String(decoding: body ?? Data(), as: UTF8.self))
+    }
+  }
+}
+
+/// The process's resident memory, from /proc (Linux); `nil` elsewhere.
+enum MemoryUse {
+  static func residentBytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return nil
+    }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
+      return kilobytes.map { $0 * 1024 }
+    }
+    return nil
+  }
+}
