@@ -25,7 +25,9 @@ struct UserClient: Sendable {
     guard status == 200 else { throw APIError(status: status) }
     return try JSONDecoder().decode(User.self, from: data)
   }
+}
 
+extension UserClient {
   func createUser(named name: String) async throws -> User {
     var request = URLRequest(url: baseURL.appending(path: "users"))
     request.httpMethod = "POST"

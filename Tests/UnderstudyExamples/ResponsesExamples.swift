@@ -84,9 +84,9 @@ import Understudy
     registry.stub(.get("/offline"), .failure(URLError(.notConnectedToInternet)))
     registry.stub(.get("/dns"), .failure(URLError(.cannotFindHost)))
     registry.stub(.get("/empty"), .emptyReply)
+    registry.stub(.get("/users/{id}"), .failure(URLError(.timedOut)))
 
     let client = UserClient(session: registry.makeSession())
-    registry.stub(.get("/users/{id}"), .failure(URLError(.timedOut)))
     let error = await #expect(throws: URLError.self) { try await client.user(id: 1) }
     #expect(error?.code == .timedOut)
   }
