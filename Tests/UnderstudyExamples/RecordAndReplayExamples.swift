@@ -73,6 +73,26 @@ import Understudy
     #expect(scanner.scan(HAR(entries: [Self.entry()])).isEmpty)
   }
 
+  @Test func servingAHARFileThroughStubs() async throws {
+    let cassette = HAR(entries: [Self.entry()])
+    let registry = StubRegistry()
+
+    for entry in cassette.log.entries {
+      let recorded = try entry.request.interceptedRequest()
+      let answer = entry.response
+      registry.stub(
+        .method(HTTPMethod(recorded.method)) && .url(recorded.url),
+        StubResponse(
+          status: answer.status, headers: answer.httpHeaders,
+          body: .data(answer.content.body ?? Data())))
+    }
+
+    var request = URLRequest(url: URL(string: "https://api.example.com/oauth/token?client_id=app")!)
+    request.httpMethod = "POST"
+    let (data, _) = try await registry.makeSession().data(for: request)
+    #expect(String(decoding: data, as: UTF8.self).contains("expires_in"))
+  }
+
   @Test func readingErrors() throws {
     do {
       _ = try HAR.decode(Data("<!DOCTYPE html>".utf8), source: "Cassettes/users.har")
