@@ -18,7 +18,11 @@ let package = Package(
     ),
     .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "Understudy"]),
-    .testTarget(name: "UnderstudyExamples", dependencies: ["Understudy"]),
+    .testTarget(
+      name: "UnderstudyExamples",
+      dependencies: ["Understudy"],
+      exclude: ["Fixtures"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -55,6 +55,8 @@ extension StubRegistry {
   ///
   /// - Parameters:
   ///   - testName: The test the scope served, named in reports about late requests.
+  ///   - verification: What to check: ``ScopeVerification/default`` checks for unmatched
+  ///     requests and requests still in flight.
   ///   - location: Where to report failures that belong to no stub (the test or the trait).
   public func endScope(
     testName: String, verifying verification: ScopeVerification = .default,

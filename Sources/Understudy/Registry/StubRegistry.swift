@@ -59,6 +59,11 @@ public final class StubRegistry: Sendable {
   ///   - unmatchedRequests: What to do with requests no stub matches; failing them is the default.
   ///   - journalCapacity: How many requests the journal keeps (oldest dropped first); `nil` keeps
   ///     them all. Long benchmarks and soak tests set a bound.
+  ///   - fileID: The `#fileID` of the caller; reports about requests that outlive the registry
+  ///     name this place. Leave the default.
+  ///   - filePath: The `#filePath` of the caller; leave the default.
+  ///   - line: The line of the caller; leave the default.
+  ///   - column: The column of the caller; leave the default.
   public init(
     unmatchedRequests: UnmatchedRequestPolicy = .fail, journalCapacity: Int? = nil,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,

@@ -174,6 +174,11 @@
     ///   - interceptingSharedSession: Also answer `URLSession.shared` from the test's registry,
     ///     for code that cannot be handed a session. Such tests wait for each other; see
     ///     ``SharedSessionInterception``.
+    ///   - fileID: The `#fileID` of the trait; failures that belong to no stub are reported at
+    ///     the trait. Leave the default.
+    ///   - filePath: The `#filePath` of the trait; leave the default.
+    ///   - line: The line of the trait; leave the default.
+    ///   - column: The column of the trait; leave the default.
     ///   - configure: Declares stubs on the test's registry before the test runs.
     public static func stubs(
       verifying verification: ScopeVerification = .default,

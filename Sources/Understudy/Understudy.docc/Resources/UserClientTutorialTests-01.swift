@@ -1,0 +1,6 @@
+import Testing
+import Understudy
+
+@Suite(.stubs)
+struct UserClientTutorialTests {
+}

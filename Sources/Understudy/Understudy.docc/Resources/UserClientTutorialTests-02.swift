@@ -1,0 +1,15 @@
+import Testing
+import Understudy
+
+@Suite(.stubs)
+struct UserClientTutorialTests {
+  @Test func loadsAUser() async throws {
+    let stubs = try #require(StubRegistry.current)
+    stubs.stub(.get("https://api.example.com/users/{id}"), .json(User(id: 42, name: "Ada")))
+    let client = UserClient(session: stubs.makeSession())
+
+    let user = try await client.user(id: 42)
+
+    #expect(user == User(id: 42, name: "Ada"))
+  }
+}
