@@ -22,6 +22,8 @@ final class BodySender {
   private let chunkSize: Int
   private let interval: TimeInterval
   private var remainingBeforeDrop: Int?
+  /// Explicit parts, for streamed bodies; consumed from the front.
+  private var plan: [BodyChunk]?
   /// Consumers that keep only the last `didLoad` get everything at the end.
   let deliversChunks: Bool
   private var held = Data()
@@ -33,8 +35,12 @@ final class BodySender {
   /// How often a throttled body advances; smaller makes smoother, more expensive transfers.
   static let tick: TimeInterval = 0.05
 
-  init(source: Source, bytesPerSecond: Int?, dropAfterBytes: Int?, deliversChunks: Bool, url: URL) {
+  init(
+    source: Source, bytesPerSecond: Int?, dropAfterBytes: Int?, chunks: [BodyChunk]? = nil,
+    deliversChunks: Bool, url: URL
+  ) {
     self.source = source
+    self.plan = chunks
     if let rate = bytesPerSecond {
       chunkSize = max(1, Int(Double(rate) * Self.tick))
       interval = Double(chunkSize) / Double(rate)
@@ -47,8 +53,12 @@ final class BodySender {
     self.url = url
   }
 
+  /// How long to wait before the first part.
+  var initialDelay: TimeInterval { plan?.first?.delay ?? 0 }
+
   /// The next part to hand to the client.
   func next() -> Step {
+    if plan != nil { return nextPlanned() }
     var budget = interval > 0 ? chunkSize : Self.bytesPerVisit
     var out = Data()
     while budget > 0 {
@@ -75,6 +85,31 @@ final class BodySender {
     return .send(Data(), thenAfter: interval)
   }
 
+  /// The next part of a streamed body, exactly as planned.
+  private func nextPlanned() -> Step {
+    guard var parts = plan, !parts.isEmpty else {
+      // Any bytes beyond the plan go out with the last part.
+      let rest = (try? read(Int.max)) ?? Data()
+      return .finish(flush(rest))
+    }
+    let part = parts.removeFirst()
+    plan = parts
+    var wanted = part.size
+    if let remaining = remainingBeforeDrop { wanted = min(wanted, remaining) }
+    let chunk = (try? read(wanted)) ?? Data()
+    if let remaining = remainingBeforeDrop {
+      remainingBeforeDrop = remaining - chunk.count
+      if remainingBeforeDrop == 0 { return dropped(chunk) }
+    }
+    if parts.isEmpty {
+      let rest = (try? read(Int.max)) ?? Data()
+      return .finish(flush(chunk + rest))
+    }
+    if deliversChunks { return .send(chunk, thenAfter: parts[0].delay) }
+    held.append(chunk)
+    return .send(Data(), thenAfter: parts[0].delay)
+  }
+
   func close() {
     if case .file(let handle) = source { try? handle.close() }
   }
@@ -97,10 +132,11 @@ final class BodySender {
   private func read(_ count: Int) throws -> Data {
     switch source {
     case .data(let data, let offset):
-      let end = min(data.count, offset + count)
+      let end = offset + min(data.count - offset, count)
       source = .data(data, offset: end)
       return data.subdata(in: data.startIndex + offset..<data.startIndex + end)
     case .file(let handle):
+      if count == Int.max { return try handle.readToEnd() ?? Data() }
       return try handle.read(upToCount: count) ?? Data()
     }
   }

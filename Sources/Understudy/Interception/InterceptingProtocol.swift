@@ -563,14 +563,15 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     }
     let sender = BodySender(
       source: source, bytesPerSecond: reply.bytesPerSecond, dropAfterBytes: reply.dropAfterBytes,
-      deliversChunks: deliversChunks, url: reply.url)
+      chunks: reply.chunks, deliversChunks: deliversChunks, url: reply.url)
     state.withLock { $0.phase = .sending(sender, due: false) }
-    if reply.bodyDelay > 0 || reply.bytesPerSecond != nil {
+    let firstDelay = reply.bodyDelay + sender.initialDelay
+    if firstDelay > 0 || reply.bytesPerSecond != nil || reply.chunks != nil {
       armTimeouts(for: InterceptedRequest(request))
     }
-    if reply.bodyDelay > 0 {
+    if firstDelay > 0 {
       let instance = Unchecked(self)
-      schedule(after: reply.bodyDelay) { instance.value.bodyPartDue() }
+      schedule(after: firstDelay) { instance.value.bodyPartDue() }
     } else {
       send(sender)
     }

@@ -37,6 +37,9 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
     var response: HTTPURLResponse?
     var body = Data()
     var challenged = false
+    /// When the response arrived, and each part of the body after it.
+    var respondedAt: Date?
+    var parts: [(size: Int, at: Date)] = []
   }
 
   // Guards the exchanges in flight, by task identifier.
@@ -72,12 +75,18 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
-    exchanges.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+    exchanges.withLock {
+      $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+      $0[dataTask.taskIdentifier]?.respondedAt = Date()
+    }
     completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+    exchanges.withLock {
+      $0[dataTask.taskIdentifier]?.body.append(data)
+      $0[dataTask.taskIdentifier]?.parts.append((data.count, Date()))
+    }
   }
 
   func urlSession(
@@ -115,10 +124,24 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
     for (name, value) in http.allHeaderFields {
       headers.add(name: "\(name)", value: "\(value)")
     }
-    exchange.completion(
-      .response(
-        HTTPReply(
-          url: http.url ?? url!, status: http.statusCode,
-          headers: HTTPHeaders(headers.dictionary), body: .data(exchange.body))))
+    var reply = HTTPReply(
+      url: http.url ?? url!, status: http.statusCode, headers: HTTPHeaders(headers.dictionary),
+      body: .data(exchange.body))
+    reply.chunks = Self.streamedParts(exchange, headers: reply.headers)
+    exchange.completion(.response(reply))
+  }
+
+  /// The body's parts with their timing, when it was streamed: an event stream, or parts that
+  /// came spread over time. A body that merely arrived in several network reads is not.
+  private static func streamedParts(_ exchange: Exchange, headers: HTTPHeaders) -> [BodyChunk]? {
+    guard exchange.parts.count > 1, let start = exchange.respondedAt else { return nil }
+    let isEventStream = headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") == true
+    let span = exchange.parts.last!.at.timeIntervalSince(exchange.parts.first!.at)
+    guard isEventStream || span >= 0.05 else { return nil }
+    var previous = start
+    return exchange.parts.map { part in
+      defer { previous = part.at }
+      return BodyChunk(size: part.size, delay: max(0, part.at.timeIntervalSince(previous)))
+    }
   }
 }

@@ -16,7 +16,7 @@ enum Reply: Sendable {
           HTTPReply(
             url: request.url, status: status, headers: headers, body: body,
             bodyDelay: response.bodyDelay, bytesPerSecond: response.bytesPerSecond,
-            dropAfterBytes: response.dropAfterBytes))
+            dropAfterBytes: response.dropAfterBytes, chunks: response.chunks))
       }
     case .failure(let error):
       self = .failure(error)
@@ -51,9 +51,13 @@ struct HTTPReply: Sendable {
   var bodyDelay: TimeInterval = 0
   var bytesPerSecond: Int? = nil
   var dropAfterBytes: Int? = nil
+  /// The parts the body goes out in, when it is streamed (stubbed, or as recorded).
+  var chunks: [BodyChunk]? = nil
 
   /// Whether the body goes out in one piece as soon as the response is sent.
-  var isImmediate: Bool { bodyDelay <= 0 && bytesPerSecond == nil && dropAfterBytes == nil }
+  var isImmediate: Bool {
+    bodyDelay <= 0 && bytesPerSecond == nil && dropAfterBytes == nil && chunks == nil
+  }
 
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server
   /// would, so `expectedContentLength` is right.

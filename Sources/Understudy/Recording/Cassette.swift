@@ -113,7 +113,7 @@ public final class Cassette: Sendable {
       var byKey: [String: [Int]] = [:]
       for (index, entry) in har.log.entries.enumerated() {
         let request = try entry.request.interceptedRequest()
-        let answer = try Self.response(replaying: replayable.log.entries[index])
+        let answer = try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
         recorded.append(Recorded(request: request, response: answer))
       }
@@ -192,7 +192,9 @@ public final class Cassette: Sendable {
 
   private func replayDelay(_ index: Int, _ state: State) -> TimeInterval {
     guard let entry = state.original?.log.entries[index] else { return 0 }
-    return replaySpeed.delay(forRecordedMilliseconds: entry.time)
+    // A streamed body replays its own timing; the wait before the response is what is left.
+    let streamed = entry.response.content.chunks?.last?.time ?? 0
+    return replaySpeed.delay(forRecordedMilliseconds: max(0, entry.time - streamed))
   }
 
   /// The live request as it would be stored, so placeholders compare equal to the secrets they
@@ -233,7 +235,14 @@ public final class Cassette: Sendable {
     _ request: InterceptedRequest, _ reply: Reply, startedAt: Date, duration: TimeInterval
   ) {
     guard case .response(let http) = reply, case .data(let body) = http.body.storage else { return }
-    let response = HAR.Response(status: http.status, headers: http.headers, body: body)
+    var response = HAR.Response(status: http.status, headers: http.headers, body: body)
+    if let parts = http.chunks {
+      var elapsed = 0.0
+      response.content.chunks = parts.map { part in
+        elapsed += part.delay * 1000
+        return HAR.Content.Chunk(size: part.size, time: (elapsed * 1000).rounded() / 1000)
+      }
+    }
     var entry = HAR.Entry(
       request: request, response: response, startedDateTime: startedAt,
       duration: .milliseconds(Int64((duration * 1000).rounded())))
@@ -357,13 +366,29 @@ public final class Cassette: Sendable {
   }
 
   /// A recorded HAR entry as a stub response.
-  private static func response(replaying entry: HAR.Entry) throws -> StubResponse {
+  private static func response(replaying entry: HAR.Entry, speed: ReplaySpeed) throws
+    -> StubResponse
+  {
     let body = try entry.response.content.decodedBody() ?? Data()
     var headers = entry.response.httpHeaders
     // Bodies are stored decoded and may have been redacted: the recorded framing no longer
     // describes them, so the protocol computes its own Content-Length.
     for name in ["Content-Length", "Content-Encoding", "Transfer-Encoding"] { headers[name] = nil }
-    return StubResponse(status: entry.response.status, headers: headers, body: .data(body))
+    var response = StubResponse(status: entry.response.status, headers: headers, body: .data(body))
+    // Chunk boundaries replay at every speed (instantly, they still arrive as separate parts);
+    // parts that no longer add up to the body (it was redacted) replay as one.
+    if let parts = entry.response.content.chunks, parts.count > 1,
+      parts.reduce(0, { $0 + $1.size }) == body.count
+    {
+      var previous = 0.0
+      response.chunks = parts.map { part in
+        defer { previous = part.time }
+        return BodyChunk(
+          size: part.size,
+          delay: speed.delay(forRecordedMilliseconds: max(0, part.time - previous)))
+      }
+    }
+    return response
   }
 }
 

@@ -13,6 +13,28 @@ extension HAR {
     public var encoding: String?
     /// A comment from the user or the application.
     public var comment: String?
+    /// How the body arrived, part by part, when it came in more than one (server-sent events,
+    /// say); stored as the custom member `_chunks`, which other HAR tools ignore.
+    public var chunks: [Chunk]?
+
+    /// One part of a body as it arrived.
+    public struct Chunk: Codable, Sendable, Hashable {
+      /// Its length in bytes.
+      public var size: Int
+      /// When it arrived, in milliseconds after the response's status and headers.
+      public var time: Double
+
+      /// Creates a chunk record.
+      public init(size: Int, time: Double) {
+        self.size = size
+        self.time = time
+      }
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case size, compression, mimeType, text, encoding, comment
+      case chunks = "_chunks"
+    }
 
     /// Creates content from its members.
     public init(
@@ -55,6 +77,7 @@ extension HAR {
       text = try container.decodeIfPresent(String.self, forKey: .text)
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
+      chunks = try container.decodeIfPresent([Chunk].self, forKey: .chunks)
       try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
       // The spec requires a size; when an exporter leaves it out, the body knows it.
       self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0

@@ -24,6 +24,9 @@ public struct StubResponse: Sendable {
   /// When set, the connection drops after this many body bytes and the request fails with
   /// `URLError(.networkConnectionLost)`.
   public var dropAfterBytes: Int?
+  /// When set, the body goes out in these parts, each after its delay (a stream of server-sent
+  /// events, say); delegate-based tasks see each part, other tasks the whole body at the end.
+  public var chunks: [BodyChunk]?
 
   init(_ outcome: Outcome) {
     self.outcome = outcome
@@ -129,6 +132,26 @@ public struct StubResponse: Sendable {
     return copy
   }
 
+  /// A streamed body: each part is sent after its delay (seconds after the previous part, or
+  /// after the response for the first). Delegate-based tasks receive the parts one by one, as
+  /// server-sent events arrive from a real server; async and completion-handler tasks get the
+  /// whole body once the last part is out.
+  ///
+  /// ```swift
+  /// registry.stub(.get("/events"), .streaming([
+  ///   (Data("data: 1\n\n".utf8), after: 0),
+  ///   (Data("data: 2\n\n".utf8), after: 0.5),
+  /// ], headers: ["Content-Type": "text/event-stream"]))
+  /// ```
+  public static func streaming(
+    _ parts: [(Data, after: TimeInterval)], status: Int = 200, headers: HTTPHeaders = [:]
+  ) -> StubResponse {
+    var response = StubResponse(
+      status: status, headers: headers, body: .data(parts.reduce(Data()) { $0 + $1.0 }))
+    response.chunks = parts.map { BodyChunk(size: $0.0.count, delay: max(0, $0.after)) }
+    return response
+  }
+
   /// A `200` that sends nothing at all and closes: `URLError(.zeroByteResource)` is what
   /// URLSession reports for an empty reply from a server.
   public static var emptyReply: StubResponse {
@@ -172,6 +195,20 @@ public struct StubResponse: Sendable {
 
   /// Why the response cannot be served as declared (a missing fixture, say), or `nil`.
   public var problem: String? { body?.problem }
+}
+
+/// One part of a streamed body: how many bytes, sent how long after the previous part.
+public struct BodyChunk: Sendable, Hashable {
+  /// Its length in bytes.
+  public var size: Int
+  /// Seconds after the previous part (or after the response, for the first).
+  public var delay: TimeInterval
+
+  /// Creates a part.
+  public init(size: Int, delay: TimeInterval) {
+    self.size = size
+    self.delay = delay
+  }
 }
 
 extension HTTPHeaders {

@@ -10,6 +10,7 @@ func withWatchdog<T: Sendable>(
   _ seconds: Double = 10, sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+  let seconds = seconds * TestTiming.scale
   let outcome = Locked<Result<T, any Error>?>(nil)
   let work = Task {
     let result: Result<T, any Error>
@@ -27,6 +28,13 @@ func withWatchdog<T: Sendable>(
 }
 
 struct WatchdogExpired: Error {}
+
+/// How much longer than usual waits for hangs may take: sanitizers slow everything down
+/// several times, so CI's thread-sanitizer run sets `UNDERSTUDY_TEST_TIME_SCALE`.
+enum TestTiming {
+  static let scale =
+    ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
+}
 
 /// The three ways code under test receives a body.
 enum API: String, CaseIterable, Sendable, CustomTestStringConvertible {

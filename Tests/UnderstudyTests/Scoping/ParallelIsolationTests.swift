@@ -159,7 +159,7 @@ func eventually(
   within seconds: TimeInterval = 10, sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ condition: () -> Bool
 ) async throws {
-  let deadline = Date().addingTimeInterval(seconds)
+  let deadline = Date().addingTimeInterval(seconds * TestTiming.scale)
   while !condition() {
     if Date() > deadline {
       Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
