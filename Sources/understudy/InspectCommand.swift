@@ -31,6 +31,7 @@ enum InspectCommand: Command {
       Console.print(json(Report(file: path, entries: rows, totals: totals)))
     } else {
       Console.print(table(rows))
+      Console.print("")
       Console.print(totals.sentence)
     }
     return .success
