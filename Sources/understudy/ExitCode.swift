@@ -46,7 +46,8 @@ struct CLIError: Error {
   static func usage(_ message: String, of command: (any Command.Type)?) -> CLIError {
     let usage =
       command.map { "Usage: \($0.usage)\nRun `understudy \($0.name) --help` for details." }
-      ?? "Run `understudy --help` for the commands."
+      ?? "Usage: understudy <command> [arguments] [options]\n"
+      + "Run `understudy --help` for the commands."
     return CLIError(exitCode: .usage, message: "\(message)\n\n\(usage)")
   }
 

@@ -49,9 +49,7 @@ enum CLI {
 
   static func run(_ arguments: [String]) async -> ExitCode {
     guard let first = arguments.first else {
-      Console.error(
-        "Name a command.\n\nUsage: understudy <command> [arguments] [options]\n"
-          + "Run `understudy --help` for the commands.")
+      Console.error(CLIError.usage("Name a command.", of: nil).message)
       return .usage
     }
     switch first {

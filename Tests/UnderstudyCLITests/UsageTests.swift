@@ -67,41 +67,27 @@ import Testing
     #expect(result.stderr.contains("Run `understudy inspect --help` for details."))
   }
 
-  @Test func unknownTopLevelOptionIsAUsageError() async throws {
-    let result = try await understudy("--verison")
-    #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("Unknown option --verison. Did you mean --version?"))
-  }
+  static let chrome = Fixtures.path("chrome-export.har")
 
-  @Test func optionWithoutItsValueIsAUsageError() async throws {
-    let result = try await understudy("redact", Fixtures.path("chrome-export.har"), "-o")
-    #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("The option -o needs a value: -o <out.har>."))
-  }
+  /// Command lines that are wrong in one way each, and the sentence that says how.
+  static let mistakes: [([String], String)] = [
+    (["--verison"], "Unknown option --verison. Did you mean --version?"),
+    (["redact", chrome, "-o"], "The option -o needs a value: -o <out.har>."),
+    (
+      ["stub", chrome, "--registry", "a", "--registry=b"],
+      "The option --registry is given twice; give it once."
+    ),
+    (["inspect", chrome, "--json=yes"], "The option --json takes no value; write it alone."),
+    (["inspect"], "Name the HAR file to read."),
+    (["inspect", "a.har", "b.har"], "Expected one HAR file but got 2: a.har b.har."),
+  ]
 
-  @Test func valueOptionGivenTwiceIsAUsageError() async throws {
-    let result = try await understudy(
-      "stub", Fixtures.path("chrome-export.har"), "--registry", "a", "--registry=b")
+  @Test(arguments: mistakes)
+  func usageErrorsSayWhatIsWrongAndExitTwo(_ arguments: [String], _ message: String) async throws {
+    let result = try await understudy(arguments)
     #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("The option --registry is given twice; give it once."))
-  }
-
-  @Test func flagWithAValueIsAUsageError() async throws {
-    let result = try await understudy("inspect", Fixtures.path("chrome-export.har"), "--json=yes")
-    #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("The option --json takes no value; write it alone."))
-  }
-
-  @Test func missingFileArgumentIsAUsageError() async throws {
-    let result = try await understudy("inspect")
-    #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("Name the HAR file to read."))
-  }
-
-  @Test func extraFileArgumentIsAUsageError() async throws {
-    let result = try await understudy("inspect", "a.har", "b.har")
-    #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("Expected one HAR file but got 2: a.har b.har."))
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix(message + "\n\nUsage: understudy "))
   }
 
   @Test(arguments: ["inspect", "validate", "scan", "stub"])
