@@ -6,7 +6,8 @@ enum ConvertCommand: Command {
   static let summary = "Turn a browser or proxy HAR export into a redacted, replayable cassette."
   static let usage =
     "understudy convert <export.har> -o <cassette.har> [--keep-host HOST]... [--drop-static] "
-    + "[--allow-credentials]"
+    + "[--allow-credentials] [--header NAME]... [--query NAME]... [--json-path PATH]... "
+    + "[--body-regex REGEX]..."
   static let discussion = """
     Reads an export from a browser's network panel, Charles, Proxyman or mitmproxy and writes a
     cassette Understudy replays:

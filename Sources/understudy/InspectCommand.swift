@@ -6,9 +6,9 @@ enum InspectCommand: Command {
   static let summary = "List the entries of a HAR file: method, URL, status, size and time."
   static let usage = "understudy inspect <file.har> [--json]"
   static let discussion = """
-    Prints one row per entry: its index (as JSON paths and `understudy stub --entry` count, \
-    from 0), method, URL (shortened in the middle when long), response status, response body \
-    size and total time, then a line of totals. `?` marks a size or time the file does not \
+    Prints one row per entry: its index (from 0, as JSON paths and `understudy stub --entry`
+    count), method, URL (shortened in the middle when long), response status, response body
+    size and total time, then a line of totals. `?` marks a size or time the file does not
     know. With --json the same facts are printed as JSON, URLs in full.
     """
   static let options = [

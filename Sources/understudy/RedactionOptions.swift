@@ -12,10 +12,10 @@ enum RedactionOptions {
       help: "Also redact this query parameter or form field (case-insensitive)."),
     OptionSpec(
       "--json-path", kind: .repeatable("PATH"),
-      help: "Also redact JSON body values at PATH: $.user.token, $..secret, $.items[*].key."),
+      help: "Also redact the JSON body values at PATH, such as $.user.token or $..secret."),
     OptionSpec(
       "--body-regex", kind: .repeatable("REGEX"),
-      help: "Also redact body text matching REGEX (its first group when it has one)."),
+      help: "Also redact body text matching REGEX (only its first group, if it has one)."),
   ]
 
   /// The default rules plus those the arguments add.

@@ -53,7 +53,7 @@ enum ScanCommand: Command {
       return exitCode
     }
     Console.print(
-      "Found \(plural(total, "credential-shaped value")) in \(filesWithFindings) of \(files). "
+      "Found \(plural(total, "credential-shaped value")) in \(filesWithFindings) of \(files).\n"
         + "Redact them with `understudy redact <file.har> --in-place` (add --header, --query, "
         + "--json-path or --body-regex for values the default rules miss), or --allow a value "
         + "a test uses on purpose.")

@@ -23,8 +23,9 @@ enum CLI {
 
   static var overview: String {
     """
-    understudy: inspect, check and convert HAR cassettes for Understudy, the Swift library that
-    stands a fake server in for the real one in tests.
+    understudy: tools for Understudy, the Swift library that stands a fake server in for the
+    real one in tests. Try the library with `understudy demo`; inspect, validate, redact, scan
+    and convert the HAR cassettes it records and replays; turn them into Swift stubs.
 
     Usage: understudy <command> [arguments] [options]
 
