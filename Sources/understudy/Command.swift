@@ -45,18 +45,21 @@ extension Command {
     }
   }
 
-  /// The positional arguments, checked to be at least `minimum` and at most `maximum`.
-  static func files(
-    _ arguments: CommandLineArguments, minimum: Int = 1, maximum: Int = .max
-  ) throws(CLIError) -> [String] {
-    let files = arguments.positionals
-    if files.count < minimum {
+  /// The HAR files named on the command line: at least one.
+  static func files(_ arguments: CommandLineArguments) throws(CLIError) -> [String] {
+    guard !arguments.positionals.isEmpty else {
       throw .usage("Name the HAR file to read.", of: self)
     }
-    if files.count > maximum {
+    return arguments.positionals
+  }
+
+  /// The one HAR file named on the command line.
+  static func file(_ arguments: CommandLineArguments) throws(CLIError) -> String {
+    let files = try files(arguments)
+    guard files.count == 1 else {
       throw .usage(
         "Expected one HAR file but got \(files.count): \(files.joined(separator: " ")).", of: self)
     }
-    return files
+    return files[0]
   }
 }

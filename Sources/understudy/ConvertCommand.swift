@@ -46,7 +46,7 @@ enum ConvertCommand: Command {
   ]
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
-    let input = try files(arguments, maximum: 1)[0]
+    let input = try file(arguments)
     guard let output = arguments.value("--output") else {
       throw .usage("Name the cassette to write with -o <cassette.har>.", of: self)
     }

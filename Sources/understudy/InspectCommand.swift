@@ -23,7 +23,7 @@ enum InspectCommand: Command {
   static let urlWidth = 60
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
-    let path = try files(arguments, maximum: 1)[0]
+    let path = try file(arguments)
     let har = try CassetteFile.load(path)
     let rows = har.log.entries.enumerated().map { Row(index: $0.offset, entry: $0.element) }
     let totals = Totals(rows)

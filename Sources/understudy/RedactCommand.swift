@@ -34,7 +34,7 @@ enum RedactCommand: Command {
   ]
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
-    let input = try files(arguments, maximum: 1)[0]
+    let input = try file(arguments)
     let output = try destination(arguments, input: input)
     let redaction = try RedactionOptions.redaction(from: arguments, for: self)
     let original = try CassetteFile.load(input)

@@ -32,7 +32,7 @@ enum StubCommand: Command {
   ]
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
-    let path = try files(arguments, maximum: 1)[0]
+    let path = try file(arguments)
     let registry = arguments.value("--registry") ?? "registry"
     let identifier = #"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"#
     guard registry.range(of: identifier, options: .regularExpression) != nil else {
