@@ -35,9 +35,14 @@ struct JSONNode {
       line += 1
       lineStart = index + 1
     }
+    return (line, column(of: end, lineStart: lineStart, in: bytes))
+  }
+
+  /// The 1-based column of a byte offset on the line starting at `lineStart`, counted in
+  /// characters.
+  static func column(of offset: Int, lineStart: Int, in bytes: [UInt8]) -> Int {
     // Count the first byte of each UTF-8 sequence, so "é" is one column.
-    let column = bytes[lineStart..<end].count { $0 & 0xC0 != 0x80 } + 1
-    return (line, column)
+    bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 } + 1
   }
 
   /// Parses a whole document; a leading byte order mark is skipped, as the HAR spec asks.
@@ -103,6 +108,40 @@ enum JSONPathComponent: Hashable {
       }
     }
     return result
+  }
+}
+
+extension JSONPathComponent {
+  /// Reads a path as ``render(_:)`` writes it; `nil` when `text` is not one.
+  static func parse(_ text: String) -> [JSONPathComponent]? {
+    var rest = Substring(text)
+    var path: [JSONPathComponent] = []
+    while let first = rest.first {
+      if rest.hasPrefix("[\"") {
+        guard let end = rest.range(of: "\"]") else { return nil }
+        path.append(.key(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
+        rest = rest[end.upperBound...]
+      } else if first == "[" {
+        guard let close = rest.firstIndex(of: "]"),
+          let index = Int(rest[rest.index(after: rest.startIndex)..<close]), index >= 0
+        else { return nil }
+        path.append(.index(index))
+        rest = rest[rest.index(after: close)...]
+      } else {
+        // A name follows a dot, except at the start.
+        if first == "." {
+          guard !path.isEmpty else { return nil }
+          rest.removeFirst()
+        } else if !path.isEmpty {
+          return nil
+        }
+        let name = rest.prefix { $0 != "." && $0 != "[" }
+        guard !name.isEmpty else { return nil }
+        path.append(.key(String(name)))
+        rest.removeFirst(name.count)
+      }
+    }
+    return path
   }
 }
 

@@ -188,6 +188,28 @@ extension RecordingTests {
       #expect(error.fix == "Run `git lfs pull` to fetch the cassette.")
     }
 
+    @Test func locatingGivesChecksTheLineAndColumnOfTheirJSONPath() {
+      let json = """
+        {"log": {"entries": [
+          {"request": {"method": "GET", "url": "https://a.test/"},
+           "response": {"status": -1, "odd key": "é", "x": 1}}
+        ]}}
+        """
+      func error(_ path: String?) -> CassetteError {
+        CassetteError(kind: .invalidValue, file: "c.har", jsonPath: path, problem: "p", fix: "F.")
+      }
+      let located = CassetteError.locating(
+        [
+          error("log.entries[0].response.status"), error("log.entries[0].response[\"odd key\"]"),
+          error("log.entries[0].response.x"), error("log.entries[1]"), error("log.[0]"),
+          error(nil),
+        ], in: Data([0xEF, 0xBB, 0xBF]) + Data(json.utf8))
+      #expect(located.map { $0.line } == [3, 3, 3, nil, nil, nil])
+      #expect(located.map { $0.column } == [27, 42, 52, nil, nil, nil])
+      #expect(located[0].description == "c.har:3:27: log.entries[0].response.status: p. F.")
+      #expect(CassetteError.locating([error("log")], in: Data("{".utf8)) == [error("log")])
+    }
+
     @Test func deepNestingIsAnErrorNotACrash() {
       let deep = "{\"log\": " + String(repeating: "[", count: 100_000)
       #expect(throws: CassetteError.self) { try HAR.decode(Data(deep.utf8), source: "deep") }

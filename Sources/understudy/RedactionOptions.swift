@@ -1,0 +1,121 @@
+import Understudy
+
+/// The redaction rules `redact` and `convert` add to ``Redaction/default`` from the command
+/// line, and the summary of what they replaced.
+enum RedactionOptions {
+  static let specs = [
+    OptionSpec(
+      "--header", kind: .repeatable("NAME"),
+      help: "Also redact this header's values (case-insensitive)."),
+    OptionSpec(
+      "--query", kind: .repeatable("NAME"),
+      help: "Also redact this query parameter or form field (case-insensitive)."),
+    OptionSpec(
+      "--json-path", kind: .repeatable("PATH"),
+      help: "Also redact the JSON body values at PATH, such as $.user.token or $..secret."),
+    OptionSpec(
+      "--body-regex", kind: .repeatable("REGEX"),
+      help: "Also redact body text matching REGEX (only its first group, if it has one)."),
+  ]
+
+  /// The default rules plus those the arguments add.
+  static func redaction(from arguments: CommandLineArguments, for command: any Command.Type)
+    throws(CLIError) -> Redaction
+  {
+    var redaction = Redaction.default
+    redaction.headerNames += arguments.values("--header")
+    redaction.queryParameterNames += arguments.values("--query")
+    for path in arguments.values("--json-path") {
+      do {
+        redaction.jsonPaths.append(try Redaction.JSONPath(path))
+      } catch {
+        throw .usage("--json-path \(path): \(error.problem.asSentence)", of: command)
+      }
+    }
+    let patterns = arguments.values("--body-regex")
+    for (index, pattern) in patterns.enumerated() {
+      let name = patterns.count == 1 ? "body" : "body\(index + 1)"
+      do {
+        redaction.bodyPatterns.append(try Redaction.BodyPattern(name: name, pattern: pattern))
+      } catch {
+        throw .usage("--body-regex \(pattern): \(error.problem.asSentence)", of: command)
+      }
+    }
+    return redaction
+  }
+
+  /// How many values each rule replaced going from `before` to `after`, by placeholder name
+  /// (`authorization`, `access_token`, `user.token`), most first.
+  static func replacements(from before: HAR, to after: HAR) -> [(rule: String, count: Int)] {
+    var counts: [String: Int] = [:]
+    for (old, new) in zip(before.log.entries, after.log.entries) where old != new {
+      let added = placeholders(in: new)
+      let existing = placeholders(in: old)
+      for (rule, count) in added where count > existing[rule, default: 0] {
+        counts[rule, default: 0] += count - existing[rule, default: 0]
+      }
+    }
+    return counts.map { (rule: $0.key, count: $0.value) }
+      .sorted { $0.count != $1.count ? $0.count > $1.count : $0.rule < $1.rule }
+  }
+
+  /// The summary lines `redact` and `convert` print.
+  static func summary(from before: HAR, to after: HAR) -> [String] {
+    let replaced = replacements(from: before, to: after)
+    guard !replaced.isEmpty else { return ["Nothing matched the redaction rules."] }
+    let changed = zip(before.log.entries, after.log.entries).count { $0 != $1 }
+    let total = replaced.map(\.count).reduce(0, +)
+    let width = replaced.map(\.rule.count).max() ?? 0
+    return [
+      "Redacted \(plural(total, "value")) in \(changed) of \(plural(after.log.entries.count, "entry")):"
+    ]
+      + replaced.map {
+        "  " + $0.rule.padding(toLength: width, withPad: " ", startingAt: 0) + "  \($0.count)"
+      }
+  }
+
+  /// `<redacted:NAME>` and `%3Credacted:NAME%3E` in the entry as it is written, base64 bodies
+  /// decoded, counted by name.
+  private static func placeholders(in entry: HAR.Entry) -> [String: Int] {
+    var texts: [String] = []
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    if let data = try? encoder.encode(entry) { texts.append(String(decoding: data, as: UTF8.self)) }
+    if entry.request.postData?.encoding != nil, let body = entry.request.postData?.body {
+      texts.append(String(decoding: body, as: UTF8.self))
+    }
+    if entry.response.content.encoding != nil, let body = entry.response.content.body {
+      texts.append(String(decoding: body, as: UTF8.self))
+    }
+    var counts: [String: Int] = [:]
+    for text in texts {
+      let range = NSRange(text.startIndex..., in: text)
+      for match in placeholder.matches(in: text, range: range) {
+        let group = match.range(at: 1).location != NSNotFound ? 1 : 2
+        guard let name = Range(match.range(at: group), in: text) else { continue }
+        counts[text[name].lowercased(), default: 0] += 1
+      }
+    }
+    return counts
+  }
+
+  /// Both spellings of a placeholder, as the library writes them.
+  private static let placeholder = try! NSRegularExpression(
+    pattern: "<redacted:([^<>\\s\"]+)>|%3Credacted:([^<>\\s\"%&=#]+)%3E",
+    options: [.caseInsensitive])
+}
+
+extension CredentialFinding {
+  /// The finding with the entry index of its path (`log.entries[1]…`) replaced by
+  /// `originalIndexes[1]`, for findings in an archive made of some of another's entries.
+  func renumbered(_ originalIndexes: [Int]) -> CredentialFinding {
+    let prefix = "log.entries["
+    guard path.hasPrefix(prefix), let close = path.firstIndex(of: "]"),
+      let index = Int(path[path.index(path.startIndex, offsetBy: prefix.count)..<close]),
+      originalIndexes.indices.contains(index)
+    else { return self }
+    var finding = self
+    finding.path = "\(prefix)\(originalIndexes[index])" + path[close...]
+    return finding
+  }
+}

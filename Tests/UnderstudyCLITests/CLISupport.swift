@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import Understudy
+
+/// What one run of the `understudy` executable produced.
+struct CLIResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+
+  /// Both streams, for checks that do not care which one a message went to.
+  var output: String { stdout + stderr }
+}
+
+/// Runs the built `understudy` executable with `arguments` and waits for it to exit without
+/// blocking a thread. Output goes through files rather than pipes, so a chatty run cannot fill
+/// a pipe and stall.
+func understudy(_ arguments: String...) async throws -> CLIResult {
+  try await understudy(arguments)
+}
+
+func understudy(_ arguments: [String]) async throws -> CLIResult {
+  let base = FileManager.default.temporaryDirectory
+    .appendingPathComponent("understudy-cli-\(UUID().uuidString)")
+  let stdoutURL = base.appendingPathExtension("out")
+  let stderrURL = base.appendingPathExtension("err")
+  try Data().write(to: stdoutURL)
+  try Data().write(to: stderrURL)
+  defer {
+    try? FileManager.default.removeItem(at: stdoutURL)
+    try? FileManager.default.removeItem(at: stderrURL)
+  }
+  let process = Process()
+  process.executableURL = CLIBinary.url
+  process.arguments = arguments
+  process.standardInput = FileHandle.nullDevice
+  process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+  process.standardError = try FileHandle(forWritingTo: stderrURL)
+  try await withCheckedThrowingContinuation {
+    (continuation: CheckedContinuation<Void, any Error>) in
+    process.terminationHandler = { _ in continuation.resume() }
+    do {
+      try process.run()
+    } catch {
+      continuation.resume(throwing: error)
+    }
+  }
+  return CLIResult(
+    status: process.terminationStatus,
+    stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+    stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+}
+
+/// The package's `Fixtures/HAR` folder, found from this file so tests run from any directory.
+enum Fixtures {
+  static let directory: URL = {
+    var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+    {
+      url.deleteLastPathComponent()
+    }
+    return url.appendingPathComponent("Fixtures/HAR")
+  }()
+
+  static func path(_ name: String) -> String {
+    directory.appendingPathComponent(name).path
+  }
+
+  /// Every file in `Fixtures/HAR/malformed`, by name.
+  static var malformed: [String] {
+    let folder = directory.appendingPathComponent("malformed")
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+  }
+}
+
+/// A directory of the test's own, removed afterwards, so parallel tests never share files.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("understudy-cli-test-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  return try await body(directory)
+}
+
+/// Credential-shaped strings built at run time, so the repository never holds a string that
+/// secret scanners (ours or a host's) would flag.
+enum FakeSecret {
+  private static func filler(_ count: Int, seed: Int) -> String {
+    let alphabet = Array("AbCdEfGhJkMnPqRsTuVwXyZ23456789")
+    return String((0..<count).map { alphabet[($0 * 7 + seed) % alphabet.count] })
+  }
+
+  static let bearerToken = "tok" + filler(29, seed: 1)
+  static let gitHub = "ghp" + "_" + filler(36, seed: 2)
+  static let aws = "AK" + "IA" + filler(16, seed: 3).uppercased()
+  static let sessionID = "sess-" + filler(24, seed: 4)
+  static let accessToken = "at" + filler(30, seed: 5)
+  static let password = "pw-" + filler(12, seed: 6)
+  static let pin = "pin-" + filler(10, seed: 7)
+}
+
+extension HAR.Entry {
+  /// An exchange with the given request and a JSON or text response.
+  static func exchange(
+    method: String = "GET", url: String, requestHeaders: [HAR.Header] = [],
+    postData: HAR.PostData? = nil, status: Int = 200, responseHeaders: [HAR.Header] = [],
+    body: String = "{}", mimeType: String = "application/json"
+  ) -> HAR.Entry {
+    HAR.Entry(
+      startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 12,
+      request: HAR.Request(method: method, url: url, headers: requestHeaders, postData: postData),
+      response: HAR.Response(
+        status: status, headers: responseHeaders,
+        content: HAR.Content(body: Data(body.utf8), mimeType: mimeType)))
+  }
+}
+
+extension HAR {
+  /// Writes the archive to `name` in `directory` and returns the path.
+  func saved(as name: String, in directory: URL) throws -> String {
+    let url = directory.appendingPathComponent(name)
+    try write(to: url)
+    return url.path
+  }
+}
