@@ -196,6 +196,7 @@ private struct WeatherDemo {
         let index = declared.firstIndex { $0 === stub }.map { "stub \($0 + 1)" } ?? "a stub"
         outcome = "answered by \(index)"
       case .passedThrough: outcome = "sent to the network"
+      case .replayed(let cassette): outcome = "replayed from \(cassette.lastPathComponent)"
       case .unmatched: outcome = "unmatched"
       }
       let status =
