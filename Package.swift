@@ -24,7 +24,8 @@ let package = Package(
     .testTarget(
       name: "UnderstudyExamples",
       dependencies: ["Understudy"],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures"],
+      resources: [.copy("__Cassettes__")]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -54,7 +54,7 @@ public final class Cassette: Sendable {
   /// Opens the cassette at `url`, loading it unless the mode records everything afresh.
   ///
   /// Problems (a malformed file, a missing file in `.never` mode) do not throw: they are reported
-  /// by ``problems`` and by the trait that binds the cassette, and every request the cassette
+  /// by ``problem`` and by the trait that binds the cassette, and every request the cassette
   /// would answer fails with them.
   ///
   /// - Parameters:
@@ -69,6 +69,11 @@ public final class Cassette: Sendable {
   ///   - reportsUnusedEntries: Report recorded entries no request used.
   ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
   ///   - recordCommand: The command printed in failures; the trait fills in the test's own.
+  ///   - fileID: The `#fileID` of the caller; failures that belong to the cassette are reported
+  ///     here. Leave the default.
+  ///   - filePath: The `#filePath` of the caller; leave the default.
+  ///   - line: The line of the caller; leave the default.
+  ///   - column: The column of the caller; leave the default.
   public init(
     at url: URL, mode: RecordMode = .never, matching: ReplayMatching = .default,
     redaction: Redaction = .default, restoring: [String: String] = [:],
