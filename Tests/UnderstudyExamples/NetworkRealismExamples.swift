@@ -78,11 +78,13 @@ import Understudy
   }
 
   @Test func cancellation() async throws {
-    registry.stub(.get("/feed"), StubResponse.text("late").delayed(by: 2))
+    registry.stub(.get("/feed"), StubResponse.text("late").delayed(by: 60))
     let session = registry.makeSession()
 
     let task = Task { try await session.data(from: url) }
-    while registry.requestsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    for _ in 0..<2_000 where registry.requestsInFlight.isEmpty {
+      try await Task.sleep(for: .milliseconds(5))
+    }
     task.cancel()
 
     let error = await #expect(throws: URLError.self) { try await task.value }
