@@ -106,7 +106,7 @@ public final class Cassette: Sendable {
           $0.problem = CassetteError(
             kind: .fileMissing, file: url.path,
             problem: "the cassette does not exist (mode \(mode.rawValue))",
-            fix: "record it: \(recordCommand)")
+            fix: "Record it: \(recordCommand)")
         }
       }
       return
@@ -216,21 +216,32 @@ public final class Cassette: Sendable {
     let comparable = redactedForMatching(request)
     var lines = [
       "Understudy: cassette \(url.lastPathComponent) has no recorded answer for \(request) "
-        + "(mode \(mode.rawValue); \(recorded.count) entries at \(url.path))."
+        + "(mode \(mode.rawValue); \(recorded.count) \(recorded.count == 1 ? "entry" : "entries"))."
     ]
     let near = recorded.enumerated().compactMap { index, entry -> String? in
       guard entry.request.path == comparable.path || entry.request.host == comparable.host else {
         return nil
       }
+      guard let difference = matching.firstDifference(comparable, entry.request) else {
+        return "  entry \(index): \(entry.request) — matches, but was already replayed "
+          + "(pass allowsRepeats: true to answer it again)"
+      }
       let used = entry.uses > 0 ? ", already replayed" : ""
-      let difference = matching.firstDifference(comparable, entry.request) ?? "identical"
       return "  entry \(index): \(entry.request) — differs in \(difference)\(used)"
     }
     if !near.isEmpty { lines.append("Closest recorded requests:") }
     lines += near.prefix(3)
     lines.append(
-      "To record it: \(recordCommand.replacingOccurrences(of: "=missing", with: "=new_episodes"))")
+      "To record it: \(command(recording: .newEpisodes))")
     return lines.joined(separator: "\n")
+  }
+
+  /// ``recordCommand`` with its `UNDERSTUDY_RECORD` value set to `mode`.
+  func command(recording mode: RecordMode) -> String {
+    let prefix = RecordMode.environmentVariable + "="
+    guard recordCommand.hasPrefix(prefix) else { return prefix + mode.rawValue + " " + recordCommand }
+    let rest = recordCommand.dropFirst(prefix.count).drop { $0 != " " }
+    return prefix + mode.rawValue + rest
   }
 
   // MARK: Recording
@@ -321,7 +332,7 @@ public final class Cassette: Sendable {
         failures.append(
           ScopeFailure(
             message: "Drift from cassette \(url.lastPathComponent): \(drift). Re-record with "
-              + "\(recordCommand.replacingOccurrences(of: "=missing", with: "=all")) if the "
+              + "\(command(recording: .all)) if the "
               + "live behaviour is right.",
             location: location))
       }

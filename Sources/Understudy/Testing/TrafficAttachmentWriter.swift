@@ -46,7 +46,7 @@ enum TrafficAttachmentWriter {
       let name = testName.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
       // [UInt8] is attachable without the Foundation cross-import overlay.
       Attachment.record(
-        [UInt8](data), named: "\(name.isEmpty ? "traffic" : name).har",
+        [UInt8](data), named: "\(name.isEmpty ? "test" : name)-traffic.har",
         sourceLocation: Testing.SourceLocation(
           fileID: location.fileID, filePath: location.filePath, line: location.line,
           column: location.column))
