@@ -55,7 +55,8 @@ extension HAR {
       text = try container.decodeIfPresent(String.self, forKey: .text)
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
-      try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+      try HARBodyText.validate(
+        text: text, encoding: encoding, in: container, textKey: .text, encodingKey: .encoding)
       // The spec requires a size; when an exporter leaves it out, the body knows it.
       self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0
     }
