@@ -118,6 +118,12 @@ import Testing
       file: "impossible-date.har", kind: .invalidValue, jsonPath: "log.entries[0].startedDateTime",
       at: (2, 23), says: [#""2024-02-30T12:00:00.000Z" is not an ISO 8601 date and time"#]),
     CassetteCase(
+      file: "date-after-year-9999.har", kind: .invalidValue,
+      jsonPath: "log.entries[0].startedDateTime", at: (2, 23),
+      says: [
+        #""9999-12-31T23:59:00.000-23:59" is outside the years 0000 to 9999 once converted to UTC"#
+      ]),
+    CassetteCase(
       file: "page-date-invalid.har", kind: .invalidValue, jsonPath: "log.pages[0].startedDateTime",
       at: (1, 40), says: [#""yesterday" is not an ISO 8601 date and time"#]),
     CassetteCase(
@@ -440,6 +446,35 @@ import Testing
     #expect(decoded.log.entries[0].request.postData?.body == bytes)
     #expect(decoded.log.entries[0].response.content.body == bytes)
     #expect(Redaction.default.redact(decoded) == decoded)
+  }
+
+  /// Found with FuzzCassette's round-trip check: "0000-01-01T00:00+00:01" decoded to year -1,
+  /// written as "00-1-12-31…" and could not be read back. Dates outside 0000 to 9999 used to be
+  /// written that way, and infinite ones trapped.
+  @Test(arguments: [-1e300, -62_167_219_200.001, 253_402_300_800, 1e300, .infinity, .nan])
+  func aDateACassetteCannotWriteFailsToEncodeWithItsPath(seconds: Double) throws {
+    var entry = HAR.Entry.sample()
+    entry.startedDateTime = Date(timeIntervalSince1970: seconds)
+    let har = HAR(entries: [.sample(), entry])
+    let error = try #require(cassetteError { _ = try har.encoded() })
+    #expect(error.kind == .invalidValue)
+    #expect(error.jsonPath == "log.entries[1].startedDateTime")
+    #expect(error.problem.hasSuffix("is outside the years 0000 to 9999, which a cassette writes"))
+    #expect(error.fix == "Use a date from 0000-01-01 to 9999-12-31 (UTC).")
+    entry.request.headers = [HAR.Header(name: "Authorization", value: FakeSecret.bearer)]
+    #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 1)
+  }
+
+  @Test func theFirstAndLastWritableDatesRoundTrip() throws {
+    var first = HAR.Entry.sample()
+    first.startedDateTime = HARTimestamp.writable.lowerBound
+    var last = HAR.Entry.sample()
+    last.startedDateTime = HARTimestamp.writable.upperBound
+    let har = HAR(entries: [first, last])
+    let text = try har.encodedText
+    #expect(text.contains("\"0000-01-01T00:00:00.000Z\""))
+    #expect(text.contains("\"9999-12-31T23:59:59.999Z\""))
+    #expect(try HAR.decode(har.encoded(), source: "edges.har") == har)
   }
 
   @Test func aMissingCassetteNamesThePathAndASiblingThatDiffersInCase() throws {
