@@ -327,10 +327,10 @@ import Testing
   // Files too large to commit, or that need a state git cannot store.
 
   @Test func aHugeHeaderLoadsMatchesAndRedactsWithoutBlowingUp() async throws {
-    let value = String(repeating: "a", count: 4 << 20)
+    let value = String(repeating: "a", count: 2 << 20)
     let request = InterceptedRequest(
       url: URL(string: "https://api.test/")!, headers: ["X-Big": value])
-    let outcome = await withWatchdog("a 4 MiB header") { () -> [String] in
+    let outcome = await withWatchdog("a 2 MiB header") { () -> [String] in
       var entry = HAR.Entry.sample(requestHeaders: [HAR.Header(name: "X-Big", value: value)])
       entry.request.headers += (0..<10_000).map { HAR.Header(name: "X-H\($0)", value: "v") }
       let har = HAR(entries: [entry])
@@ -351,7 +351,7 @@ import Testing
   }
 
   @Test func thousandsOfIdenticalEntriesLoadAndTheBadOneIsNamedByIndex() async throws {
-    let count = 5_000
+    let count = 3_000
     // One compact entry per line, after a first line that opens the archive; the last entry
     // has its status in quotes.
     let encoder = JSONEncoder()
@@ -417,9 +417,9 @@ import Testing
   }
 
   @Test func aLongSingleLineReportsTheColumnOfTheMistake() async throws {
-    let padding = String(repeating: " ", count: 4 << 20)
+    let padding = String(repeating: " ", count: 1 << 20)
     let text = "{\"log\": {\"entries\": [], \"comment\": \"x\"" + padding + "\"oops\": 1}}"
-    let outcome = await withWatchdog("a 4 MiB line") {
+    let outcome = await withWatchdog("a 1 MiB line") {
       LoadOutcome { () throws(CassetteError) in try HAR.decode(Data(text.utf8), source: "long.har")
       }
     }
