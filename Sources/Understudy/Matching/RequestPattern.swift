@@ -18,9 +18,13 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   }
 
   let node: Node
+  /// Whether no condition has a problem; checked before matching, because an invalid condition
+  /// under `!` or `||` would otherwise let the pattern match.
+  let isSound: Bool
 
   init(_ node: Node) {
     self.node = node
+    isSound = Self.invalidConditions(node).isEmpty
   }
 
   /// Creates a pattern from one condition on one field.
@@ -56,18 +60,28 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   ///
   /// Stops at the first failing condition; use ``explain(_:)`` to see every field.
   public func match(_ request: InterceptedRequest) -> [String: String]? {
+    guard isSound else { return nil }
     var captures: [String: String] = [:]
     return Self.match(node, request, &captures) ? captures : nil
   }
 
   /// Evaluates every condition against `request` and says which fields matched and which did not.
+  ///
+  /// A pattern with problems never matches, so its invalid conditions come first among the
+  /// mismatches, wherever they sit (in a `||` branch or under `!` they would not otherwise show).
   public func explain(_ request: InterceptedRequest) -> MatchExplanation {
-    Self.explain(node, request)
+    var explanation = Self.explain(node, request)
+    if !isSound {
+      let invalid = Self.invalidConditions(node).map(\.invalidMismatch)
+      explanation.mismatches = invalid + explanation.mismatches.filter { !invalid.contains($0) }
+      explanation.captures = [:]
+    }
+    return explanation
   }
 
   /// Problems found while building the pattern, such as an invalid regular expression or path
   /// template; a pattern with problems never matches.
-  public var problems: [String] { Self.problems(node) }
+  public var problems: [String] { Self.invalidConditions(node).compactMap(\.problem) }
 
   /// A readable form, such as `method == GET && path ~ /users/{id}`.
   public var description: String { Self.describe(node, topLevel: true) }
@@ -110,6 +124,11 @@ extension RequestPattern {
     /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
     var problem: String? = nil
     let check: @Sendable (InterceptedRequest) -> FieldCheck
+
+    /// How an explanation shows a condition that has a problem.
+    var invalidMismatch: FieldMismatch {
+      FieldMismatch(field: field, expected: expected, actual: "invalid pattern: \(problem ?? "")")
+    }
   }
 
   private static func match(
@@ -148,11 +167,9 @@ extension RequestPattern {
   private static func explain(_ node: Node, _ request: InterceptedRequest) -> MatchExplanation {
     switch node {
     case .condition(let condition):
-      if let problem = condition.problem {
-        let mismatch = FieldMismatch(
-          field: condition.field, expected: condition.expected,
-          actual: "invalid pattern: \(problem)")
-        return MatchExplanation(matchedFields: [], mismatches: [mismatch], captures: [:])
+      if condition.problem != nil {
+        return MatchExplanation(
+          matchedFields: [], mismatches: [condition.invalidMismatch], captures: [:])
       }
       switch condition.check(request) {
       case .matched(let found):
@@ -192,11 +209,12 @@ extension RequestPattern {
     }
   }
 
-  private static func problems(_ node: Node) -> [String] {
+  /// The conditions that have a problem, in the order they were written.
+  private static func invalidConditions(_ node: Node) -> [Condition] {
     switch node {
-    case .condition(let condition): return condition.problem.map { [$0] } ?? []
-    case .all(let nodes), .any(let nodes): return nodes.flatMap(problems)
-    case .not(let inner): return problems(inner)
+    case .condition(let condition): return condition.problem == nil ? [] : [condition]
+    case .all(let nodes), .any(let nodes): return nodes.flatMap(invalidConditions)
+    case .not(let inner): return invalidConditions(inner)
     }
   }
 

@@ -108,8 +108,9 @@ extension CassetteError {
         problem: "the file is a Git LFS pointer, not the cassette itself",
         fix: "Run `git lfs pull` to fetch the cassette.")
     }
+    let document: JSONNode
     do {
-      _ = try JSONNode.parse(bytes)
+      document = try JSONNode.parse(bytes, strict: true)
     } catch {
       let (line, column) = JSONNode.lineAndColumn(of: error.offset, in: bytes)
       let isJSONAtAll = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
@@ -125,14 +126,22 @@ extension CassetteError {
         kind: .malformedJSON, file: source, line: line, column: column,
         problem: isJSONAtAll ? error.problem : "the file is not JSON: \(error.problem)", fix: fix)
     }
+    // The JSON is well formed, and JSONDecoder says "not valid JSON" without a path when a
+    // number does not fit the member's type, so look for one.
+    var path: [JSONPathComponent] = []
+    if let (node, error) = unrepresentableNumber(in: document, key: nil, path: &path) {
+      return located(error, at: path, bytes: bytes, source: source).with(node: node, bytes: bytes)
+    }
     // Foundation rejected what this parser accepts; report its own words and position.
-    var problem = "the file is not valid JSON (\(decoderSaid))"
+    var problem = "the file could not be decoded (\(decoderSaid.withoutFinalPeriod))"
     var position: (line: Int, column: Int)?
     do {
       _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     } catch {
       let message = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-      if let message { problem = "the file is not valid JSON: \(message.lowercasingFirst)" }
+      if let message {
+        problem = "the file is not valid JSON: \(message.lowercasingFirst.withoutFinalPeriod)"
+      }
       if let offset = message.flatMap(characterOffset) {
         position = JSONNode.lineAndColumn(of: offset, in: bytes)
       }
@@ -140,6 +149,66 @@ extension CassetteError {
     return CassetteError(
       kind: .malformedJSON, file: source, line: position?.line, column: position?.column,
       problem: problem, fix: "Correct the JSON, or record the cassette again.")
+  }
+
+  /// Members the model reads as `Int`; every other number is read as a `Double`.
+  private static let wholeNumberMembers: Set<String> = [
+    "status", "size", "compression", "headersSize", "bodySize", "hitCount",
+  ]
+
+  /// The first number no member could hold: one too large for a `Double`, or one that is not a
+  /// whole number in `Int`'s range where the model reads an `Int`. Custom `_` members are
+  /// skipped, because decoding ignores them.
+  private static func unrepresentableNumber(
+    in node: JSONNode, key: String?, path: inout [JSONPathComponent]
+  ) -> (JSONNode, CassetteError)? {
+    switch node.value {
+    case .object(let members):
+      for member in members where !member.key.hasPrefix("_") {
+        path.append(.key(member.key))
+        if let found = unrepresentableNumber(in: member.value, key: member.key, path: &path) {
+          return found
+        }
+        path.removeLast()
+      }
+    case .array(let elements):
+      for (index, element) in elements.enumerated() {
+        path.append(.index(index))
+        if let found = unrepresentableNumber(in: element, key: key, path: &path) { return found }
+        path.removeLast()
+      }
+    case .number(let text):
+      let value = Double(text) ?? .infinity
+      let name = key.map { "\"\($0)\": " } ?? ""
+      guard value.isFinite else {
+        return (
+          node,
+          CassetteError(
+            kind: .invalidValue, problem: "the number \(text) is too large to be read",
+            fix: "Write a smaller number, for example \(name)0.")
+        )
+      }
+      guard let key, wholeNumberMembers.contains(key), Int(text) == nil else { return nil }
+      if value.rounded() != value {
+        return (
+          node,
+          CassetteError(
+            kind: .wrongType, problem: "expected a whole number but found the number \(text)",
+            fix: "Write a whole number, for example \(name)\(Int(value.rounded(.down))).")
+        )
+      }
+      if abs(value) >= 0x1p63 {
+        return (
+          node,
+          CassetteError(
+            kind: .invalidValue, problem: "the number \(text) is too large for \"\(key)\"",
+            fix: "Write a whole number below 2^63, for example \(example(for: key, Int.self)).")
+        )
+      }
+    case .string, .bool, .null:
+      break
+    }
+    return nil
   }
 
   /// Adds the file and the line and column of `path` to an error.
@@ -159,6 +228,14 @@ extension CassetteError {
   private func with(jsonPath: String) -> CassetteError {
     var copy = self
     copy.jsonPath = jsonPath
+    return copy
+  }
+
+  /// The error placed at `node` itself rather than where its path leads, which for a member
+  /// repeated in one object is the last one.
+  private func with(node: JSONNode, bytes: [UInt8]) -> CassetteError {
+    var copy = self
+    (copy.line, copy.column) = JSONNode.lineAndColumn(of: node.range.lowerBound, in: bytes)
     return copy
   }
 
@@ -240,4 +317,7 @@ extension [JSONPathComponent] {
 
 extension String {
   var lowercasingFirst: String { prefix(1).lowercased() + dropFirst() }
+
+  /// The sentence without its full stop, for a clause that another sentence continues.
+  fileprivate var withoutFinalPeriod: String { hasSuffix(".") ? String(dropLast()) : self }
 }

@@ -52,6 +52,14 @@ public struct CredentialScanner: Sendable {
 
   /// Every credential-shaped value in `har`, in the order of the file.
   public func scan(_ har: HAR) -> [CredentialFinding] {
+    // Dates hold no secrets, and one a cassette cannot write must not stop the scan either.
+    var har = har
+    for index in har.log.entries.indices {
+      har.log.entries[index].startedDateTime = Date(timeIntervalSince1970: 0)
+    }
+    for index in har.log.pages.indices {
+      har.log.pages[index].startedDateTime = Date(timeIntervalSince1970: 0)
+    }
     let encoder = HAR.makeEncoder()
     // NaN cannot be written to a file, but it must not stop a scan either.
     encoder.nonConformingFloatEncodingStrategy = .convertToString(

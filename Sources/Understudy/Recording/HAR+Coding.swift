@@ -14,9 +14,16 @@ extension HAR {
       data.append(UInt8(ascii: "\n"))
       return data
     } catch let EncodingError.invalidValue(value, context) {
+      let jsonPath = JSONPathComponent.render(JSONPathComponent.path(context.codingPath))
+      if let date = value as? Date {
+        throw CassetteError(
+          kind: .invalidValue, jsonPath: jsonPath,
+          problem: "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years "
+            + "0000 to 9999, which a cassette writes",
+          fix: "Use a date from 0000-01-01 to 9999-12-31 (UTC).")
+      }
       throw CassetteError(
-        kind: .invalidValue,
-        jsonPath: JSONPathComponent.render(JSONPathComponent.path(context.codingPath)),
+        kind: .invalidValue, jsonPath: jsonPath,
         problem: "\(value) cannot be written to JSON",
         fix: "Use a finite number; HAR writes -1 for a timing that is not known.")
     } catch {

@@ -39,14 +39,17 @@ enum HARBodyText {
     return data
   }
 
-  /// Checks at load time that a base64 body decodes, so a broken cassette fails with its path
-  /// when it is loaded rather than when a test first replays that entry.
+  /// Checks at load time that a body decodes (base64 that is base64, an encoding Understudy
+  /// knows), so a broken cassette fails with its path when it is loaded rather than when a test
+  /// first replays that entry.
   static func validate<Key: CodingKey>(
-    text: String?, encoding: String?, in container: KeyedDecodingContainer<Key>, at key: Key
+    text: String?, encoding: String?, in container: KeyedDecodingContainer<Key>,
+    textKey: Key, encodingKey: Key
   ) throws {
     do {
       _ = try decode(text: text, encoding: encoding)
-    } catch let error where error.kind == .invalidBase64 {
+    } catch {
+      let key = error.kind == .unsupportedEncoding ? encodingKey : textKey
       throw HARValueProblem(
         kind: error.kind, codingPath: container.codingPath + [key], problem: error.problem,
         fix: error.fix)

@@ -78,7 +78,8 @@ extension HAR {
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
       chunks = try container.decodeIfPresent([Chunk].self, forKey: .chunks)
-      try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+      try HARBodyText.validate(
+        text: text, encoding: encoding, in: container, textKey: .text, encodingKey: .encoding)
       // The spec requires a size; when an exporter leaves it out, the body knows it.
       self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0
     }

@@ -26,13 +26,28 @@ extension KeyedDecodingContainer {
         problem: "\"\(text)\" is not an ISO 8601 date and time",
         fix: "Write it like \"2024-05-01T12:30:00.000Z\" or \"2024-05-01T14:30:00.000+02:00\".")
     }
+    guard HARTimestamp.isWritable(date) else {
+      throw HARValueProblem(
+        kind: .invalidValue, codingPath: codingPath + [key],
+        problem: "\"\(text)\" is outside the years 0000 to 9999 once converted to UTC, so the "
+          + "cassette could not be written back",
+        fix: "Write a date from 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z.")
+    }
     return date
   }
 }
 
 extension KeyedEncodingContainer {
   /// Encodes a date the way every cassette writes it: UTC, milliseconds, `Z`.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a date outside the years 0000 to 9999.
   mutating func encodeTimestamp(_ date: Date, forKey key: Key) throws {
-    try encode(HARTimestamp.format(date), forKey: key)
+    guard let text = HARTimestamp.format(date) else {
+      throw EncodingError.invalidValue(
+        date,
+        EncodingError.Context(
+          codingPath: codingPath + [key], debugDescription: "the date is outside 0000 to 9999"))
+    }
+    try encode(text, forKey: key)
   }
 }

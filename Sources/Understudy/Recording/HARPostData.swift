@@ -53,7 +53,8 @@ extension HAR {
       text = try container.decode(.text, or: "")
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
-      try HARBodyText.validate(text: text, encoding: encoding, in: container, at: .text)
+      try HARBodyText.validate(
+        text: text, encoding: encoding, in: container, textKey: .text, encodingKey: .encoding)
     }
   }
 

@@ -11,8 +11,25 @@ enum HARTimestamp {
     Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
   }
 
-  /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
-  static func format(_ date: Date) -> String {
+  /// The instants a cassette can hold, to the millisecond: the years 0000 to 9999 in UTC, the
+  /// four digits every date in it is written with. Outside them a date could not be read back.
+  static let writable: ClosedRange<Date> =
+    Date(
+      timeIntervalSince1970: Double(daysFromCivil(year: 0, month: 1, day: 1) * 86_400))...Date(
+      timeIntervalSince1970: Double(daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400)
+        - 0.001)
+
+  /// Whether `date`, to the millisecond, is in ``writable``; never for an infinite or NaN one
+  /// (`ClosedRange<Date>.contains` says yes to NaN).
+  static func isWritable(_ date: Date) -> Bool {
+    let seconds = normalized(date).timeIntervalSince1970
+    return seconds >= writable.lowerBound.timeIntervalSince1970
+      && seconds <= writable.upperBound.timeIntervalSince1970
+  }
+
+  /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, or `nil` for a date that is not ``isWritable(_:)``.
+  static func format(_ date: Date) -> String? {
+    guard isWritable(date) else { return nil }
     let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     let (seconds, millisecond) = milliseconds.floorDivided(by: 1000)
     let (days, secondOfDay) = seconds.floorDivided(by: 86_400)

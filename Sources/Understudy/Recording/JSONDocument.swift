@@ -46,8 +46,13 @@ struct JSONNode {
   }
 
   /// Parses a whole document; a leading byte order mark is skipped, as the HAR spec asks.
-  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-    var parser = JSONParser(bytes: bytes)
+  ///
+  /// - Parameter strict: Also reject what Foundation rejects but bodies in the wild contain:
+  ///   strings that are not UTF-8 and `\u` escapes of unpaired UTF-16 surrogates. Leniently,
+  ///   both become U+FFFD, so a body can still be redacted; strictly, the error says where they
+  ///   are, for a cassette Foundation would not read.
+  static func parse(_ bytes: [UInt8], strict: Bool = false) throws(JSONSyntaxError) -> JSONNode {
+    var parser = JSONParser(bytes: bytes, strict: strict)
     return try parser.parseDocument()
   }
 
@@ -167,10 +172,12 @@ private struct JSONParser {
   static let maximumDepth = 512
 
   let bytes: [UInt8]
+  let strict: Bool
   var index = 0
 
-  init(bytes: [UInt8]) {
+  init(bytes: [UInt8], strict: Bool) {
     self.bytes = bytes
+    self.strict = strict
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
   }
 
@@ -285,6 +292,7 @@ private struct JSONParser {
   private mutating func parseString() throws(JSONSyntaxError) -> String {
     let opening = index
     index += 1
+    if strict { try checkUTF8(from: index) }
     // Most strings have no escapes: find the closing quote and decode the bytes in one go.
     var end = index
     while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
@@ -330,15 +338,48 @@ private struct JSONParser {
       index -= 1
       throw failure("\(upcoming) is not a JSON escape")
     }
-    var scalar = try parseHex4()
-    if (0xD800..<0xDC00).contains(scalar), bytes[index...].starts(with: Array("\\u".utf8)) {
+    let start = index - 1
+    let first = try parseHex4()
+    var scalar = first
+    var isPair = false
+    if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: Array("\\u".utf8)) {
       index += 1
       let low = try parseHex4()
-      scalar =
-        (0xDC00..<0xE000).contains(low)
-        ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+      isPair = (0xDC00..<0xE000).contains(low)
+      scalar = isPair ? 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+    }
+    if strict, (0xD800..<0xE000).contains(first), !isPair {
+      index = start
+      throw failure(
+        "\(upcoming) is half of a UTF-16 surrogate pair; follow a \\uD800–\\uDBFF escape with a "
+          + "\\uDC00–\\uDFFF one, or write the character itself")
     }
     utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+  }
+
+  /// Throws at the first byte of the string starting at `start` that is not UTF-8; escapes are
+  /// ASCII, so the raw bytes up to the closing quote can be checked as they are.
+  private mutating func checkUTF8(from start: Int) throws(JSONSyntaxError) {
+    var end = start
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+      end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+    }
+    var offset = start
+    var iterator = bytes[start..<min(end, bytes.count)].makeIterator()
+    var decoder = Unicode.UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        offset += UTF8.width(scalar)
+      case .emptyInput:
+        return
+      case .error:
+        index = offset
+        throw failure(
+          "a string contains the byte 0x\(hex(bytes[offset], width: 2)), which is not UTF-8; "
+            + "save the file as UTF-8, or write binary bodies as base64")
+      }
+    }
   }
 
   private static let simpleEscapes: [UInt8: UInt8] = [

@@ -48,10 +48,15 @@ extension Redaction {
     /// The path as written.
     public var description: String { expression }
 
-    /// Every value the path selects in `document`.
+    /// Every value the path selects in `document`, each once.
     func matches(in document: JSONNode) -> [JSONNode] {
       var current = [document]
       for step in steps {
+        if case .descendant = step {
+          // A node inside another is in that one's subtree already: searching both would find
+          // its descendants twice, and each further `..` would multiply them again.
+          current = current.outermost
+        }
         current = current.flatMap { node -> [JSONNode] in
           switch step {
           case .member(let name): return node.members(named: name)
@@ -148,6 +153,24 @@ extension JSONNode {
 
   /// This node and everything below it.
   fileprivate var subtree: [JSONNode] {
-    [self] + children.flatMap(\.subtree)
+    var nodes: [JSONNode] = []
+    func collect(_ node: JSONNode) {
+      nodes.append(node)
+      node.children.forEach(collect)
+    }
+    collect(self)
+    return nodes
+  }
+}
+
+extension [JSONNode] {
+  /// The nodes that are not inside another node of the list, in document order.
+  fileprivate var outermost: [JSONNode] {
+    var result: [JSONNode] = []
+    for node in sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+      if let last = result.last, last.range.upperBound >= node.range.upperBound { continue }
+      result.append(node)
+    }
+    return result
   }
 }

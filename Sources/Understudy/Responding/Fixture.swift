@@ -9,11 +9,25 @@ extension StubResponse {
   ///
   /// A missing file is reported where the stub is declared, and requests it would answer fail
   /// with an error naming the path it looked in.
+  ///
+  /// The path must stay inside the package: an absolute path, or one whose `..` components lead
+  /// out of the folder holding the test target's `Package.swift` (the nearest one above the test
+  /// file), is refused the same way, so a test never depends on a file that other checkouts do
+  /// not have. `../Fixtures/user.json` is fine; `../../../../etc/passwd` is not. The check is on
+  /// the path as written; symbolic links inside the package are followed. Use
+  /// ``fixture(at:status:headers:)`` for a file elsewhere on purpose.
   public static func fixture(
     _ path: String, status: Int = 200, headers: HTTPHeaders = [:], filePath: String = #filePath
   ) -> StubResponse {
     let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-    return fixture(at: folder.appendingPathComponent(path), status: status, headers: headers)
+    let url = folder.appendingPathComponent(path)
+    guard let refusal = FixturePath.refusal(of: path, resolvedTo: url, from: folder) else {
+      return fixture(at: url, status: status, headers: headers)
+    }
+    let contentType = MediaType.guess(forPathExtension: url.pathExtension)
+    return StubResponse(
+      status: status, headers: headers.withDefault("Content-Type", contentType),
+      body: ResponseBody(storage: .unavailable(refusal)))
   }
 
   /// A body read from the file at `url`, for example a bundle resource:
@@ -25,6 +39,46 @@ extension StubResponse {
     return StubResponse(
       status: status, headers: headers.withDefault("Content-Type", contentType),
       body: .file(url.standardizedFileURL))
+  }
+}
+
+/// The rule that keeps `.fixture(_:)` paths inside the package.
+enum FixturePath {
+  /// Why `path` may not be used, or `nil` when it may.
+  static func refusal(of path: String, resolvedTo url: URL, from folder: URL) -> String? {
+    if path.hasPrefix("/") {
+      return "fixture path \(path) is absolute; .fixture(_:) takes a path relative to the test "
+        + "file's folder \(folder.path), so use .fixture(at:) for a file elsewhere"
+    }
+    guard let package = packageRoot(above: folder) else { return nil }
+    let resolved = normalized(url.path)
+    guard resolved != package, !resolved.hasPrefix(package + "/") else { return nil }
+    return "fixture path \(path) leads to \(resolved), outside the package at \(package); keep "
+      + "fixtures inside the package so every checkout has them, or use .fixture(at:) for a "
+      + "file elsewhere"
+  }
+
+  /// The nearest folder at or above `folder` that holds a `Package.swift`.
+  private static func packageRoot(above folder: URL) -> String? {
+    var candidate = normalized(folder.path)
+    while true {
+      if FileManager.default.fileExists(atPath: candidate + "/Package.swift") { return candidate }
+      guard candidate != "/" else { return nil }
+      candidate = normalized(candidate + "/..")
+    }
+  }
+
+  /// `path` with `.` and `..` components resolved as text, without touching the file system.
+  private static func normalized(_ path: String) -> String {
+    var components: [Substring] = []
+    for component in path.split(separator: "/") {
+      switch component {
+      case ".": continue
+      case "..": _ = components.popLast()
+      default: components.append(component)
+      }
+    }
+    return "/" + components.joined(separator: "/")
   }
 }
 

@@ -51,4 +51,21 @@ import Testing
     #expect(pattern.problems.count == 2)
     #expect(pattern.match(request("GET", "https://a.test/ok", headers: ["X": "["])) == nil)
   }
+
+  /// Found by FuzzPatterns: an invalid condition fails on its own, so under `!` it turned into a
+  /// match, and beside a valid branch of `||` it was skipped.
+  @Test func aPatternWithProblemsNeverMatchesEvenUnderNotOrBesideAValidBranch() {
+    let invalid = RequestPattern.path(matching: "([unclosed")
+    let sent = request("GET", "https://a.test/ok")
+    for pattern in [
+      !invalid, invalid || .any, .any || invalid, !(!invalid), .get("/ok") && !invalid,
+    ] {
+      #expect(pattern.problems.count == 1, "\(pattern)")
+      #expect(pattern.match(sent) == nil, "\(pattern)")
+      let explanation = pattern.explain(sent)
+      #expect(!explanation.isMatch, "\(pattern)")
+      #expect(explanation.mismatches.first?.field == "path", "\(pattern)")
+      #expect(explanation.mismatches.first?.actual.hasPrefix("invalid pattern: ") == true)
+    }
+  }
 }

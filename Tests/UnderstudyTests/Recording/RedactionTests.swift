@@ -197,6 +197,23 @@ extension RecordingTests {
       #expect(Redaction.default.redact(once) == once)
     }
 
+    /// Found by FuzzPatterns: each `..` searched the subtree of every node the previous step
+    /// selected, nested ones included, so four of them over 200 nested arrays ran for minutes.
+    @Test(.timeLimit(.minutes(1)))
+    func repeatedDescendantStepsVisitEachNodeOnce() throws {
+      let depth = 200
+      let body = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+      let path = try Redaction.JSONPath("$..*..*..*..*")
+      let document = try #require(JSONNode.container(in: body))
+      let matches = path.matches(in: document)
+      #expect(matches.count == depth - 3)
+      #expect(Set(matches.map(\.range.lowerBound)).count == matches.count)
+      let entry = HAR.Entry.sample(
+        content: HAR.Content(body: Data(body.utf8), mimeType: "application/json"))
+      let redacted = Redaction(jsonPaths: [path]).redact(entry).response.content.text
+      #expect(redacted == "[[[[\"<redacted:*..*..*..*>\"]]]]")
+    }
+
     @Test func noRedactionLeavesTheEntryAsItWas() {
       #expect(Redaction.none.redact(Self.leaky) == Self.leaky)
     }

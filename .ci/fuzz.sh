@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ and runs each for SECONDS (default 30), failing on any
+# crash, broken invariant, timeout or out-of-memory.
+#
+#   bash .ci/fuzz.sh        # CI's short pass: 30 s per target, under 3 minutes with the build
+#   bash .ci/fuzz.sh 600    # the 10-minute run per target
+#
+# Seeds come from Fixtures/Fuzz/<target>/ and are never modified; the inputs libFuzzer finds
+# accumulate in Fuzz/.build/corpus/<target>/, so later runs start where earlier ones stopped.
+# A failing input is saved as Fuzz/.build/artifacts/<target>/crash-… (or timeout-…, oom-…);
+# replay it with `Fuzz/.build/release/<Target> <file>`, then copy it into the seed folder once
+# the fix is in, so the short pass guards against it from then on.
+#
+# FUZZ_JOBS=2 runs the two targets side by side; the default runs them one after the other,
+# at lower priority, because the machine is shared.
+set -euo pipefail
+
+seconds="${1:-30}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+fuzz="$root/Fuzz"
+build=(swift build --package-path "$fuzz" -c release --sanitize=fuzzer -Xswiftc -parse-as-library)
+
+# libFuzzer supplies main(), so the targets are built as libraries with no entry point of their
+# own; `--product` keeps SwiftPM from building the root package's command-line tool this way.
+for product in FuzzCassette FuzzPatterns; do
+  "${build[@]}" --product "$product"
+done
+bin="$("${build[@]}" --show-bin-path)"
+
+run() {
+  local target="$1" dict="$2" maxlen="$3"
+  shift 3
+  # The remaining arguments are seed folders, read recursively and never written to.
+  local corpus="$fuzz/.build/corpus/$target" artifacts="$fuzz/.build/artifacts/$target"
+  mkdir -p "$corpus" "$artifacts"
+  # The Swift runtime's backtracer would take the crash signal before libFuzzer can save the
+  # input that caused it.
+  local status=0
+  SWIFT_BACKTRACE=enable=no nice -n 10 "$bin/$target" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
+    -dict="$dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    "$corpus" "$@" >"$fuzz/.build/$target.log" 2>&1 || status=$?
+  grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::)' "$fuzz/.build/$target.log" | sed "s/^/$target: /"
+  if [ "$status" -ne 0 ]; then
+    echo "$target failed (exit $status); the end of $fuzz/.build/$target.log:" >&2
+    grep -v '^#[0-9]' "$fuzz/.build/$target.log" | tail -n 40 >&2
+  fi
+  return "$status"
+}
+
+cassette() {
+  run FuzzCassette "$fuzz/Dictionaries/cassette.dict" 16384 \
+    "$root/Fixtures/Fuzz/cassette" "$root/Fixtures/HAR" "$root/Fixtures/BadInput/cassettes"
+}
+patterns() {
+  run FuzzPatterns "$fuzz/Dictionaries/patterns.dict" 4096 "$root/Fixtures/Fuzz/patterns"
+}
+
+status=0
+if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then
+  cassette &
+  cassette_job=$!
+  patterns || status=1
+  wait "$cassette_job" || status=1
+else
+  cassette || status=1
+  patterns || status=1
+fi
+exit "$status"

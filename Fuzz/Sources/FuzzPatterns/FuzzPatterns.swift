@@ -1,0 +1,200 @@
+import Understudy
+
+/// libFuzzer's entry point: the bytes are lines, each fed to one parser.
+///
+/// 1. a path template, for `PathTemplate` and `RequestPattern.path(_:)`
+/// 2. a regular expression, for `.path(matching:)`, `.header(_:matching:)`, redaction body
+///    patterns and scanner allowances
+/// 3. a redaction JSON path
+/// 4. the request's path and query
+/// 5. the value of the request's `X-Fuzz` header
+/// 6. and on: a JSON body, for `JSONValue(parsing:)`, `.jsonBody` and JSON-path redaction
+///
+/// Nothing may crash, and the invariants below must hold: above all, a pattern with problems
+/// never matches, and a pattern without problems agrees with the parser it wraps.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPatterns(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+  let lines = Data(bytes: start, count: count).split(
+    separator: UInt8(ascii: "\n"), maxSplits: 5, omittingEmptySubsequences: false
+  ).map { String(decoding: $0, as: UTF8.self) }
+  let field = { (index: Int) in index < lines.count ? lines[index] : "" }
+  let request = makeRequest(pathAndQuery: field(3), header: field(4), body: field(5))
+  checkTemplate(field(0), request: request)
+  checkRegex(field(1), request: request)
+  checkJSONPath(field(2), body: field(5))
+  checkJSONBody(field(5), request: request)
+  return 0
+}
+
+private func makeRequest(pathAndQuery: String, header: String, body: String) -> InterceptedRequest {
+  let base = "https://fuzz.test"
+  let url =
+    URL(string: base + pathAndQuery)
+    ?? URL(
+      string: base + "/"
+        + (pathAndQuery.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))!
+  return InterceptedRequest(
+    method: "POST", url: url, headers: ["X-Fuzz": header], body: Data(body.utf8))
+}
+
+private func checkTemplate(_ text: String, request: InterceptedRequest) {
+  let pattern = RequestPattern.path(text)
+  let template: PathTemplate
+  do {
+    template = try PathTemplate(text)
+  } catch {
+    require(error.description.hasPrefix("Path template "), "unexpected wording: \(error)")
+    requireNeverMatches(pattern, request, "invalid template \(text)")
+    requireNeverMatches(!pattern, request, "negated invalid template \(text)")
+    return
+  }
+  require(pattern.problems.isEmpty, "valid template \(text) has problems \(pattern.problems)")
+  _ = pattern.match(request)
+  _ = pattern.explain(request)
+  if template.isLiteral {
+    require(template.match(text) == [:], "literal template \(text) does not match itself")
+    return
+  }
+  // Fill each placeholder with a value of its own; the template must capture exactly those.
+  var expected: [String: String] = [:]
+  let segments = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+  let concrete = segments.enumerated().map { index, segment -> String in
+    guard segment.first == "{" else { return String(segment) }
+    let name = segment.dropFirst().dropLast()
+    if name.hasSuffix("...") {
+      expected[String(name.dropLast(3))] = "r\(index)/s"
+      return "r\(index)/s"
+    }
+    expected[String(name)] = "v\(index)"
+    return "v\(index)"
+  }
+  let path = "/" + concrete.joined(separator: "/")
+  require(
+    template.match(path) == expected,
+    "\(text) matched \(path) as \(String(describing: template.match(path)))")
+  require(
+    template.parameterNames.sorted() == expected.keys.sorted(),
+    "\(text) names \(template.parameterNames), expected \(expected.keys.sorted())")
+}
+
+private func checkRegex(_ expression: String, request: InterceptedRequest) {
+  let compiled = try? NSRegularExpression(pattern: expression)
+  let path = RequestPattern.path(matching: expression)
+  let header = RequestPattern.header("X-Fuzz", matching: expression)
+  let bodyPattern = try? Redaction.BodyPattern(name: "fuzz", pattern: expression)
+  require((bodyPattern == nil) == (compiled == nil), "BodyPattern disagrees on \(expression)")
+  let allowance = try? CredentialScanner.Allowance.pattern(expression)
+  require((allowance == nil) == (compiled == nil), "Allowance disagrees on \(expression)")
+  let value = request.headers["X-Fuzz"] ?? ""
+  let text = request.bodyText ?? ""
+  // ICU backtracks without a limit, so an expression such as (a+)+$ can run for hours on a
+  // 30-character path. The library does not bound that (see Fuzz/README.md); such inputs are
+  // checked for their problems only, so the fuzzer spends its time looking for crashes.
+  if let compiled, isSlow(compiled, on: [request.path, value, text]) { return }
+
+  for pattern in [path, header, path && header, path || .any, !path] {
+    if compiled == nil {
+      require(!pattern.problems.isEmpty, "\(pattern) for an invalid regex has no problems")
+      requireNeverMatches(pattern, request, "invalid regex \(expression)")
+    } else {
+      require(pattern.problems.isEmpty, "valid regex \(expression): \(pattern.problems)")
+      let matched = pattern.match(request) != nil
+      require(
+        matched == pattern.explain(request).isMatch,
+        "match and explain disagree for \(pattern) on \(request)")
+    }
+  }
+  if let compiled {
+    let found = compiled.firstMatch(in: value, range: NSRange(value.startIndex..., in: value))
+    require(
+      (header.match(request) != nil) == (found != nil),
+      "header pattern \(expression) disagrees with NSRegularExpression on \(value)")
+  }
+  if let bodyPattern, let allowance {
+    let entry = makeEntry(body: text, mimeType: "text/plain")
+    let redacted = Redaction(bodyPatterns: [bodyPattern]).redact(entry)
+    _ = try? HAR(entries: [redacted]).encoded()
+    _ = CredentialScanner(allowing: [allowance]).scan(text, at: "body")
+  }
+}
+
+/// Whether `regex` needs more than 50 ms to find every match in one of `subjects`; ICU calls the
+/// block now and then during a long match when asked to report progress, which stops it.
+private func isSlow(_ regex: NSRegularExpression, on subjects: [String]) -> Bool {
+  let deadline = ContinuousClock.now + .milliseconds(50)
+  var slow = false
+  for subject in subjects where !slow {
+    regex.enumerateMatches(
+      in: subject, options: [.reportProgress], range: NSRange(subject.startIndex..., in: subject)
+    ) { _, _, stop in
+      if ContinuousClock.now > deadline {
+        slow = true
+        stop.pointee = true
+      }
+    }
+  }
+  return slow
+}
+
+private func checkJSONPath(_ expression: String, body: String) {
+  let path: Redaction.JSONPath
+  do {
+    path = try Redaction.JSONPath(expression)
+  } catch {
+    require(error.expression == expression, "the error names \(error.expression)")
+    require(!error.problem.isEmpty, "the error for \(expression) is empty")
+    return
+  }
+  let redaction = Redaction(jsonPaths: [path])
+  let entry = makeEntry(body: body, mimeType: "application/json")
+  let redacted = redaction.redact(entry)
+  let redactedBody = redacted.response.content.text ?? ""
+  require(redaction.redact(redacted) == redacted, "redacting \(expression) twice changes \(body)")
+  let isContainer = body.drop { " \t\r\n".contains($0) }.first.map { "[{".contains($0) } ?? false
+  if isContainer, (try? JSONValue(parsing: body)) != nil {
+    require(
+      (try? JSONValue(parsing: redactedBody)) != nil,
+      "redacting \(expression) made JSON invalid: \(body) became \(redactedBody)")
+  }
+}
+
+private func checkJSONBody(_ text: String, request: InterceptedRequest) {
+  guard let value = try? JSONValue(parsing: text) else {
+    require(
+      RequestPattern.jsonBody(subset: [:]).match(request) == nil,
+      "a body that is not JSON matched .jsonBody(subset: [:]): \(text)")
+    return
+  }
+  let reparsed = try? JSONValue(parsing: value.description)
+  require(reparsed == value, "\(value) does not parse back from its description")
+  require(RequestPattern.jsonBody(value).match(request) != nil, "\(value) does not equal itself")
+  require(
+    RequestPattern.jsonBody(subset: value).match(request) != nil,
+    "\(value) is not a subset of itself")
+}
+
+private func makeEntry(body: String, mimeType: String) -> HAR.Entry {
+  HAR.Entry(
+    startedDateTime: Date(timeIntervalSince1970: 0), time: 1,
+    request: HAR.Request(
+      method: "POST", url: "https://fuzz.test/",
+      postData: HAR.PostData(mimeType: mimeType, text: body)),
+    response: HAR.Response(status: 200, content: HAR.Content(mimeType: mimeType, text: body)))
+}
+
+private func requireNeverMatches(
+  _ pattern: RequestPattern, _ request: InterceptedRequest, _ what: String
+) {
+  require(!pattern.problems.isEmpty, "\(what): \(pattern) reports no problems")
+  require(pattern.match(request) == nil, "\(what): \(pattern) has problems but matched \(request)")
+  require(!pattern.explain(request).isMatch, "\(what): \(pattern) explains as a match")
+}
+
+private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fail(message()) }
+}
+
+/// Stops the process so libFuzzer saves the input: a trap is a "deadly signal" to it.
+private func fail(_ message: String) -> Never {
+  fatalError("FuzzPatterns invariant failed: \(message)")
+}
