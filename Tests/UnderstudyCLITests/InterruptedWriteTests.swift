@@ -15,7 +15,8 @@ import Understudy
     let body = Data(String(repeating: "0123456789abcdef", count: 1024).utf8)
     let entries = (0..<1_500).map { index in
       HAR.Entry(
-        request: InterceptedRequest(url: URL(string: "https://api.test/items/\(index)?token=t\(index)")!),
+        request: InterceptedRequest(
+          url: URL(string: "https://api.test/items/\(index)?token=t\(index)")!),
         response: HAR.Response(status: 200, headers: ["Content-Type": "text/plain"], body: body),
         startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), duration: .milliseconds(5))
     }

@@ -239,7 +239,9 @@ public final class Cassette: Sendable {
   /// ``recordCommand`` with its `UNDERSTUDY_RECORD` value set to `mode`.
   func command(recording mode: RecordMode) -> String {
     let prefix = RecordMode.environmentVariable + "="
-    guard recordCommand.hasPrefix(prefix) else { return prefix + mode.rawValue + " " + recordCommand }
+    guard recordCommand.hasPrefix(prefix) else {
+      return prefix + mode.rawValue + " " + recordCommand
+    }
     let rest = recordCommand.dropFirst(prefix.count).drop { $0 != " " }
     return prefix + mode.rawValue + rest
   }

@@ -26,4 +26,3 @@ struct UserClient: Sendable {
     return try JSONDecoder().decode(User.self, from: data)
   }
 }
-
