@@ -44,11 +44,21 @@
       // XCTest does not tell us the test method's file; the first stub the test declared is the
       // closest line we know.
       let location = registry.stubs.first?.location ?? registry.location
-      for failure in registry.endScope(
+      let failures = registry.endScope(
         testName: name, verifying: stubVerification, location: location)
-      {
+      for failure in failures {
         XCTestObserver.record(failure.message, at: failure.location, in: self)
       }
+      #if !os(Linux) && !os(Windows) && !os(Android)
+        // XCTest attachments exist on Apple platforms only (not verified here: built on Linux).
+        if !failures.isEmpty || testRun?.hasSucceeded == false,
+          let data = try? TrafficAttachmentWriter.har(of: registry.journal, testName: name).encoded()
+        {
+          let attachment = XCTAttachment(data: data, uniformTypeIdentifier: "public.json")
+          attachment.name = "\(CassetteName.sanitized(name))-traffic.har"
+          add(attachment)
+        }
+      #endif
       self.registry = nil
     }
   }
