@@ -22,7 +22,7 @@ import Testing
       "  5. POST https://api.weather.example/v1/alerts                error unmatched",
       "  Understudy: no stub matched POST https://api.weather.example/v1/alerts",
       #"    body (55 bytes): {"city":"lisbon","message":"Breezy","severity":"minor"}"#,
-      "       declared at understudy/DemoCommand.swift:",
+      "       declared at UnderstudyCLI/DemoCommand.swift:",
       #"       ✗ body: expected has JSON subset {"severity":"severe"}, got at $.severity: "#
         + #"expected "severe", got "minor""#,
     ]

@@ -189,7 +189,7 @@ import Testing
       .get("/secret"),
       StubResponse.text("who are you?", status: 401).header(
         "WWW-Authenticate", #"Basic realm="test""#))
-    let (data, response, _) = try await withWatchdog(5) {
+    let (data, response, _) = try await withWatchdog {
       try await api.send(URLRequest(url: URL(string: "https://api.test/secret")!), to: registry)
     }
     #expect(response.statusCode == 401)

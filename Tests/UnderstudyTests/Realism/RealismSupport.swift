@@ -7,7 +7,7 @@ import Testing
 /// The operation runs in an unstructured task, so a hung URLSession call cannot keep the test
 /// (or the whole run) waiting: it is recorded and left behind.
 func withWatchdog<T: Sendable>(
-  _ seconds: Double = 10, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  _ seconds: Double = 30, sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   let seconds = seconds * TestTiming.scale
