@@ -47,8 +47,20 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
 
   // Guards the delivery phase and the pending work that can still produce an answer.
   private let state = Locked(State())
-  /// Set in `begin()`, on the work queue, before any other queue can look at it.
-  private var facts = SessionFacts()
+  /// Read on the work queue the first time an answer needs them (a delay, a redirect, cookies,
+  /// a paced body), before any other queue can look at them; immediate answers never pay for
+  /// the reflection it takes.
+  private var readFacts: SessionFacts?
+
+  /// The session facts. Off the work queue they can only be what was read on it before (the
+  /// field they come from is written there); unread, they are empty.
+  private func facts(onWorkQueue: Bool) -> SessionFacts {
+    if let readFacts { return readFacts }
+    guard onWorkQueue else { return SessionFacts() }
+    let read = SessionFacts(task: task)
+    readFacts = read
+    return read
+  }
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
@@ -158,7 +170,6 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   // MARK: Deciding
 
   private func begin() {
-    facts = SessionFacts(task: task)
     let body = RequestBodyReader.body(of: request, task: task)
     let intercepted = InterceptedRequest(request, body: body)
     let registry: StubRegistry
@@ -207,6 +218,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     case .respond(let response):
       let reply = Reply(response, for: request)
       if response.delay > 0 {
+        _ = facts(onWorkQueue: onWorkQueue)
         armTimeouts(for: request)
         let instance = Unchecked(self)
         schedule(after: response.delay) {
@@ -216,6 +228,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         conclude(reply, for: request, registry, hops: hops, onWorkQueue: onWorkQueue)
       }
     case .passThrough(let rewrite, let recording):
+      _ = facts(onWorkQueue: onWorkQueue)
       armTimeouts(for: request)
       let instance = Unchecked(self)
       let outgoing = rewrite.apply(to: request)
@@ -271,6 +284,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
         if let entry {
           registry.recordResponse(reply.journalResponse(duration: 0), forEntry: entry)
         }
+        let facts = facts(onWorkQueue: onWorkQueue)
         facts.storeCookies(from: http.headers, for: http.url)
         facts.addCookies(to: &next)
         let question = RedirectQuestion(
@@ -308,7 +322,9 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   /// established this emulation (platform notes, row 5c) asks from there. The delegate may answer
   /// now or later, from any thread.
   private func ask(_ question: RedirectQuestion) {
-    guard let task, let delegate = task.delegate, let session = facts.session else {
+    guard let task, let delegate = task.delegate,
+      let session = facts(onWorkQueue: true).session
+    else {
       return follow(
         question.next, instead: question.reply, question.registry, hops: question.hops,
         onWorkQueue: true)
@@ -359,6 +375,8 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       return !state.timeoutsArmed
     }
     guard first else { return }
+    // Timeouts are armed on the work queue, or after an earlier step there read the facts.
+    let facts = facts(onWorkQueue: false)
     let idle = facts.idleTimeout(for: request)
     state.withLock { $0.idleTimeout = idle }
     restartIdleTimer()
@@ -514,7 +532,9 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
           return
         }
       #endif
-      facts.storeCookies(from: http.headers, for: http.url)
+      if http.headers.contains("Set-Cookie") {
+        facts(onWorkQueue: true).storeCookies(from: http.headers, for: http.url)
+      }
       startResponse(http, client)
     }
   }
@@ -567,6 +587,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     state.withLock { $0.phase = .sending(sender, due: false) }
     let firstDelay = reply.bodyDelay + sender.initialDelay
     if firstDelay > 0 || reply.bytesPerSecond != nil || reply.chunks != nil {
+      _ = facts(onWorkQueue: true)
       armTimeouts(for: InterceptedRequest(request))
     }
     if firstDelay > 0 {
