@@ -6,10 +6,11 @@ struct Options {
   var requestsPerRun: Int? = nil
   var pairs: Int? = nil
   var warmUp: Int? = nil
+  var side: RunPlan.Side? = nil
 
   static let usage = """
     usage: understudy-bench [--ci] [--json FILE|-] [--only TEXT]... [--requests N] [--pairs N]
-                            [--warm-up N]
+                            [--warm-up N] [--side floor|understudy]
 
       --ci          short run (fewer requests and pairs, no full-run-only scenarios); exits 1
                     when a ratio is far past its bar (see Bar.swift for the CI limits)
@@ -18,6 +19,8 @@ struct Options {
       --requests N  requests per timed run (default 5,000; CI 1,000)
       --pairs N     floor/Understudy pairs of timed runs per scenario (default 7; CI 5)
       --warm-up N   untimed requests per side before the pairs (default 500; CI 200)
+      --side S      profiling aid: run only the floor or only Understudy in timed scenarios,
+                    e.g. perf stat -e task-clock understudy-bench --only "one exact" --side floor
 
     Pin to one CPU for steadier numbers: build with
       swift build -c release --package-path Benchmarks
@@ -46,6 +49,12 @@ struct Options {
       case "--requests": options.requestsPerRun = try number(for: argument)
       case "--pairs": options.pairs = try number(for: argument)
       case "--warm-up": options.warmUp = try number(for: argument)
+      case "--side":
+        let text = try value(for: argument)
+        guard let side = RunPlan.Side(rawValue: text) else {
+          throw UsageError("--side needs floor or understudy, got \(text)")
+        }
+        options.side = side
       case "--help", "-h": throw UsageError(nil)
       default: throw UsageError("unknown argument \(argument)")
       }
@@ -57,7 +66,7 @@ struct Options {
     RunPlan(
       warmUp: warmUp ?? (isCI ? 200 : 500),
       requestsPerRun: requestsPerRun ?? (isCI ? 1_000 : 5_000),
-      pairs: pairs ?? (isCI ? 5 : 7))
+      pairs: pairs ?? (isCI ? 5 : 7), onlySide: side)
   }
 
   func selects(_ scenario: Scenario) -> Bool {

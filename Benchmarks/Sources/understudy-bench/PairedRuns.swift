@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many requests a timed run sends, and how many runs a comparison makes.
 struct RunPlan: Sendable {
   /// Requests sent to each side before timing starts: first calls pay for lazy setup (protocol
@@ -6,16 +8,33 @@ struct RunPlan: Sendable {
   var requestsPerRun: Int
   /// Floor/Understudy pairs; the ratio reported is the median of the pairs' ratios.
   var pairs: Int
+  /// Set for profiling (`--side`): only this side runs, so `perf stat`, `perf record` or
+  /// callgrind see one side's work; the other side's column repeats it.
+  var onlySide: Side? = nil
+
+  enum Side: String, Sendable {
+    case floor
+    case understudy
+  }
 }
 
 /// Timings of floor and Understudy runs taken alternately, and the ratio within each pair.
 struct Comparison {
-  /// Microseconds per request of each floor run.
+  /// Wall-clock microseconds per request of each floor run.
   let floor: Spread
-  /// Microseconds per request of each Understudy run.
+  /// Wall-clock microseconds per request of each Understudy run.
   let subject: Spread
-  /// Understudy over floor, per adjacent pair.
+  /// Understudy over floor, wall clock, per adjacent pair.
   let ratio: Spread
+  /// Understudy over floor in process CPU time (all threads), per pair: less sensitive to
+  /// waiting for a CPU that a neighbour holds, so it shows whether a slow pair was the library.
+  let cpuRatio: Spread
+}
+
+/// The cost of one timed run, per request.
+private struct RunCost {
+  let wallMicroseconds: Double
+  let cpuMicroseconds: Double
 }
 
 enum PairedRuns {
@@ -24,34 +43,52 @@ enum PairedRuns {
   static func compare(floor: Workload, subject: Workload, plan: RunPlan) async throws
     -> Comparison
   {
+    if let side = plan.onlySide {
+      let workload = side == .floor ? floor : subject
+      try await workload(plan.warmUp)
+      var times: [Double] = []
+      for _ in 0..<plan.pairs {
+        times.append(try await cost(workload, plan.requestsPerRun).wallMicroseconds)
+      }
+      return Comparison(
+        floor: Spread(times), subject: Spread(times), ratio: Spread([1]), cpuRatio: Spread([1]))
+    }
     try await floor(plan.warmUp)
     try await subject(plan.warmUp)
-    var floorTimes: [Double] = []
-    var subjectTimes: [Double] = []
-    var ratios: [Double] = []
+    var floorCosts: [RunCost] = []
+    var subjectCosts: [RunCost] = []
     for pair in 0..<plan.pairs {
-      let floorTime: Double
-      let subjectTime: Double
       if pair.isMultiple(of: 2) {
-        floorTime = try await time(floor, plan.requestsPerRun)
-        subjectTime = try await time(subject, plan.requestsPerRun)
+        floorCosts.append(try await cost(floor, plan.requestsPerRun))
+        subjectCosts.append(try await cost(subject, plan.requestsPerRun))
       } else {
-        subjectTime = try await time(subject, plan.requestsPerRun)
-        floorTime = try await time(floor, plan.requestsPerRun)
+        subjectCosts.append(try await cost(subject, plan.requestsPerRun))
+        floorCosts.append(try await cost(floor, plan.requestsPerRun))
       }
-      floorTimes.append(floorTime)
-      subjectTimes.append(subjectTime)
-      ratios.append(subjectTime / floorTime)
     }
+    let pairs = zip(floorCosts, subjectCosts)
     return Comparison(
-      floor: Spread(floorTimes), subject: Spread(subjectTimes), ratio: Spread(ratios))
+      floor: Spread(floorCosts.map(\.wallMicroseconds)),
+      subject: Spread(subjectCosts.map(\.wallMicroseconds)),
+      ratio: Spread(pairs.map { $1.wallMicroseconds / $0.wallMicroseconds }),
+      cpuRatio: Spread(pairs.map { $1.cpuMicroseconds / $0.cpuMicroseconds }))
   }
 
-  /// Microseconds per request of one run of `workload`.
-  static func time(_ workload: Workload, _ requests: Int) async throws -> Double {
+  /// Wall-clock and process CPU time per request of one run of `workload`.
+  private static func cost(_ workload: Workload, _ requests: Int) async throws -> RunCost {
     let clock = ContinuousClock()
+    let cpuBefore = processCPUNanoseconds()
     let elapsed = try await clock.measure { try await workload(requests) }
+    let cpu = Double(processCPUNanoseconds() - cpuBefore) / 1e3
     let (seconds, attoseconds) = elapsed.components
-    return (Double(seconds) * 1e6 + Double(attoseconds) / 1e12) / Double(requests)
+    let wall = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    return RunCost(
+      wallMicroseconds: wall / Double(requests), cpuMicroseconds: cpu / Double(requests))
+  }
+
+  private static func processCPUNanoseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return time.tv_sec * 1_000_000_000 + time.tv_nsec
   }
 }

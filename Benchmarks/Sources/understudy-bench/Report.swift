@@ -22,7 +22,8 @@ struct Report: Codable {
     let header = [
       Format.padded("scenario", 56), Format.padded("floor µs", 9, right: true),
       Format.padded("Understudy", 11, right: true), Format.padded("ratio", 7, right: true),
-      Format.padded("(min–max)", 13), Format.padded("bar", 10), "result",
+      Format.padded("(min–max)", 13), Format.padded("CPU", 6, right: true),
+      Format.padded("bar", 10), "result",
     ]
     lines.append(header.joined(separator: " "))
     var group: String?
@@ -40,12 +41,18 @@ struct Report: Codable {
           Format.padded(Format.fixed(subject.median, 1), 11, right: true),
           Format.padded(Format.fixed(ratio.median, 2) + "x", 7, right: true),
           Format.padded("(\(Format.fixed(ratio.min, 2))–\(Format.fixed(ratio.max, 2)))", 13),
+          Format.padded(
+            row.cpuRatio.map { Format.fixed($0.median, 2) + "x" } ?? "", 6, right: true),
         ]
       } else if let value = row.value {
         let measured = Format.fixed(value, 1) + " " + (row.unit ?? "")
-        cells += [Format.padded(measured, 9 + 1 + 11 + 1 + 7, right: true), Format.padded("", 13)]
+        cells += [
+          Format.padded(measured, 9 + 1 + 11 + 1 + 7, right: true), Format.padded("", 13 + 1 + 6),
+        ]
       } else {
-        cells += [Format.padded("—", 9 + 1 + 11 + 1 + 7, right: true), Format.padded("", 13)]
+        cells += [
+          Format.padded("—", 9 + 1 + 11 + 1 + 7, right: true), Format.padded("", 13 + 1 + 6),
+        ]
       }
       cells.append(Format.padded(row.bar?.text ?? "", 10))
       cells.append(row.verdict.rawValue + (row.note.map { "  (\($0))" } ?? ""))

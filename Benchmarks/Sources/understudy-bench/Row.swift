@@ -16,6 +16,8 @@ struct Row: Codable, Sendable {
   var understudyMicroseconds: Spread? = nil
   /// Understudy over floor per pair of runs, for timed comparisons.
   var ratio: Spread? = nil
+  /// Understudy over floor in process CPU time per pair, for timed comparisons.
+  var cpuRatio: Spread? = nil
   /// A single measured value (memory, a duration) and its unit, for everything else.
   var value: Double? = nil
   var unit: String? = nil
@@ -34,6 +36,7 @@ struct Row: Codable, Sendable {
     row.floorMicroseconds = comparison.floor
     row.understudyMicroseconds = comparison.subject
     row.ratio = comparison.ratio
+    row.cpuRatio = comparison.cpuRatio
     row.bar = bar
     row.note = note
     row.verdict = bar.map { $0.passes(comparison.ratio.median) ? .pass : .fail } ?? .info
