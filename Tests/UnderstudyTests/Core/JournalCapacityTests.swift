@@ -36,4 +36,15 @@ import Testing
     log.updateLast(where: { $0 == 9 }, with: { $0 = 90 })
     #expect(log.elements == [8, 90, 10])
   }
+
+  @Test func anUnboundedLogKeepsEverythingAcrossChunks() {
+    var log = BoundedLog<Int>(capacity: nil)
+    for value in 0..<5_000 { log.append(value) }
+    #expect(log.elements == Array(0..<5_000))
+    log.updateLast(where: { $0 == 10 }, with: { $0 = -10 })
+    #expect(log.elements[10] == -10)
+    var large = BoundedLog<Int>(capacity: 1_500)
+    for value in 0..<5_000 { large.append(value) }
+    #expect(large.elements == Array(3_500..<5_000))
+  }
 }
