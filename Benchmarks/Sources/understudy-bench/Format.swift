@@ -13,6 +13,11 @@ enum Format {
     String(format: "%.\(decimals)f", value)
   }
 
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return fixed(Double(seconds) + Double(attoseconds) / 1e18, 1) + " s"
+  }
+
   static func padded(_ text: String, _ width: Int, right: Bool = false) -> String {
     let count = text.count
     guard count < width else { return text }

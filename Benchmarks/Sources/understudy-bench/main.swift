@@ -54,7 +54,7 @@ print(
   "\(report.machine.processors) CPUs; load average \(loadAtStart ?? "?") at start, "
     + "\(report.machine.loadAverageAtEnd ?? "?") at end; "
     + "\(plan.pairs) pairs × \(plan.requestsPerRun.formatted()) requests per scenario; "
-    + "took \(clock.now - started)")
+    + "took \(Format.seconds(clock.now - started))")
 
 if let path = options.jsonPath {
   let data = try report.json
