@@ -21,6 +21,18 @@ enum StubScenarios {
             CannedResponse.floorBody, context, bar: .oneStub)
         ]
       },
+      Scenario(group: group, name: "one exact stub, journalCapacity: 0") { context in
+        // The same stub in a registry that journals nothing: the difference to the row above is
+        // what keeping every request (the default) costs.
+        let registry = StubRegistry(journalCapacity: 0)
+        let url = CannedResponse.origin + "/items/1"
+        registry.stub(.get(url), json(CannedResponse.floorBody))
+        return [
+          try await compare(
+            "one exact stub, journalCapacity: 0", registry, URLRequest(url: URL(string: url)!),
+            CannedResponse.floorBody, context)
+        ]
+      },
       Scenario(group: group, name: "one path-template stub") { context in
         let registry = StubRegistry()
         registry.stub(.get(CannedResponse.origin + "/items/{id}"), json(CannedResponse.floorBody))
