@@ -34,8 +34,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Creates a header list from a dictionary, sorted by name so the order is deterministic.
   public init(_ dictionary: [String: String]) {
-    fields = dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
-      .map { Field(name: $0.key, value: $0.value) }
+    // Every intercepted request comes through here, most with no or one header: skip the sort
+    // then, and otherwise lower-case each name once rather than in every comparison.
+    guard dictionary.count > 1 else {
+      fields = dictionary.map { Field(name: $0.key, value: $0.value) }
+      return
+    }
+    fields = dictionary.map {
+      (order: $0.key.lowercased(), field: Field(name: $0.key, value: $0.value))
+    }
+    .sorted { $0.order < $1.order }
+    .map(\.field)
   }
 
   /// Creates a header list from a literal, keeping the literal's order.

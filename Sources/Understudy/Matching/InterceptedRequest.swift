@@ -39,7 +39,10 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     self.body = body
     self.pathParameters = [:]
     self.timeoutInterval = timeoutInterval
-    self.host = url.host?.lowercased()
+    // Decoding the host costs more than the rest of this initialiser; hosts rarely hold a `%`.
+    let encodedHost = url.host(percentEncoded: true)
+    let hasEscapes = encodedHost?.utf8.contains(UInt8(ascii: "%")) ?? false
+    self.host = (hasEscapes ? url.host : encodedHost)?.lowercased()
     // Every request pays for this, so skip URLComponents (a second parse of the URL) when the
     // URL's own accessors give the same answer: an absolute URL's path, and no query. A relative
     // URL keeps URLComponents, which reads the relative part only.

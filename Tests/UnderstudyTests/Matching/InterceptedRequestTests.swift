@@ -12,7 +12,8 @@ import Testing
       "https://api.test/caf%C3%A9?x=1&y=%20z#frag", "myapp://handoff/open", "myapp:open",
       "https://[::1]:8080/x?y", "http://h/%7Euser", "https://api.test/a;b=c/d",
       "https://api.test/100%25", "https://api.test/?q=1", "https://api.test?q=1&q=2",
-      "https://api.test/p?", "https://user:pw@API.Test/p",
+      "https://api.test/p?", "https://user:pw@API.Test/p", "http://[fe80::1%25eth0]:80/p",
+      "http://ex%41mple.test/p",
     ].map { URL(string: $0)! } + [
       URL(string: "users/7?x=1", relativeTo: URL(string: "https://api.test/v1/")!)!,
       URL(string: "/abs", relativeTo: URL(string: "https://api.test/v1/")!)!,
