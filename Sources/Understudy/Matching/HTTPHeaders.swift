@@ -88,11 +88,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// The fields as a dictionary; repeated names are joined with `, ` as RFC 9110 allows.
   public var dictionary: [String: String] {
-    var result: [String: String] = [:]
+    // Built for every stubbed response: one pass, each name compared with the names seen
+    // before it (responses have a handful), keeping the first spelling of a repeated name.
+    var result: [String: String] = Dictionary(minimumCapacity: fields.count)
+    var names: [String] = []
     for field in fields {
-      if let key = result.keys.first(where: { $0.caseInsensitiveEquals(field.name) }) {
+      if let key = names.first(where: { $0.caseInsensitiveEquals(field.name) }) {
         result[key] = result[key]! + ", " + field.value
       } else {
+        names.append(field.name)
         result[field.name] = field.value
       }
     }
@@ -114,7 +118,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+  /// Header-name equality ignoring case. Names are ASCII in practice, so compare bytes with ASCII
+  /// case folding and lower-case whole strings (two allocations) only when a byte is not ASCII.
   func caseInsensitiveEquals(_ other: String) -> Bool {
-    utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    guard utf8.count == other.utf8.count else { return false }
+    for (a, b) in zip(utf8, other.utf8) where a != b {
+      guard a < 0x80, b < 0x80 else { return lowercased() == other.lowercased() }
+      if a | 0x20 != b | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) {
+        return false
+      }
+    }
+    return true
   }
 }
