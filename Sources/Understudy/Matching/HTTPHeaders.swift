@@ -88,15 +88,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// The fields as a dictionary; repeated names are joined with `, ` as RFC 9110 allows.
   public var dictionary: [String: String] {
-    // Built for every stubbed response: one pass, each name compared with the names seen
-    // before it (responses have a handful), keeping the first spelling of a repeated name.
-    var result: [String: String] = Dictionary(minimumCapacity: fields.count)
-    var names: [String] = []
+    // Built for every stubbed response, which then adds Content-Length: sized for one more
+    // field so that insert does not grow the table.
+    var result: [String: String] = Dictionary(minimumCapacity: fields.count + 1)
     for field in fields {
-      if let key = names.first(where: { $0.caseInsensitiveEquals(field.name) }) {
+      if let key = result.keys.first(where: { $0.caseInsensitiveEquals(field.name) }) {
         result[key] = result[key]! + ", " + field.value
       } else {
-        names.append(field.name)
         result[field.name] = field.value
       }
     }
