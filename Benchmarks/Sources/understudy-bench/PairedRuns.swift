@@ -48,7 +48,7 @@ enum PairedRuns {
       try await workload(plan.warmUp)
       var times: [Double] = []
       for _ in 0..<plan.pairs {
-        times.append(try await cost(workload, plan.requestsPerRun).wallMicroseconds)
+        times.append(try await cost(workload, plan.requestsPerRun, side.rawValue).wallMicroseconds)
       }
       return Comparison(
         floor: Spread(times), subject: Spread(times), ratio: Spread([1]), cpuRatio: Spread([1]))
@@ -59,11 +59,11 @@ enum PairedRuns {
     var subjectCosts: [RunCost] = []
     for pair in 0..<plan.pairs {
       if pair.isMultiple(of: 2) {
-        floorCosts.append(try await cost(floor, plan.requestsPerRun))
-        subjectCosts.append(try await cost(subject, plan.requestsPerRun))
+        floorCosts.append(try await cost(floor, plan.requestsPerRun, "floor"))
+        subjectCosts.append(try await cost(subject, plan.requestsPerRun, "understudy"))
       } else {
-        subjectCosts.append(try await cost(subject, plan.requestsPerRun))
-        floorCosts.append(try await cost(floor, plan.requestsPerRun))
+        subjectCosts.append(try await cost(subject, plan.requestsPerRun, "understudy"))
+        floorCosts.append(try await cost(floor, plan.requestsPerRun, "floor"))
       }
     }
     let pairs = zip(floorCosts, subjectCosts)
@@ -74,11 +74,23 @@ enum PairedRuns {
       cpuRatio: Spread(pairs.map { $1.cpuMicroseconds / $0.cpuMicroseconds }))
   }
 
+  /// With UNDERSTUDY_BENCH_TRACE set, each timed run prints `run SIDE START END` (CLOCK_MONOTONIC
+  /// nanoseconds) to standard error, so samples of `perf record -k CLOCK_MONOTONIC` over a paired
+  /// run can be split into floor and Understudy profiles taken under the same load.
+  private static let tracesRuns =
+    ProcessInfo.processInfo.environment["UNDERSTUDY_BENCH_TRACE"] != nil
+
   /// Wall-clock and process CPU time per request of one run of `workload`.
-  private static func cost(_ workload: Workload, _ requests: Int) async throws -> RunCost {
+  private static func cost(_ workload: Workload, _ requests: Int, _ side: String) async throws
+    -> RunCost
+  {
     let clock = ContinuousClock()
     let cpuBefore = processCPUNanoseconds()
+    let start = monotonicNanoseconds()
     let elapsed = try await clock.measure { try await workload(requests) }
+    if tracesRuns {
+      FileHandle.standardError.write(Data("run \(side) \(start) \(monotonicNanoseconds())\n".utf8))
+    }
     let cpu = Double(processCPUNanoseconds() - cpuBefore) / 1e3
     let (seconds, attoseconds) = elapsed.components
     let wall = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
@@ -86,9 +98,13 @@ enum PairedRuns {
       wallMicroseconds: wall / Double(requests), cpuMicroseconds: cpu / Double(requests))
   }
 
-  private static func processCPUNanoseconds() -> Int {
+  private static func processCPUNanoseconds() -> Int { nanoseconds(CLOCK_PROCESS_CPUTIME_ID) }
+
+  private static func monotonicNanoseconds() -> Int { nanoseconds(CLOCK_MONOTONIC) }
+
+  private static func nanoseconds(_ clock: clockid_t) -> Int {
     var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    clock_gettime(clock, &time)
     return time.tv_sec * 1_000_000_000 + time.tv_nsec
   }
 }
