@@ -17,7 +17,7 @@ struct Options {
       --json FILE   also write the results as JSON to FILE ("-" for standard output)
       --only TEXT   run only scenarios whose group or name contains TEXT (repeatable)
       --requests N  requests per timed run (default 5,000; CI 600)
-      --pairs N     floor/Understudy pairs of timed runs per scenario (default 7; CI 9)
+      --pairs N     floor/Understudy pairs of timed runs per scenario (default 9)
       --warm-up N   untimed requests per side before the pairs (default 500; CI 200)
       --side S      profiling aid: run only the floor or only Understudy in timed scenarios,
                     e.g. perf stat -e task-clock understudy-bench --only "one exact" --side floor
@@ -68,7 +68,7 @@ struct Options {
       // CI: more, shorter pairs; a neighbour's burst then spoils fewer of the pairs the median
       // is taken over.
       requestsPerRun: requestsPerRun ?? (isCI ? 600 : 5_000),
-      pairs: pairs ?? (isCI ? 9 : 7), onlySide: side)
+      pairs: pairs ?? 9, onlySide: side)
   }
 
   func selects(_ scenario: Scenario) -> Bool {
