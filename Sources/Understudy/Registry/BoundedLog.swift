@@ -30,7 +30,11 @@ struct BoundedLog<Element> {
     if let last = chunks.indices.last, chunks[last].count < chunkSize {
       chunks[last].append(element)
     } else {
-      chunks.append([element])
+      var chunk: [Element] = [element]
+      // A log that has filled a chunk is a long one: size the next chunk at once rather than
+      // copying it as it doubles. Short logs (most stubs) never allocate more than they hold.
+      if !chunks.isEmpty { chunk.reserveCapacity(chunkSize) }
+      chunks.append(chunk)
     }
     stored += 1
     if let capacity, stored - chunks[0].count >= capacity {
