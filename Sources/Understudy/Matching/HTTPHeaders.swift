@@ -34,8 +34,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Creates a header list from a dictionary, sorted by name so the order is deterministic.
   public init(_ dictionary: [String: String]) {
-    fields = dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
-      .map { Field(name: $0.key, value: $0.value) }
+    // Every intercepted request comes through here, most with no or one header: skip the sort
+    // then, and otherwise lower-case each name once rather than in every comparison.
+    guard dictionary.count > 1 else {
+      fields = dictionary.map { Field(name: $0.key, value: $0.value) }
+      return
+    }
+    fields = dictionary.map {
+      (order: $0.key.lowercased(), field: Field(name: $0.key, value: $0.value))
+    }
+    .sorted { $0.order < $1.order }
+    .map(\.field)
   }
 
   /// Creates a header list from a literal, keeping the literal's order.
@@ -79,7 +88,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// The fields as a dictionary; repeated names are joined with `, ` as RFC 9110 allows.
   public var dictionary: [String: String] {
-    var result: [String: String] = [:]
+    // Built for every stubbed response, which then adds Content-Length: sized for one more
+    // field so that insert does not grow the table.
+    var result: [String: String] = Dictionary(minimumCapacity: fields.count + 1)
     for field in fields {
       if let key = result.keys.first(where: { $0.caseInsensitiveEquals(field.name) }) {
         result[key] = result[key]! + ", " + field.value
@@ -105,7 +116,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+  /// Header-name equality ignoring case. Names are ASCII in practice, so compare bytes with ASCII
+  /// case folding and lower-case whole strings (two allocations) only when a byte is not ASCII.
   func caseInsensitiveEquals(_ other: String) -> Bool {
-    utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    guard utf8.count == other.utf8.count else { return false }
+    for (a, b) in zip(utf8, other.utf8) where a != b {
+      guard a < 0x80, b < 0x80 else { return lowercased() == other.lowercased() }
+      if a | 0x20 != b | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) {
+        return false
+      }
+    }
+    return true
   }
 }

@@ -31,7 +31,13 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
   ///
   /// - Throws: `DecodingError` when `data` is not JSON.
   public init(parsing data: Data) throws {
-    self = try JSONDecoder().decode(JSONValue.self, from: data)
+    // The direct reader handles ordinary UTF-8 JSON; anything it is unsure of, errors included,
+    // goes through JSONDecoder as the reference.
+    if let value = JSONValueReader.parse(data) {
+      self = value
+    } else {
+      self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
   }
 
   /// Parses a JSON document from text.

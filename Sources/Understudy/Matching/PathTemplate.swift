@@ -118,7 +118,9 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// Percent-decodes `text`, keeping it as written when it is not valid percent-encoding (a
   /// literal `100%`, say).
   static func decoded(_ text: Substring) -> String {
-    guard text.contains("%") else { return String(text) }
+    // utf8.contains: `contains("%")` resolves to Foundation's substring search, far slower, and
+    // this runs for every segment of every template tried.
+    guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
     return text.removingPercentEncoding ?? String(text)
   }
 

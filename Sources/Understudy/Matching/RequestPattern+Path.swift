@@ -23,7 +23,7 @@ extension RequestPattern {
     }
     guard parsed.isLiteral else {
       return RequestPattern(field: "path", expected: "~ \(template)".clipped()) { request in
-        if let captures = parsed.match(request.url.path(percentEncoded: true)) {
+        if let captures = parsed.match(request.encodedPath) {
           return .matched(captures)
         }
         return .mismatched(actual: request.path.clipped())

@@ -139,7 +139,8 @@ extension RequestPattern {
       if condition.problem != nil { return false }
       switch condition.check(request) {
       case .matched(let found):
-        captures.merge(found) { _, new in new }
+        // Most conditions capture nothing; merging an empty dictionary still costs a call.
+        if !found.isEmpty { captures.merge(found) { _, new in new } }
         return true
       case .mismatched:
         return false
@@ -153,7 +154,7 @@ extension RequestPattern {
       for node in nodes {
         var branch: [String: String] = [:]
         if match(node, request, &branch) {
-          captures.merge(branch) { _, new in new }
+          if !branch.isEmpty { captures.merge(branch) { _, new in new } }
           return true
         }
       }

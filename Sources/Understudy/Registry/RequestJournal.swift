@@ -46,31 +46,31 @@ public struct JournalEntry: Sendable {
 
 /// The ordered log of intercepted requests, bounded when a capacity is set.
 struct RequestJournal: Sendable {
-  private(set) var entries: [JournalEntry] = []
+  private var log: BoundedLog<JournalEntry>
   private var nextID = 0
-  let capacity: Int?
+
+  var capacity: Int? { log.capacity }
+
+  var entries: [JournalEntry] { log.elements }
 
   init(capacity: Int?) {
-    self.capacity = capacity
+    log = BoundedLog(capacity: capacity)
   }
 
   mutating func append(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
     nextID += 1
-    if let capacity {
-      guard capacity > 0 else { return nextID }
-      if entries.count >= capacity { entries.removeFirst(entries.count - capacity + 1) }
-    }
-    entries.append(JournalEntry(id: nextID, request: request, outcome: outcome, date: Date()))
+    // A journal that keeps nothing skips building the entry (and reading the clock) too.
+    if log.capacity == 0 { return nextID }
+    log.append(JournalEntry(id: nextID, request: request, outcome: outcome, date: Date()))
     return nextID
   }
 
   mutating func setResponse(_ response: JournalEntry.Response, forEntry id: Int) {
     // Answers come in roughly arrival order, so the entry is almost always near the end.
-    guard let index = entries.lastIndex(where: { $0.id == id }) else { return }
-    entries[index].response = response
+    log.updateLast(where: { $0.id == id }, with: { $0.response = response })
   }
 
   mutating func removeAll() {
-    entries.removeAll()
+    log.removeAll()
   }
 }

@@ -29,12 +29,15 @@ public final class Stub: Sendable, CustomStringConvertible {
   let order: Int
 
   // Guards the call count and the requests this stub answered.
-  private let usage = Locked<(calls: Int, requests: [InterceptedRequest])>((0, []))
+  private let usage: Locked<(calls: Int, requests: BoundedLog<InterceptedRequest>)>
 
+  /// - Parameter requestCapacity: How many answered requests ``requests`` keeps; the registry's
+  ///   journal capacity, so a bounded registry stays bounded however long a stub serves.
   init(
     pattern: RequestPattern, responder: Responder, limit: StubLimit, name: String?,
-    scenario: ScenarioStep?, location: SourceLocation, order: Int
+    scenario: ScenarioStep?, location: SourceLocation, order: Int, requestCapacity: Int?
   ) {
+    self.usage = Locked((0, BoundedLog(capacity: requestCapacity)))
     self.scenario = scenario
     self.pattern = pattern
     self.responder = responder
@@ -47,8 +50,9 @@ public final class Stub: Sendable, CustomStringConvertible {
   /// How many requests this stub has answered.
   public var callCount: Int { usage.withLock { $0.calls } }
 
-  /// The requests this stub answered, in order.
-  public var requests: [InterceptedRequest] { usage.withLock { $0.requests } }
+  /// The requests this stub answered, in order; only the most recent ones when the registry was
+  /// created with a `journalCapacity`, which bounds these lists too.
+  public var requests: [InterceptedRequest] { usage.withLock { $0.requests.elements } }
 
   /// Whether the stub has answered as many requests as its limit allows.
   public var isExhausted: Bool {

@@ -50,6 +50,8 @@ public final class StubRegistry: Sendable {
   }
   /// Where the registry was created, named in reports about requests that outlive it.
   public let location: SourceLocation
+  /// How many requests the journal and each stub keep; `nil` for all.
+  let journalCapacity: Int?
   /// The identity sessions use to find this registry.
   let id: Int
 
@@ -58,7 +60,8 @@ public final class StubRegistry: Sendable {
   /// - Parameters:
   ///   - unmatchedRequests: What to do with requests no stub matches; failing them is the default.
   ///   - journalCapacity: How many requests the journal keeps (oldest dropped first); `nil` keeps
-  ///     them all. Long benchmarks and soak tests set a bound.
+  ///     them all. It bounds each stub's ``Stub/requests`` too. Long benchmarks and soak tests set
+  ///     a bound (`0` keeps none), so memory stays flat however many requests they send.
   ///   - fileID: The `#fileID` of the caller; reports about requests that outlive the registry
   ///     name this place. Leave the default.
   ///   - filePath: The `#filePath` of the caller; leave the default.
@@ -71,6 +74,7 @@ public final class StubRegistry: Sendable {
   ) {
     self.policy = Locked(unmatchedRequests)
     self.journalStorage = Locked(RequestJournal(capacity: journalCapacity))
+    self.journalCapacity = journalCapacity
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.id = RegistryDirectory.shared.allocateID()
     RegistryDirectory.shared.register(self)
@@ -138,7 +142,7 @@ public final class StubRegistry: Sendable {
     let stub = table.withLock { table in
       let stub = Stub(
         pattern: pattern, responder: responder, limit: limit, name: name, scenario: scenario,
-        location: location, order: table.nextOrder)
+        location: location, order: table.nextOrder, requestCapacity: journalCapacity)
       table.nextOrder += 1
       table.all.append(stub)
       if let path = pattern.indexedPath {

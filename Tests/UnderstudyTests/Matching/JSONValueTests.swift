@@ -37,3 +37,36 @@ import Testing
     #expect(String(decoding: try JSONEncoder().encode(JSONValue.number(3)), as: UTF8.self) == "3")
   }
 }
+
+/// The direct reader must agree with JSONDecoder wherever it answers, and leave the rest to it.
+@Suite struct JSONParserTests {
+  static let agreeing = [
+    #"{"kind":"book","quantity":2,"customer":{"id":42,"tier":"gold"},"tags":["a","b"]}"#,
+    #"  [ true , false , null , 0 , -0 , 1.5e3 , -2E-2 , 12345678901234567890 ]  "#,
+    #""plain""#, "42", "-0.0", "true", "null", "[]", "{}", #"{"a":{}}"#, "[[[[1]]]]",
+    #""esc \" \\ \/ \b \f \n \r \t \u00e9 \u20AC \ud83d\ude00 end""#, #""é€😀 raw""#,
+    #"{"":""}"#, "0.1", "1e-7", "5e-324", "1.7976931348623157e308",
+  ]
+
+  @Test(arguments: agreeing) func agreesWithJSONDecoder(text: String) throws {
+    let data = Data(text.utf8)
+    let direct = try #require(JSONValueReader.parse(data))
+    #expect(direct == (try JSONDecoder().decode(JSONValue.self, from: data)))
+  }
+
+  static let deferred = [
+    "", " ", "<html>", "01", "1.", ".5", "+1", "1e", "-", "1e400", "NaN", "tru", "nulls",
+    #"{"a":1,"a":2}"#, #"{"a" 1}"#, "[1,]", "[1 2]", #"{"a":1,}"#, #""unterminated"#,
+    "\"tab\there\"", #""bad \x escape""#, #""lone \ud800 surrogate""#, #""\u12""#, "1 2",
+    String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+  ]
+
+  @Test(arguments: deferred) func leavesDoubtfulInputToJSONDecoder(text: String) {
+    #expect(JSONValueReader.parse(Data(text.utf8)) == JSONValue?.none)
+  }
+
+  @Test func leavesInvalidUTF8AndByteOrderMarksToJSONDecoder() {
+    #expect(JSONValueReader.parse(Data([0x22, 0xC3, 0x28, 0x22])) == JSONValue?.none)
+    #expect(JSONValueReader.parse(Data([0xEF, 0xBB, 0xBF, 0x31])) == JSONValue?.none)
+  }
+}

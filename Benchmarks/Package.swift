@@ -1,0 +1,18 @@
+// swift-tools-version: 6.1
+// The benchmark lives in its own package so its executable and settings never reach users of
+// Understudy. Run it with: swift run -c release --package-path Benchmarks understudy-bench
+import PackageDescription
+
+let package = Package(
+  name: "UnderstudyBenchmarks",
+  // Mutex (Synchronization) needs macOS 15; the benchmark's memory figures are Linux-only anyway.
+  platforms: [.macOS(.v15)],
+  dependencies: [.package(name: "Understudy", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "understudy-bench",
+      dependencies: [.product(name: "Understudy", package: "Understudy")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Resident memory of this process, read from `/proc/self/status` (Linux only; `nil` elsewhere).
+enum ProcessMemory {
+  /// Current resident set size, in bytes.
+  static var residentBytes: Int? { field("VmRSS") }
+
+  /// Highest resident set size since start or since the last ``resetPeak()``, in bytes.
+  static var peakResidentBytes: Int? { field("VmHWM") }
+
+  /// Resets the high-water mark to the current RSS (Linux 4.0+: `5` to `/proc/self/clear_refs`),
+  /// so a scenario's peak is not hidden by an earlier scenario's. Returns whether it worked.
+  @discardableResult
+  static func resetPeak() -> Bool {
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+    defer { try? handle.close() }
+    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+  }
+
+  private static func field(_ name: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return nil
+    }
+    for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+      // "VmRSS:	   35120 kB"
+      let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true)
+        .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first
+      return kilobytes.map { $0 * 1024 }
+    }
+    return nil
+  }
+
+  /// The 1-, 5- and 15-minute load averages, which say how busy the shared machine was.
+  static var loadAverage: String? {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
+      return nil
+    }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+  }
+}
+
+extension Int {
+  var mebibytes: Double { Double(self) / 1_048_576 }
+}
