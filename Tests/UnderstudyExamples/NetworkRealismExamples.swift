@@ -17,6 +17,21 @@ import Understudy
     #expect(Date().timeIntervalSince(start) >= 0.19)
   }
 
+  @Test func streamedBodies() async throws {
+    registry.stub(
+      .get("/events"),
+      .streaming(
+        [
+          (Data("data: 1\n\n".utf8), after: 0),
+          (Data("data: 2\n\n".utf8), after: 0.05),
+        ],
+        headers: ["Content-Type": "text/event-stream"]))
+
+    let (data, _) = try await registry.makeSession().data(
+      from: URL(string: "https://api.example.com/events")!)
+    #expect(String(decoding: data, as: UTF8.self) == "data: 1\n\ndata: 2\n\n")
+  }
+
   @Test func timeouts() async throws {
     registry.stub(.get("/feed"), StubResponse.text("too late").delayed(by: 5))
 

@@ -32,7 +32,7 @@ public final class Cassette: Sendable {
   private struct Recorded {
     /// The redacted request as stored, for matching.
     let request: InterceptedRequest
-    /// The answer to replay (placeholders restored when asked).
+    /// The answer to replay (placeholders restored when asked), with its replay delay applied.
     let response: StubResponse
     var uses = 0
   }
@@ -119,6 +119,7 @@ public final class Cassette: Sendable {
       for (index, entry) in har.log.entries.enumerated() {
         let request = try entry.request.interceptedRequest()
         let answer = try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
+          .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed))
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
         recorded.append(Recorded(request: request, response: answer))
       }
@@ -186,25 +187,39 @@ public final class Cassette: Sendable {
         lastMatch = index
         if state.recorded[index].uses == 0 {
           if consume { state.recorded[index].uses += 1 }
-          return (index, state.recorded[index].response.delayed(by: replayDelay(index, state)))
+          return (index, state.recorded[index].response)
         }
       }
       guard allowsRepeats, let index = lastMatch else { return nil }
       state.recorded[index].uses += 1
-      return (index, state.recorded[index].response.delayed(by: replayDelay(index, state)))
+      return (index, state.recorded[index].response)
     }
   }
 
-  private func replayDelay(_ index: Int, _ state: State) -> TimeInterval {
-    guard let entry = state.original?.log.entries[index] else { return 0 }
+  /// How long a replayed answer waits before its response. Worked out once, at load: anything
+  /// that copies the locked state per request would copy every entry, and replay would slow down
+  /// as cassettes grow.
+  private static func replayDelay(of entry: HAR.Entry, speed: ReplaySpeed) -> TimeInterval {
     // A streamed body replays its own timing; the wait before the response is what is left.
     let streamed = entry.response.content.chunks?.last?.time ?? 0
-    return replaySpeed.delay(forRecordedMilliseconds: max(0, entry.time - streamed))
+    return speed.delay(forRecordedMilliseconds: max(0, entry.time - streamed))
   }
 
   /// The live request as it would be stored, so placeholders compare equal to the secrets they
   /// replaced.
   private func redactedForMatching(_ live: InterceptedRequest) -> InterceptedRequest {
+    // Nothing to redact means nothing changes: skip the HAR round trip, which costs more than
+    // the rest of a replay.
+    let names = redaction.headerNames
+    let queryNames = redaction.queryParameterNames
+    if live.body?.isEmpty ?? true,
+      !live.headers.contains(where: { field in names.contains { $0.caseInsensitiveEquals(field.name) } }),
+      !live.queryItems.contains(where: { item in
+        queryNames.contains { $0.caseInsensitiveEquals(item.name) }
+      })
+    {
+      return live
+    }
     let probe = HAR.Entry(
       request: live, response: HAR.Response(status: 0, headers: [:], body: nil),
       startedDateTime: Date(timeIntervalSince1970: 0), duration: .zero)
