@@ -213,7 +213,9 @@ public final class Cassette: Sendable {
     let names = redaction.headerNames
     let queryNames = redaction.queryParameterNames
     if live.body?.isEmpty ?? true,
-      !live.headers.contains(where: { field in names.contains { $0.caseInsensitiveEquals(field.name) } }),
+      !live.headers.contains(where: { field in
+        names.contains { $0.caseInsensitiveEquals(field.name) }
+      }),
       !live.queryItems.contains(where: { item in
         queryNames.contains { $0.caseInsensitiveEquals(item.name) }
       })
