@@ -136,18 +136,15 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
       if task?.state == .suspended { return }
     #endif
     settle()
-    let pending = state.withLock { state -> ([DispatchWorkItem], URLSessionDataTask?) in
+    let network = state.withLock { state -> URLSessionDataTask? in
       if case .sending(let sender, _) = state.phase { sender.close() }
+      // Once stopped, nothing arms a new timer, so the ones cancelled below are all there are.
       state.phase = .stopped
-      defer {
-        state.timers = []
-        state.idleTimer = nil
-        state.network = nil
-      }
-      return (state.timers + (state.idleTimer.map { [$0] } ?? []), state.network)
+      defer { state.network = nil }
+      return state.network
     }
-    for timer in pending.0 { timer.cancel() }
-    if let network = pending.1 { Self.cancelLater(network) }
+    cancelTimers()
+    if let network { Self.cancelLater(network) }
   }
 
   /// Cancels a pass-through task from another queue: every URLSession work queue targets one

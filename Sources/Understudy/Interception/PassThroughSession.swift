@@ -120,12 +120,8 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
         .failure(URLError.understudy(.badServerResponse, "pass-through got no HTTP response", url)))
       return
     }
-    var headers = HTTPHeaders()
-    for (name, value) in http.allHeaderFields {
-      headers.add(name: "\(name)", value: "\(value)")
-    }
     var reply = HTTPReply(
-      url: http.url ?? url!, status: http.statusCode, headers: HTTPHeaders(headers.dictionary),
+      url: http.url ?? url!, status: http.statusCode, headers: HTTPHeaders(http),
       body: .data(exchange.body))
     reply.chunks = Self.streamedParts(exchange, headers: reply.headers)
     exchange.completion(.response(reply))

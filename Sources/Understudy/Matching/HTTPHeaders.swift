@@ -47,6 +47,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     .map(\.field)
   }
 
+  /// Creates a header list from a response's header fields, sorted by name: Foundation hands
+  /// them over as a dictionary, so their order is already lost.
+  init(_ response: HTTPURLResponse) {
+    var fields: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+      fields[String(describing: name)] = String(describing: value)
+    }
+    self.init(fields)
+  }
+
   /// Creates a header list from a literal, keeping the literal's order.
   public init(dictionaryLiteral elements: (String, String)...) {
     fields = elements.map { Field(name: $0.0, value: $0.1) }

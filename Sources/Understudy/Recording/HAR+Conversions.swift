@@ -68,11 +68,7 @@ extension HAR.Response {
   /// Foundation hands headers over as a dictionary, so their order is lost; they come out sorted
   /// by name.
   public init(_ response: HTTPURLResponse, body: Data?) {
-    var fields: [String: String] = [:]
-    for (name, value) in response.allHeaderFields {
-      fields[String(describing: name)] = String(describing: value)
-    }
-    self.init(status: response.statusCode, headers: HTTPHeaders(fields), body: body)
+    self.init(status: response.statusCode, headers: HTTPHeaders(response), body: body)
   }
 
   /// The header fields as ``HTTPHeaders``, in the model's order.

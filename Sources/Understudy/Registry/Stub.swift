@@ -61,11 +61,11 @@ public final class Stub: Sendable, CustomStringConvertible {
   }
 
   /// Takes one use of the stub for `request`; `nil` when it is used up.
-  func claim(_ request: InterceptedRequest, keepRequest: Bool) -> Int? {
+  func claim(_ request: InterceptedRequest) -> Int? {
     usage.withLock { usage in
       if let maximum = limit.maximumCalls, usage.calls >= maximum { return nil }
       usage.calls += 1
-      if keepRequest { usage.requests.append(request) }
+      usage.requests.append(request)
       return usage.calls - 1
     }
   }

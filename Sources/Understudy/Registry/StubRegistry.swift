@@ -295,11 +295,11 @@ public final class StubRegistry: Sendable {
   }
 
   private func claim(_ stub: Stub, for request: InterceptedRequest) -> Int? {
-    guard let step = stub.scenario else { return stub.claim(request, keepRequest: true) }
+    guard let step = stub.scenario else { return stub.claim(request) }
     return scenarioStates.withLock { states in
       let current = states[step.scenario] ?? ScenarioStep.initialState
       if let required = step.requiredState, required != current { return nil }
-      guard let call = stub.claim(request, keepRequest: true) else { return nil }
+      guard let call = stub.claim(request) else { return nil }
       if let next = step.nextState { states[step.scenario] = next }
       return call
     }

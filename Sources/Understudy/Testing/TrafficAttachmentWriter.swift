@@ -43,10 +43,9 @@ enum TrafficAttachmentWriter {
     #if canImport(Testing)
       guard Test.current != nil, let data = try? har(of: journal, testName: testName).encoded()
       else { return }
-      let name = testName.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
       // [UInt8] is attachable without the Foundation cross-import overlay.
       Attachment.record(
-        [UInt8](data), named: "\(name.isEmpty ? "test" : name)-traffic.har",
+        [UInt8](data), named: "\(CassetteName.sanitized(testName))-traffic.har",
         sourceLocation: Testing.SourceLocation(
           fileID: location.fileID, filePath: location.filePath, line: location.line,
           column: location.column))
