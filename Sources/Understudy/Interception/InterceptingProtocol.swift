@@ -1,5 +1,7 @@
-/// The `URLProtocol` that answers a registry's sessions; one specialisation per registry (see
-/// ``ScopeTag``).
+/// The `URLProtocol` that answers a registry's sessions. Each registry's sessions use a subclass
+/// that only names the registry (``TaggedInterceptingProtocol``, see ``ScopeTag``); everything
+/// else lives here, outside the generic subclass, so the per-request path runs as ordinary
+/// compiled code rather than unspecialised generic code that looks up type metadata at run time.
 ///
 /// The delivery rules come from the platform notes (section 7):
 /// - the client is called only on the task's own work queue: synchronously inside
@@ -10,7 +12,10 @@
 ///   task's consumer sees chunks;
 /// - nothing touches the client after completion or after a real `stopLoading`;
 /// - `startLoading` never waits.
-final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
+class InterceptingProtocol: URLProtocol {
+  /// The identifier of the registry this class answers for; subclasses name it.
+  class var registryID: Int { 0 }
+
   private enum Phase {
     case idle
     /// Deciding: a delay, the network or a redirect decision is pending.
@@ -65,7 +70,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
     if scheme == "http" || scheme == "https" { return true }
-    if case .live(let registry) = RegistryDirectory.shared.lookup(Tag.id) {
+    if case .live(let registry) = RegistryDirectory.shared.lookup(registryID) {
       return registry.claims(scheme: scheme)
     }
     return false
@@ -170,7 +175,7 @@ final class InterceptingProtocol<Tag: ScopeTag>: URLProtocol {
     let body = RequestBodyReader.body(of: request, task: task)
     let intercepted = InterceptedRequest(request, body: body)
     let registry: StubRegistry
-    switch RegistryDirectory.shared.lookup(Tag.id) {
+    switch RegistryDirectory.shared.lookup(type(of: self).registryID) {
     case .live(let live):
       registry = live
     case .retired(let reason, let reportAsIssue):

@@ -16,7 +16,8 @@ enum Reply: Sendable {
           HTTPReply(
             url: request.url, status: status, headers: headers, body: body,
             bodyDelay: response.bodyDelay, bytesPerSecond: response.bytesPerSecond,
-            dropAfterBytes: response.dropAfterBytes, chunks: response.chunks))
+            dropAfterBytes: response.dropAfterBytes, chunks: response.chunks,
+            responseCache: response.responseCache))
       }
     case .failure(let error):
       self = .failure(error)
@@ -53,6 +54,8 @@ struct HTTPReply: Sendable {
   var dropAfterBytes: Int? = nil
   /// The parts the body goes out in, when it is streamed (stubbed, or as recorded).
   var chunks: [BodyChunk]? = nil
+  /// Where a stub keeps the `HTTPURLResponse` it built last; `nil` for answers built once.
+  var responseCache: HTTPResponseCache? = nil
 
   /// Whether the body goes out in one piece as soon as the response is sent.
   var isImmediate: Bool {
@@ -62,6 +65,13 @@ struct HTTPReply: Sendable {
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server
   /// would, so `expectedContentLength` is right.
   func httpResponse(bodyLength: Int?) -> HTTPURLResponse {
+    guard let responseCache else { return makeHTTPResponse(bodyLength: bodyLength) }
+    return responseCache.response(for: url, bodyLength: bodyLength) {
+      makeHTTPResponse(bodyLength: bodyLength)
+    }
+  }
+
+  private func makeHTTPResponse(bodyLength: Int?) -> HTTPURLResponse {
     var fields = headers.dictionary
     if let bodyLength, !headers.contains("Content-Length") {
       fields["Content-Length"] = String(bodyLength)

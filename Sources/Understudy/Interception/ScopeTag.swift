@@ -34,10 +34,16 @@ enum ScopeTags {
   private static func specialise<Tag: ScopeTag>(_ tag: Tag.Type, id: Int, remainingBits: Int)
     -> AnyClass
   {
-    if remainingBits == 0 { return InterceptingProtocol<Tag>.self }
+    if remainingBits == 0 { return TaggedInterceptingProtocol<Tag>.self }
     if (id >> (remainingBits - 1)) & 1 == 1 {
       return specialise(OneBit<Tag>.self, id: id, remainingBits: remainingBits - 1)
     }
     return specialise(ZeroBit<Tag>.self, id: id, remainingBits: remainingBits - 1)
   }
+}
+
+/// The protocol class of one registry: the tag names the registry, and all behaviour is inherited
+/// from ``InterceptingProtocol``.
+final class TaggedInterceptingProtocol<Tag: ScopeTag>: InterceptingProtocol {
+  override class var registryID: Int { Tag.id }
 }

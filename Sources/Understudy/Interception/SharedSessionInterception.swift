@@ -36,10 +36,11 @@ public enum SharedSessionInterception {
       reason:
         "no test that stubs URLSession.shared is running (use the "
         + "`.stubs(interceptingSharedSession: true)` trait or `withSharedSessionStubs`)")
-    _ = URLProtocol.registerClass(InterceptingProtocol<SharedSessionTag>.self)
+    _ = URLProtocol.registerClass(TaggedInterceptingProtocol<SharedSessionTag>.self)
     #if canImport(FoundationNetworking)
       let classes = URLSession.shared.configuration.protocolClasses ?? []
-      guard let first = classes.first, first == InterceptingProtocol<SharedSessionTag>.self else {
+      guard let first = classes.first, first == TaggedInterceptingProtocol<SharedSessionTag>.self
+      else {
         return .inactive(
           "URLSession.shared was created before Understudy registered its protocol, so "
             + "FoundationNetworking will never route it to Understudy in this process (Linux copies "

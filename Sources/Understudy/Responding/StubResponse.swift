@@ -13,7 +13,12 @@ public struct StubResponse: Sendable {
     case passThrough(PassThrough)
   }
 
-  var outcome: Outcome
+  var outcome: Outcome {
+    // The cached HTTPURLResponse was built from the old status and headers.
+    didSet { responseCache = HTTPResponseCache() }
+  }
+  /// Shared by copies until the outcome changes.
+  private(set) var responseCache = HTTPResponseCache()
   /// How long to wait before the response (status and headers), in seconds; the protocol waits
   /// without blocking a thread.
   public var delay: TimeInterval = 0
