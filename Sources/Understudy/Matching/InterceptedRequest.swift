@@ -11,7 +11,11 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders
   /// The body bytes, or `nil` when the request had none.
-  public var body: Data?
+  public var body: Data? {
+    didSet { jsonCache = nil }
+  }
+  /// Set by the registry while it looks for a stub, so JSON matchers parse the body once.
+  var jsonCache: ParsedJSONBodyCache?
   /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
   /// matches.
   public var pathParameters: [String: String]

@@ -48,6 +48,30 @@ struct JSONDifference {
     }
   }
 
+  /// Whether `actual` conforms to `expected`: the same answer as `find(…) == nil`, without
+  /// building the report's text or sorting keys.
+  func conforms(expected: JSONValue, actual: JSONValue) -> Bool {
+    switch (expected, actual) {
+    case (.object(let expectedMembers), .object(let actualMembers)):
+      if mode == .equal && expectedMembers.count != actualMembers.count { return false }
+      for (key, expectedValue) in expectedMembers {
+        guard let actualValue = actualMembers[key],
+          conforms(expected: expectedValue, actual: actualValue)
+        else { return false }
+      }
+      return true
+    case (.array(let expectedElements), .array(let actualElements)):
+      guard expectedElements.count == actualElements.count else { return false }
+      for (expectedElement, actualElement) in zip(expectedElements, actualElements)
+      where !conforms(expected: expectedElement, actual: actualElement) {
+        return false
+      }
+      return true
+    default:
+      return expected == actual
+    }
+  }
+
   /// `$.name` for plain keys, `$["odd key"]` for the rest.
   private static func member(_ path: String, _ key: String) -> String {
     let plain =

@@ -95,24 +95,93 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   public func match(_ path: String) -> [String: String]? {
     let path = path.isEmpty ? "/" : path
     guard path.hasPrefix("/") else { return nil }
-    let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    // Most templates tried do not fit; checking the shape first means those allocate nothing.
+    guard fits(path) else { return nil }
     var captures: [String: String] = [:]
-    for (index, segment) in segments.enumerated() {
-      guard index < parts.count else { return nil }
+    var parts = PathParts(path)
+    for segment in segments {
+      guard let (part, rest) = parts.next() else { break }
       switch segment {
-      case .literal(let text):
-        guard parts[index] == text || Self.decoded(parts[index]) == text else { return nil }
+      case .literal:
+        continue
       case .parameter(let name):
-        guard !parts[index].isEmpty else { return nil }
-        captures[name] = Self.decoded(parts[index])
+        captures[name] = Self.decoded(part)
       case .remainder(let name):
-        let rest = parts[index...].joined(separator: "/")
-        guard !rest.isEmpty else { return nil }
-        captures[name] = Self.decoded(Substring(rest))
+        captures[name] = Self.decoded(rest)
         return captures
       }
     }
-    return parts.count == segments.count ? captures : nil
+    return captures
+  }
+
+  /// Whether `path` has the template's shape: every literal in place, every placeholder filled.
+  private func fits(_ path: String) -> Bool {
+    var parts = PathParts(path)
+    for segment in segments {
+      guard let (part, rest) = parts.next() else { return false }
+      switch segment {
+      case .literal(let text):
+        guard part == text || (part.utf8.contains(UInt8(ascii: "%")) && Self.decoded(part) == text)
+        else { return false }
+      case .parameter:
+        guard !part.isEmpty else { return false }
+      case .remainder:
+        return !rest.isEmpty
+      }
+    }
+    return parts.isAtEnd
+  }
+
+  /// The segments of a path, walked in place: splitting it into an array would cost an
+  /// allocation per template tried.
+  private struct PathParts {
+    private var remaining: Substring?
+
+    init(_ path: String) {
+      remaining = path.dropFirst()
+    }
+
+    var isAtEnd: Bool { remaining == nil }
+
+    /// The next segment, and the rest of the path from that segment on.
+    mutating func next() -> (part: Substring, rest: Substring)? {
+      guard let rest = remaining else { return nil }
+      if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
+        remaining = rest[rest.index(after: slash)...]
+        return (rest[..<slash], rest)
+      }
+      remaining = nil
+      return (rest, rest)
+    }
+  }
+
+  /// The key a route index files this template under: its leading literal segments, or `nil`
+  /// when it starts with a placeholder or a leading literal holds a `%` (which a request
+  /// segment can match as written, without decoding, so decoded keys could miss it).
+  var indexKey: String? {
+    var literals: [String] = []
+    for segment in segments {
+      guard case .literal(let text) = segment else { break }
+      if text.utf8.contains(UInt8(ascii: "%")) { return nil }
+      literals.append(text)
+    }
+    return literals.isEmpty ? nil : literals.joined(separator: "/")
+  }
+
+  /// The keys under which a route index may have filed templates that match `path` (as it
+  /// appears in the URL, percent-encoded): its first segment, its first two, and so on, each
+  /// decoded as ``match(_:)`` decodes literals, stopping before the last segment, since a
+  /// placeholder needs a segment of its own.
+  static func indexKeys(ofPath path: String) -> [String] {
+    guard path.hasPrefix("/") else { return [] }
+    let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    var keys: [String] = []
+    var key = ""
+    for part in parts.dropLast() {
+      key += keys.isEmpty ? decoded(part) : "/" + decoded(part)
+      keys.append(key)
+    }
+    return keys
   }
 
   /// Percent-decodes `text`, keeping it as written when it is not valid percent-encoding (a

@@ -1,5 +1,5 @@
 // JSON matchers parse the expected document when the pattern is built and the body once per
-// check, then compare values, so key order, whitespace and 1 versus 1.0 never matter.
+// request (the registry shares one reading among all the stubs it tries), then compare values, so key order, whitespace and 1 versus 1.0 never matter.
 
 extension RequestPattern {
   /// Matches when the body is JSON equal to `expected`, ignoring key order and whitespace;
@@ -56,16 +56,37 @@ extension RequestPattern {
     expected: String, comparing value: JSONValue, mode: JSONDifference.Mode
   ) -> RequestPattern {
     let difference = JSONDifference(mode: mode)
-    return RequestPattern(field: "body", expected: expected.clipped()) { request in
-      guard let body = request.body else { return .mismatched(actual: "no body") }
-      let actual: JSONValue
-      do {
-        actual = try JSONValue(parsing: body)
-      } catch {
-        return .mismatched(actual: "body is not JSON: " + notJSONReason(error, body: body))
+    var condition = Condition(field: "body", expected: expected.clipped()) { request in
+      switch jsonBody(of: request) {
+      case nil:
+        return .mismatched(actual: "no body")
+      case .notJSON(let reason):
+        return .mismatched(actual: "body is not JSON: " + reason)
+      case .value(let actual):
+        guard let found = difference.find(expected: value, actual: actual) else { return .matched }
+        return .mismatched(actual: found.clipped())
       }
-      guard let found = difference.find(expected: value, actual: actual) else { return .matched }
-      return .mismatched(actual: found.clipped())
+    }
+    // Matching only needs yes or no; the sentence saying where the body differs is for reports.
+    condition.test = { request in
+      guard case .value(let actual)? = jsonBody(of: request) else { return false }
+      return difference.conforms(expected: value, actual: actual)
+    }
+    return RequestPattern(condition)
+  }
+
+  /// The request's body read as JSON, from the cache the registry set up when there is one.
+  private static func jsonBody(of request: InterceptedRequest) -> ParsedJSONBody? {
+    guard let body = request.body else { return nil }
+    guard let cache = request.jsonCache else { return parseJSON(body) }
+    return cache.json(of: body, parse: parseJSON)
+  }
+
+  private static func parseJSON(_ body: Data) -> ParsedJSONBody {
+    do {
+      return .value(try JSONValue(parsing: body))
+    } catch {
+      return .notJSON(reason: notJSONReason(error, body: body))
     }
   }
 

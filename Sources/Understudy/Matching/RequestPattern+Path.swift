@@ -22,12 +22,15 @@ extension RequestPattern {
       return .invalid(field: "path", expected: "~ \(template)", problem: error.description)
     }
     guard parsed.isLiteral else {
-      return RequestPattern(field: "path", expected: "~ \(template)".clipped()) { request in
-        if let captures = parsed.match(request.encodedPath) {
-          return .matched(captures)
-        }
-        return .mismatched(actual: request.path.clipped())
-      }
+      return RequestPattern(
+        Condition(
+          field: "path", expected: "~ \(template)".clipped(), templatePrefix: parsed.indexKey
+        ) { request in
+          if let captures = parsed.match(request.encodedPath) {
+            return .matched(captures)
+          }
+          return .mismatched(actual: request.path.clipped())
+        })
     }
     let exact = parsed.literalPrefix
     return RequestPattern(

@@ -22,8 +22,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// under `!` or `||` would otherwise let the pattern match.
   let isSound: Bool
 
+  /// `node` with each `&&` group's conditions in the order matching tries them.
+  let matchNode: Node
+
   init(_ node: Node) {
     self.node = node
+    matchNode = Self.inMatchOrder(node)
     isSound = Self.invalidConditions(node).isEmpty
   }
 
@@ -48,6 +52,9 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   public static var any: RequestPattern { RequestPattern(.all([])) }
 
   /// A pattern decided by your own predicate; `description` is what reports show it expected.
+  ///
+  /// Matching stops at the first condition that fails and may try conditions in any order, so
+  /// the predicate may not run for every request: keep it free of side effects.
   public static func custom(
     _ description: String, _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
   ) -> RequestPattern {
@@ -58,11 +65,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
   /// Whether `request` matches, with the values captured by path templates.
   ///
-  /// Stops at the first failing condition; use ``explain(_:)`` to see every field.
+  /// Stops at the first failing condition, trying path conditions first and body conditions
+  /// last whatever order the pattern was written in; use ``explain(_:)`` to see every field.
   public func match(_ request: InterceptedRequest) -> [String: String]? {
     guard isSound else { return nil }
     var captures: [String: String] = [:]
-    return Self.match(node, request, &captures) ? captures : nil
+    return Self.match(matchNode, request, &captures) ? captures : nil
   }
 
   /// Evaluates every condition against `request` and says which fields matched and which did not.
@@ -119,15 +127,46 @@ extension RequestPattern {
     let expected: String
     /// Set when the condition pins the exact path, so the registry can index it.
     var exactPath: String? = nil
+    /// Set when the condition is a path template that starts with literal segments, so the
+    /// registry can index it by them.
+    var templatePrefix: String? = nil
     /// Set when the condition pins the scheme, so sessions claim that custom scheme.
     var scheme: String? = nil
     /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
     var problem: String? = nil
     let check: @Sendable (InterceptedRequest) -> FieldCheck
+    /// A quicker yes-or-no form of `check`, for conditions that capture nothing and whose
+    /// mismatch description costs more than the test; matching uses it, explaining never does.
+    var test: (@Sendable (InterceptedRequest) -> Bool)? = nil
 
     /// How an explanation shows a condition that has a problem.
     var invalidMismatch: FieldMismatch {
       FieldMismatch(field: field, expected: expected, actual: "invalid pattern: \(problem ?? "")")
+    }
+  }
+
+  /// Puts the conditions most likely to rule a request out, and cheapest to test, first: the
+  /// path (stubs differ by it far more than by anything else), then the method, then the rest,
+  /// with the body last. Reports keep the order the pattern was written in.
+  private static func inMatchOrder(_ node: Node) -> Node {
+    func rank(_ node: Node) -> Int {
+      guard case .condition(let condition) = node else { return 2 }
+      switch condition.field {
+      case "path": return 0
+      case "method": return 1
+      case "body": return 3
+      default: return 2
+      }
+    }
+    switch node {
+    case .condition: return node
+    case .all(let nodes):
+      let ordered = nodes.map(inMatchOrder).enumerated().sorted { lhs, rhs in
+        (rank(lhs.element), lhs.offset) < (rank(rhs.element), rhs.offset)
+      }
+      return .all(ordered.map(\.element))
+    case .any(let nodes): return .any(nodes.map(inMatchOrder))
+    case .not(let inner): return .not(inMatchOrder(inner))
     }
   }
 
@@ -137,10 +176,15 @@ extension RequestPattern {
     switch node {
     case .condition(let condition):
       if condition.problem != nil { return false }
+      if let test = condition.test { return test(request) }
       switch condition.check(request) {
       case .matched(let found):
         // Most conditions capture nothing; merging an empty dictionary still costs a call.
-        if !found.isEmpty { captures.merge(found) { _, new in new } }
+        if captures.isEmpty {
+          captures = found
+        } else if !found.isEmpty {
+          captures.merge(found) { _, new in new }
+        }
         return true
       case .mismatched:
         return false
@@ -240,6 +284,18 @@ extension RequestPattern {
   var indexedPath: String? {
     for node in conjuncts {
       if case .condition(let condition) = node, let path = condition.exactPath { return path }
+    }
+    return nil
+  }
+
+  /// The leading literal segments of the path template every matching request must have, as
+  /// ``PathTemplate/indexKeys(ofPath:)`` spells them, when the pattern pins a template that
+  /// starts with literals.
+  var indexedTemplatePrefix: String? {
+    for node in conjuncts {
+      if case .condition(let condition) = node, let prefix = condition.templatePrefix {
+        return prefix
+      }
     }
     return nil
   }

@@ -18,9 +18,7 @@
 /// tests running in parallel with their own registries never see each other's stubs.
 public final class StubRegistry: Sendable {
   private struct Table {
-    var all: [Stub] = []
-    var byPath: [String: [Stub]] = [:]
-    var unindexed: [Stub] = []
+    var routes = RouteIndex()
     var schemes: Set<String> = []
     var nextOrder = 0
   }
@@ -144,12 +142,7 @@ public final class StubRegistry: Sendable {
         pattern: pattern, responder: responder, limit: limit, name: name, scenario: scenario,
         location: location, order: table.nextOrder, requestCapacity: journalCapacity)
       table.nextOrder += 1
-      table.all.append(stub)
-      if let path = pattern.indexedPath {
-        table.byPath[path, default: []].append(stub)
-      } else {
-        table.unindexed.append(stub)
-      }
+      table.routes.add(stub)
       table.schemes.formUnion(pattern.schemes)
       return stub
     }
@@ -162,15 +155,7 @@ public final class StubRegistry: Sendable {
 
   /// Removes one stub; requests it would have answered go to the next matching stub.
   public func remove(_ stub: Stub) {
-    table.withLock { table in
-      table.all.removeAll { $0 === stub }
-      if let path = stub.pattern.indexedPath {
-        table.byPath[path]?.removeAll { $0 === stub }
-        if table.byPath[path]?.isEmpty == true { table.byPath[path] = nil }
-      } else {
-        table.unindexed.removeAll { $0 === stub }
-      }
-    }
+    table.withLock { $0.routes.remove(stub) }
   }
 
   /// Removes every stub. The journal is kept.
@@ -183,7 +168,7 @@ public final class StubRegistry: Sendable {
   }
 
   /// The registered stubs, in registration order.
-  public var stubs: [Stub] { table.withLock { $0.all } }
+  public var stubs: [Stub] { table.withLock { $0.routes.all } }
 
   // MARK: The journal
 
@@ -239,21 +224,13 @@ public final class StubRegistry: Sendable {
 
   /// Finds the stub that answers `request` (consuming one use of it) and journals the outcome.
   func resolve(_ request: InterceptedRequest) -> Decision {
-    let (bucket, unindexed) = table.withLock { ($0.byPath[request.path] ?? [], $0.unindexed) }
-    // Both lists are in registration order; walk them newest first, merged, so precedence holds
-    // whether or not a stub is indexed.
-    var b = bucket.count - 1
-    var u = unindexed.count - 1
-    while b >= 0 || u >= 0 {
-      let stub: Stub
-      if u < 0 || (b >= 0 && bucket[b].order > unindexed[u].order) {
-        stub = bucket[b]
-        b -= 1
-      } else {
-        stub = unindexed[u]
-        u -= 1
-      }
-      guard let captures = stub.pattern.match(request) else { continue }
+    // Matchers see a copy carrying a shared JSON reading of the body; what is kept (journal,
+    // stub logs, reports) and what responders receive is the request without it.
+    var probe = request
+    if probe.body != nil { probe.jsonCache = ParsedJSONBodyCache() }
+    let candidates = table.withLock { $0.routes.candidates(for: request) }
+    for stub in candidates {
+      guard let captures = stub.pattern.match(probe) else { continue }
       var matched = request
       matched.pathParameters = captures
       guard let call = claim(stub, for: matched) else { continue }

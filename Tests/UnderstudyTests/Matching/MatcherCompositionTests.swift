@@ -68,4 +68,21 @@ import Testing
       #expect(explanation.mismatches.first?.actual.hasPrefix("invalid pattern: ") == true)
     }
   }
+
+  @Test func matchingTriesThePathFirstButReportsKeepTheWrittenOrder() {
+    let calls = Locked<[String]>([])
+    let pattern =
+      RequestPattern.custom("first") { _ in
+        calls.withLock { $0.append("custom") }
+        return true
+      } && .jsonBody(subset: ["kind": "book"]) && .path("/orders/{id}")
+    let miss = request("https://a.test/other/7", text: #"{"kind":"dvd"}"#)
+    #expect(pattern.match(miss) == nil)
+    #expect(calls.current.isEmpty, "the path ruled the request out before anything else ran")
+    #expect(
+      pattern.explain(miss).mismatches.map(\.field) == ["body", "path"],
+      "reports list fields as the pattern was written")
+    let hit = request("https://a.test/orders/7", text: #"{"kind":"book"}"#)
+    #expect(pattern.match(hit) == ["id": "7"])
+  }
 }

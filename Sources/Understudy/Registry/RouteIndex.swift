@@ -1,0 +1,75 @@
+/// The registry's stubs, indexed by route so finding the one that answers stays flat as stubs
+/// grow.
+///
+/// A stub whose pattern pins an exact path is filed under that path; one whose path is a
+/// template with literal leading segments (`/users/{id}/posts` leads with `users`) is filed under
+/// those segments; the rest (regexes, prefixes, custom predicates, templates that start with a
+/// placeholder) are tried for every request. Each list is in registration order, and
+/// ``candidates(for:)`` walks them merged, newest first, so precedence is the same as trying
+/// every stub in turn.
+struct RouteIndex: Sendable {
+  private(set) var all: [Stub] = []
+  private var byPath: [String: [Stub]] = [:]
+  private var byTemplatePrefix: [String: [Stub]] = [:]
+  private var unindexed: [Stub] = []
+
+  mutating func add(_ stub: Stub) {
+    all.append(stub)
+    if let path = stub.pattern.indexedPath {
+      byPath[path, default: []].append(stub)
+    } else if let prefix = stub.pattern.indexedTemplatePrefix {
+      byTemplatePrefix[prefix, default: []].append(stub)
+    } else {
+      unindexed.append(stub)
+    }
+  }
+
+  mutating func remove(_ stub: Stub) {
+    all.removeAll { $0 === stub }
+    if let path = stub.pattern.indexedPath {
+      Self.remove(stub, from: &byPath, at: path)
+    } else if let prefix = stub.pattern.indexedTemplatePrefix {
+      Self.remove(stub, from: &byTemplatePrefix, at: prefix)
+    } else {
+      unindexed.removeAll { $0 === stub }
+    }
+  }
+
+  private static func remove(_ stub: Stub, from index: inout [String: [Stub]], at key: String) {
+    index[key]?.removeAll { $0 === stub }
+    if index[key]?.isEmpty == true { index[key] = nil }
+  }
+
+  /// The stubs that could match `request`, newest first.
+  func candidates(for request: InterceptedRequest) -> Candidates {
+    var lists = [byPath[request.path]?[...] ?? [], unindexed[...]]
+    if !byTemplatePrefix.isEmpty {
+      for key in PathTemplate.indexKeys(ofPath: request.encodedPath) {
+        if let bucket = byTemplatePrefix[key] { lists.append(bucket[...]) }
+      }
+    }
+    return Candidates(lists: lists)
+  }
+
+  /// Stubs from several registration-ordered lists, newest first.
+  struct Candidates: Sequence, IteratorProtocol {
+    /// What is left of each list; the newest stub is offered and dropped from its end.
+    private var lists: [ArraySlice<Stub>]
+
+    init(lists: [ArraySlice<Stub>]) {
+      self.lists = lists
+    }
+
+    mutating func next() -> Stub? {
+      var newest: Int?
+      var newestOrder = Int.min
+      for list in lists.indices {
+        guard let order = lists[list].last?.order, order > newestOrder else { continue }
+        newest = list
+        newestOrder = order
+      }
+      guard let newest else { return nil }
+      return lists[newest].popLast()
+    }
+  }
+}
