@@ -40,11 +40,12 @@ class InterceptingProtocol: URLProtocol {
     var network: URLSessionDataTask?
     /// A failure (a timeout) that arrived while the body was going out.
     var pendingFailure: (any Error & Sendable)?
-    /// The registry that counts this request as in flight, and its token there.
-    var flight: (registry: StubRegistry, token: Int)?
+    /// The registry that counts this request as in flight, and the entry it is noted under.
+    var flight: (registry: StubRegistry, entry: Int)?
     /// The journal entry of the current hop, to complete with its answer.
     var journalEntry: Int?
-    var startedAt = Date()
+    /// Set when the first hop is resolved; a clock read per protocol instance is not free.
+    var startedAt = Date.distantPast
     #if !canImport(FoundationNetworking)
       var runLoop: CFRunLoop?
     #endif
@@ -140,15 +141,15 @@ class InterceptingProtocol: URLProtocol {
       // suspend() calls stopLoading too; that is the first half of our own re-entry, not a stop.
       if task?.state == .suspended { return }
     #endif
-    settle()
-    let network = state.withLock { state -> URLSessionDataTask? in
+    let (settlement, network, timers) = state.withLock { state in
       if case .sending(let sender, _) = state.phase { sender.close() }
       // Once stopped, nothing arms a new timer, so the ones cancelled below are all there are.
       state.phase = .stopped
       defer { state.network = nil }
-      return state.network
+      return (Self.takeSettlement(&state), state.network, Self.takeTimers(&state))
     }
-    cancelTimers()
+    settle(settlement)
+    for timer in timers { timer.cancel() }
     if let network { Self.cancelLater(network) }
   }
 
@@ -195,11 +196,6 @@ class InterceptingProtocol: URLProtocol {
         return
       }
     #endif
-    let token = registry.requestStarted(intercepted)
-    state.withLock { state in
-      state.flight = (registry, token)
-      state.startedAt = Date()
-    }
     runHop(intercepted, registry, hops: 0, onWorkQueue: true)
   }
 
@@ -207,8 +203,16 @@ class InterceptingProtocol: URLProtocol {
   private func runHop(
     _ request: InterceptedRequest, _ registry: StubRegistry, hops: Int, onWorkQueue: Bool
   ) {
-    let decision = registry.resolve(request)
-    state.withLock { $0.journalEntry = decision.entry }
+    let startsFlight = hops == 0
+    let startedAt = startsFlight ? Date() : .distantPast
+    let decision = registry.resolve(request, startsFlight: startsFlight)
+    state.withLock { state in
+      state.journalEntry = decision.entry
+      if startsFlight {
+        state.flight = (registry, decision.entry)
+        state.startedAt = startedAt
+      }
+    }
     switch decision.resolution {
     case .unmatched(let report):
       finalize(
@@ -351,14 +355,7 @@ class InterceptingProtocol: URLProtocol {
 
   /// Hands the final answer on: now when on the work queue, else by waking it.
   private func finalize(_ reply: Reply, onWorkQueue: Bool) {
-    if onWorkQueue {
-      let go = state.withLock { state -> Bool in
-        guard case .waiting = state.phase else { return false }
-        return true
-      }
-      if go { deliver(reply) }
-      return
-    }
+    if onWorkQueue { return deliver(reply) }
     let accepted = state.withLock { state -> Bool in
       guard case .waiting = state.phase else { return false }
       state.phase = .ready(reply)
@@ -437,14 +434,17 @@ class InterceptingProtocol: URLProtocol {
   }
 
   private func cancelTimers() {
-    let timers = state.withLock { state in
-      defer {
-        state.timers = []
-        state.idleTimer = nil
-      }
-      return state.timers + (state.idleTimer.map { [$0] } ?? [])
+    for timer in state.withLock(Self.takeTimers) { timer.cancel() }
+  }
+
+  private static func takeTimers(_ state: inout State) -> [DispatchWorkItem] {
+    // Immediate answers arm no timers; skip building an array for them.
+    if state.timers.isEmpty && state.idleTimer == nil { return [] }
+    defer {
+      state.timers = []
+      state.idleTimer = nil
     }
-    for timer in timers { timer.cancel() }
+    return state.timers + (state.idleTimer.map { [$0] } ?? [])
   }
 
   /// Fails the exchange from any queue, whatever stage it is in (a timeout, say).
@@ -499,27 +499,46 @@ class InterceptingProtocol: URLProtocol {
 
   // MARK: Delivering (on the work queue)
 
+  /// What the registry needs to hear when the exchange ends.
+  private struct Settlement {
+    let flight: (registry: StubRegistry, entry: Int)?
+    let journalEntry: Int?
+    let startedAt: Date
+  }
+
+  /// Takes the exchange's bookkeeping out of `state`, so it is settled exactly once.
+  private static func takeSettlement(_ state: inout State) -> Settlement {
+    defer { state.flight = nil }
+    return Settlement(
+      flight: state.flight, journalEntry: state.journalEntry, startedAt: state.startedAt)
+  }
+
   /// Tells the registry this request no longer waits for an answer, and journals the answer.
-  private func settle(with reply: Reply? = nil) {
-    let taken = state.withLock { state in
-      defer { state.flight = nil }
-      return (state.flight, state.journalEntry, state.startedAt)
-    }
-    guard let flight = taken.0 else { return }
-    if let reply, let entry = taken.1 {
-      flight.registry.recordResponse(
-        reply.journalResponse(duration: Date().timeIntervalSince(taken.2)), forEntry: entry)
-    }
-    flight.registry.requestFinished(flight.token)
+  private func settle(_ settlement: Settlement, with reply: Reply? = nil) {
+    guard let flight = settlement.flight else { return }
+    flight.registry.finish(
+      flight: flight.entry,
+      response: reply?.journalResponse(
+        duration: Date().timeIntervalSince(settlement.startedAt)),
+      forEntry: settlement.journalEntry)
   }
 
   private func markFinished() {
-    state.withLock { $0.phase = .finished }
-    cancelTimers()
+    let timers = state.withLock { state in
+      state.phase = .finished
+      return Self.takeTimers(&state)
+    }
+    for timer in timers { timer.cancel() }
   }
 
+  /// Hands `reply` to the client; on the work queue, while the exchange is still waiting for it.
   private func deliver(_ reply: Reply) {
-    settle(with: reply)
+    let settlement = state.withLock { state -> Settlement? in
+      guard case .waiting = state.phase else { return nil }
+      return Self.takeSettlement(&state)
+    }
+    guard let settlement else { return }
+    settle(settlement, with: reply)
     guard let client = super.client else { return }
     switch reply {
     case .failure(let error):

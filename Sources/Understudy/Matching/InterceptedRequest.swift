@@ -37,7 +37,9 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     method: String = "GET", url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
     timeoutInterval: TimeInterval = 60
   ) {
-    self.method = method.uppercased()
+    // Methods nearly always arrive upper-case already; uppercased() would still build a copy.
+    let isUpperCase = method.utf8.allSatisfy { $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }
+    self.method = isUpperCase ? method : method.uppercased()
     self.url = url
     self.headers = headers
     self.body = body

@@ -48,6 +48,9 @@ public struct JournalEntry: Sendable {
 struct RequestJournal: Sendable {
   private var log: BoundedLog<JournalEntry>
   private var nextID = 0
+  /// Requests intercepted and not yet answered, by the identifier of their first entry. Kept
+  /// beside the log so noting a request and its arrival takes one lock, and so does its answer.
+  private(set) var inFlight: [Int: InterceptedRequest] = [:]
 
   var capacity: Int? { log.capacity }
 
@@ -70,6 +73,17 @@ struct RequestJournal: Sendable {
     log.updateLast(where: { $0.id == id }, with: { $0.response = response })
   }
 
+  /// Notes `request` as waiting for its answer, under its first entry's identifier.
+  mutating func noteInFlight(_ request: InterceptedRequest, entry: Int) {
+    inFlight[entry] = request
+  }
+
+  /// The request noted in flight under `id` has been answered.
+  mutating func finish(_ id: Int) {
+    inFlight[id] = nil
+  }
+
+  /// Empties the log; requests in flight stay noted, since they are still waiting.
   mutating func removeAll() {
     log.removeAll()
   }

@@ -25,7 +25,7 @@ public final class StubRegistry: Sendable {
 
   // Guards the stubs and the index over them.
   private let table = Locked(Table())
-  // Guards the journal.
+  // Guards the journal and the requests in flight.
   private let journalStorage: Locked<RequestJournal>
   // Guards the policy for requests no stub matches.
   private let policy: Locked<UnmatchedRequestPolicy>
@@ -34,8 +34,6 @@ public final class StubRegistry: Sendable {
   private let scenarioStates = Locked<[String: String]>([:])
   // Guards the cassette that answers what no stub does.
   private let cassetteStore = Locked<Cassette?>(nil)
-  // Guards the requests that have been intercepted but not yet answered, by protocol token.
-  private let inFlight = Locked<(next: Int, requests: [Int: InterceptedRequest])>((0, [:]))
   // Guards the name of the test this registry serves and whether that test has ended.
   let scope = Locked<(name: String?, ended: Bool)>((nil, false))
   // Guards whether requests arriving after the scope ended are recorded as Swift Testing issues
@@ -191,14 +189,18 @@ public final class StubRegistry: Sendable {
     journalStorage.withLock { $0.removeAll() }
   }
 
-  @discardableResult
-  func record(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
-    journalStorage.withLock { $0.append(request, outcome) }
-  }
-
   /// Stores what the caller received for journal entry `id`.
   func recordResponse(_ response: JournalEntry.Response, forEntry id: Int) {
     journalStorage.withLock { $0.setResponse(response, forEntry: id) }
+  }
+
+  /// Stores the answer to the request in flight under `flight` (its first entry) and notes that
+  /// it no longer waits; `response` goes to `entry`, the entry of the exchange's last hop.
+  func finish(flight: Int, response: JournalEntry.Response?, forEntry entry: Int?) {
+    journalStorage.withLock { journal in
+      if let response, let entry { journal.setResponse(response, forEntry: entry) }
+      journal.finish(flight)
+    }
   }
 
   // MARK: Answering
@@ -223,7 +225,18 @@ public final class StubRegistry: Sendable {
   }
 
   /// Finds the stub that answers `request` (consuming one use of it) and journals the outcome.
-  func resolve(_ request: InterceptedRequest) -> Decision {
+  ///
+  /// With `startsFlight`, the request is also noted as in flight, under the returned entry,
+  /// until ``finish(flight:response:forEntry:)``; the protocol does this for the first request of
+  /// each exchange.
+  func resolve(_ request: InterceptedRequest, startsFlight: Bool = false) -> Decision {
+    func record(_ logged: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
+      journalStorage.withLock { journal in
+        let entry = journal.append(logged, outcome)
+        if startsFlight { journal.noteInFlight(request, entry: entry) }
+        return entry
+      }
+    }
     // Matchers see a copy carrying a shared JSON reading of the body; what is kept (journal,
     // stub logs, reports) and what responders receive is the request without it.
     var probe = request
@@ -294,22 +307,9 @@ public final class StubRegistry: Sendable {
 
   // MARK: Requests in flight
 
-  /// Notes a request the protocol has started on; returns a token for ``requestFinished(_:)``.
-  func requestStarted(_ request: InterceptedRequest) -> Int {
-    inFlight.withLock { state in
-      state.next += 1
-      state.requests[state.next] = request
-      return state.next
-    }
-  }
-
-  func requestFinished(_ token: Int) {
-    _ = inFlight.withLock { $0.requests.removeValue(forKey: token) }
-  }
-
   /// Requests intercepted but not yet answered (a delayed stub, say, or the network).
   public var requestsInFlight: [InterceptedRequest] {
-    inFlight.withLock { $0.requests.sorted { $0.key < $1.key }.map(\.value) }
+    journalStorage.withLock { $0.inFlight.sorted { $0.key < $1.key }.map(\.value) }
   }
 
   // MARK: Cassettes
