@@ -1,10 +1,11 @@
 /// A target from DESIGN.md ("Bars we aim for"), and the wider margin the CI mode enforces.
 ///
 /// CI gates on ratios only, never on absolute times, and only when a ratio is far past its bar:
-/// the CI machine is a shared 2-core box where a neighbour's build can slow one run of a pair by
-/// tens of percent. Under a load average of 5 the one-stub median was seen anywhere from 1.2x to
-/// 1.75x, so the limits sit at 2x: they catch a lost index, a URL cache left on or a blocking
-/// call (all 2x to 1000x), not a few percent.
+/// on a shared 2-core machine a neighbour's build can slow one run of a pair by tens of percent.
+/// Medians of the CI mode were 0.96x–1.13x for the stub rows on a loaded development machine
+/// (load average 1.5–2), and load has been seen to inflate them by about a third, so the limits
+/// sit at 1.5x (1.6x in flight): they catch a lost index, a URL cache left on, a blocking call or
+/// a hot path that falls back to unspecialised generic code (1.3x–1000x), not a few percent.
 struct Bar: Codable, Sendable {
   enum Comparison: String, Codable, Sendable {
     case atMost = "≤"
@@ -31,15 +32,15 @@ struct Bar: Codable, Sendable {
 
   var text: String { "\(comparison.rawValue) \(Format.number(limit))\(unit)" }
 
-  /// Per-request cost with one stub: at most 1.05x the floor; CI fails above 2x.
-  static let oneStub = Bar(comparison: .atMost, limit: 1.05, unit: "x", ciLimit: 2)
-  /// 10,000 exact-route stubs: at most 1.10x the floor; CI fails above 2x (an unindexed lookup
+  /// Per-request cost with one stub: at most 1.05x the floor; CI fails above 1.5x.
+  static let oneStub = Bar(comparison: .atMost, limit: 1.05, unit: "x", ciLimit: 1.5)
+  /// 10,000 exact-route stubs: at most 1.10x the floor; CI fails above 1.5x (an unindexed lookup
   /// would be hundreds of times the floor).
-  static let manyExactStubs = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 2)
-  /// 64 requests in flight: within 1.2x of the floor at 64 in flight; CI fails above 2x.
-  static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 2)
-  /// Replay of 10,000 entries against one entry.
-  static let replayFlat = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 2)
+  static let manyExactStubs = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
+  /// 64 requests in flight: within 1.2x of the floor at 64 in flight; CI fails above 1.6x.
+  static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
+  /// Replay of 10,000 entries against one entry; CI fails above 1.5x.
+  static let replayFlat = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
   /// Loading a 10,000-entry cassette, in seconds.
   static let cassetteLoad = Bar(comparison: .below, limit: 1, unit: " s", ciLimit: nil)
   /// A 1 GiB fixture streamed to a delegate: peak RSS above the baseline, in MiB.
