@@ -165,6 +165,17 @@ import Understudy
     #expect(try await client.user(id: 42).name == "Ada")  // the cassette
   }
 
+  @Test(
+    .cassette("loadsAUser") { stubs in
+      stubs.stub(.get("https://api.example.com/users/7"), .json(User(id: 7, name: "Grace")))
+    })
+  func stubsInTheCassetteTrait() async throws {
+    let client = UserClient(session: try #require(StubRegistry.current).makeSession())
+
+    #expect(try await client.user(id: 7).name == "Grace")  // the stub
+    #expect(try await client.user(id: 42).name == "Ada")  // the cassette
+  }
+
   @Test func recordsThenReplaysOffline() async throws {
     let server = try ExampleServer.start()
     let file = Self.scratchFile("service.har")

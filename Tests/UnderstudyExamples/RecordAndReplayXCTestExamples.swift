@@ -13,4 +13,16 @@ final class UserClientCassetteXCTests: XCTestCase {
       XCTAssertEqual(user.name, "Ada")
     }
   }
+
+  func testLoadsAUserWithACompletionHandler() {
+    withCassette("testLoadsAUser") { stubs in
+      let loaded = expectation(description: "user loaded")
+      let url = URL(string: "https://api.example.com/users/42")!
+      stubs.makeSession().dataTask(with: url) { data, _, _ in
+        XCTAssertEqual(try? JSONDecoder().decode(User.self, from: data ?? Data()).name, "Ada")
+        loaded.fulfill()
+      }.resume()
+      wait(for: [loaded], timeout: 30)
+    }
+  }
 }

@@ -130,6 +130,7 @@
     /// this test.
     ///
     /// The default file is `__Cassettes__/<TestFile>/<test name>.har` beside the calling file.
+    /// Stubs the body declares on the registry answer before the cassette does.
     ///
     /// ```swift
     /// func testLoadsProfile() async throws {
@@ -139,50 +140,111 @@
     ///   }
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
+    ///   - redaction: What is scrubbed before anything is written.
+    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
+    ///   - allowsRepeats: Whether an entry may answer more than once.
+    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
+    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
+    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+    ///   - verification: What to check when the body returns.
+    ///   - fileID: The `#fileID` of the caller; leave the default.
+    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
+    ///   - line: The line of the caller; leave the default.
+    ///   - column: The column of the caller; leave the default.
+    ///   - body: The test's work, given the registry to make sessions from.
     public func withCassette<Result>(
       _ name: String? = nil, mode: RecordMode = .never,
       location: CassetteLocation = .besideTestFile,
       matching: ReplayMatching = .default, redaction: Redaction = .default,
       restoring: [String: String] = [:], allowsRepeats: Bool = false,
       allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
+      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) async throws -> Result
     ) async rethrows -> Result {
+      let source = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       let cassette = makeCassette(
-        name, mode, location, matching, redaction, restoring, allowsRepeats, allowsCredentials,
-        reportsUnusedEntries,
-        SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      defer {
-        for failure in cassette.finish() {
-          XCTestObserver.record(failure.message, at: failure.location, in: self)
-        }
-      }
-      return try await withStubs(fileID: fileID, filePath: filePath, line: line, column: column) {
-        registry in
+        CassetteSpec(
+          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
+          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed), source)
+      defer { finish(cassette) }
+      return try await withStubs(
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column
+      ) { registry in
         registry.use(cassette)
         return try await body(registry)
       }
     }
 
-    private func makeCassette(
-      _ name: String?, _ mode: RecordMode, _ location: CassetteLocation,
-      _ matching: ReplayMatching, _ redaction: Redaction, _ restoring: [String: String],
-      _ allowsRepeats: Bool, _ allowsCredentials: Bool, _ reportsUnusedEntries: Bool,
-      _ source: SourceLocation
-    ) -> Cassette {
+    /// Runs `body` with a fresh ``StubRegistry`` answered from a HAR cassette, for tests that
+    /// do not await (they wait on expectations instead); otherwise the same as the `async` form.
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
+    ///   - redaction: What is scrubbed before anything is written.
+    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
+    ///   - allowsRepeats: Whether an entry may answer more than once.
+    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
+    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
+    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+    ///   - verification: What to check when the body returns.
+    ///   - fileID: The `#fileID` of the caller; leave the default.
+    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
+    ///   - line: The line of the caller; leave the default.
+    ///   - column: The column of the caller; leave the default.
+    ///   - body: The test's work, given the registry to make sessions from.
+    public func withCassette<Result>(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile,
+      matching: ReplayMatching = .default, redaction: Redaction = .default,
+      restoring: [String: String] = [:], allowsRepeats: Bool = false,
+      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
+      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column, _ body: (StubRegistry) throws -> Result
+    ) rethrows -> Result {
+      let source = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      let cassette = makeCassette(
+        CassetteSpec(
+          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
+          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed), source)
+      defer { finish(cassette) }
+      return try withStubs(
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column
+      ) { registry in
+        registry.use(cassette)
+        return try body(registry)
+      }
+    }
+
+    private func makeCassette(_ spec: CassetteSpec, _ source: SourceLocation) -> Cassette {
       // XCTest names tests "-[Class testName]" on Darwin and "Class.testName" on Linux.
       let testName =
         self.name.split(whereSeparator: { " .[]-".contains($0) }).last.map(String.init)
         ?? self.name
-      let cassetteName = name ?? CassetteName.forTest(named: testName, arguments: [])
       let className = String(describing: type(of: self))
-      return Cassette(
-        at: location.url(forCassetteNamed: cassetteName, testFilePath: source.filePath),
-        mode: mode, matching: matching, redaction: redaction, restoring: restoring,
-        allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-        reportsUnusedEntries: reportsUnusedEntries,
+      return spec.makeCassette(
+        defaultName: CassetteName.forTest(named: testName, arguments: []),
         recordCommand: CassetteName.recordCommand(testNameComponents: [className, testName]),
-        fileID: source.fileID, filePath: source.filePath, line: source.line, column: source.column)
+        location: source)
+    }
+
+    /// Writes what the cassette recorded and records its failures on this test.
+    private func finish(_ cassette: Cassette) {
+      for failure in cassette.finish() {
+        XCTestObserver.record(failure.message, at: failure.location, in: self)
+      }
     }
 
     private func endStubs(

@@ -89,19 +89,11 @@
     private func makeCassette(for test: Test, _ testCase: Test.Case?, location: SourceLocation)
       -> Cassette?
     {
-      guard let spec = cassette else { return nil }
-      let name =
-        spec.name
-        ?? CassetteName.forTest(named: test.name, arguments: TestCaseArguments.describe(testCase))
-      let url = spec.location.url(forCassetteNamed: name, testFilePath: location.filePath)
-      return Cassette(
-        at: url, mode: spec.mode, matching: spec.matching, redaction: spec.redaction,
-        restoring: spec.restoring, allowsRepeats: spec.allowsRepeats,
-        allowsCredentials: spec.allowsCredentials,
-        reportsUnusedEntries: spec.reportsUnusedEntries, replaySpeed: spec.replaySpeed,
+      cassette?.makeCassette(
+        defaultName: CassetteName.forTest(
+          named: test.name, arguments: TestCaseArguments.describe(testCase)),
         recordCommand: CassetteName.recordCommand(testNameComponents: test.id.nameComponents),
-        fileID: location.fileID, filePath: location.filePath, line: location.line,
-        column: location.column)
+        location: location)
     }
 
     /// Runs `function` owning `URLSession.shared` when the trait asks for it, after every other
@@ -145,6 +137,34 @@
     /// @Test(.cassette(mode: .missing))
     /// func loadsProfile() async throws { … }
     /// ```
+    ///
+    /// Stubs declared in `configure` answer before the cassette does, so a test can replay a
+    /// recorded session and still pin one endpoint (an error case, say) by hand:
+    ///
+    /// ```swift
+    /// @Test(.cassette(mode: .never) { $0.stub(.get("/quota"), .status(429)) })
+    /// func backsOffWhenOverQuota() async throws { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
+    ///   - redaction: What is scrubbed before anything is written.
+    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
+    ///   - allowsRepeats: Whether an entry may answer more than once.
+    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
+    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
+    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+    ///   - verification: What to check when the test ends.
+    ///   - fileID: The `#fileID` of the trait; failures that belong to no stub are reported at
+    ///     the trait. Leave the default.
+    ///   - filePath: The `#filePath` of the trait; leave the default.
+    ///   - line: The line of the trait; leave the default.
+    ///   - column: The column of the trait; leave the default.
+    ///   - configure: Declares stubs on the test's registry before the test runs; they take
+    ///     precedence over the cassette's entries.
     public static func cassette(
       _ name: String? = nil, mode: RecordMode = .never,
       location: CassetteLocation = .besideTestFile,
@@ -153,10 +173,11 @@
       allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
       replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-      column: Int = #column
+      column: Int = #column,
+      _ configure: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
     ) -> StubsTrait {
       StubsTrait(
-        configure: { _ in }, verification: verification, unmatchedRequests: nil,
+        configure: configure, verification: verification, unmatchedRequests: nil,
         attachTraffic: .onFailure, interceptsSharedSession: false,
         cassette: CassetteSpec(
           name: name, mode: mode, location: location, matching: matching, redaction: redaction,
@@ -200,20 +221,6 @@
     }
   }
 #endif
-
-/// A cassette the trait binds to each test.
-struct CassetteSpec: Sendable {
-  let name: String?
-  let mode: RecordMode
-  let location: CassetteLocation
-  let matching: ReplayMatching
-  let redaction: Redaction
-  let restoring: [String: String]
-  let allowsRepeats: Bool
-  let allowsCredentials: Bool
-  let reportsUnusedEntries: Bool
-  let replaySpeed: ReplaySpeed
-}
 
 /// When a test's traffic is attached to its result.
 public enum TrafficAttachment: Sendable, Hashable {

@@ -1,0 +1,28 @@
+/// A cassette a test scope binds to each test (the `.cassette` trait, or XCTest's
+/// `withCassette`): everything but the test it belongs to.
+struct CassetteSpec: Sendable {
+  var name: String?
+  var mode: RecordMode
+  var location: CassetteLocation
+  var matching: ReplayMatching
+  var redaction: Redaction
+  var restoring: [String: String]
+  var allowsRepeats: Bool
+  var allowsCredentials: Bool
+  var reportsUnusedEntries: Bool
+  var replaySpeed: ReplaySpeed
+
+  /// The cassette for one test: named `name`, or `defaultName` (from the test) when unset;
+  /// failures are reported at `location`.
+  func makeCassette(defaultName: String, recordCommand: String, location source: SourceLocation)
+    -> Cassette
+  {
+    Cassette(
+      at: location.url(forCassetteNamed: name ?? defaultName, testFilePath: source.filePath),
+      mode: mode, matching: matching, redaction: redaction, restoring: restoring,
+      allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+      reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed,
+      recordCommand: recordCommand, fileID: source.fileID, filePath: source.filePath,
+      line: source.line, column: source.column)
+  }
+}
