@@ -4,33 +4,64 @@
 /// The body is read once from wherever URLSession put it (`httpBody`, `httpBodyStream`, or an
 /// upload task's body) so every matcher and the journal see the same bytes.
 public struct InterceptedRequest: Sendable, CustomStringConvertible {
+  // Every request's snapshot is copied into the journal, the stub's log, the in-flight table
+  // and the responder; one reference makes each copy a retain instead of a dozen fields.
+  private var storage: Storage
+
   /// The HTTP method, upper-cased (`GET` when the request named none).
-  public var method: String
+  public var method: String {
+    get { storage.method }
+    set { update { $0.method = newValue } }
+  }
   /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
-  public let url: URL
+  public var url: URL { storage.url }
   /// The header fields as the protocol received them.
-  public var headers: HTTPHeaders
+  public var headers: HTTPHeaders {
+    get { storage.headers }
+    set { update { $0.headers = newValue } }
+  }
   /// The body bytes, or `nil` when the request had none.
   public var body: Data? {
-    didSet { jsonCache = nil }
+    get { storage.body }
+    set {
+      update {
+        $0.body = newValue
+        $0.jsonCache = nil
+      }
+    }
   }
   /// Set by the registry while it looks for a stub, so JSON matchers parse the body once.
-  var jsonCache: ParsedJSONBodyCache?
+  var jsonCache: ParsedJSONBodyCache? {
+    get { storage.jsonCache }
+    set { update { $0.jsonCache = newValue } }
+  }
   /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
   /// matches.
-  public var pathParameters: [String: String]
+  public var pathParameters: [String: String] {
+    get { storage.pathParameters }
+    set { update { $0.pathParameters = newValue } }
+  }
   /// The timeout the caller asked for, in seconds.
-  public var timeoutInterval: TimeInterval
+  public var timeoutInterval: TimeInterval {
+    get { storage.timeoutInterval }
+    set { update { $0.timeoutInterval = newValue } }
+  }
 
   /// The URL's path, percent-decoded (`/` when empty).
-  public let path: String
+  public var path: String { storage.path }
   /// The URL's path as written, percent-encoded, for templates: an encoded slash stays inside its
   /// segment.
-  let encodedPath: String
+  var encodedPath: String { storage.encodedPath }
   /// The URL's query items, percent-decoded, in the order they appear.
-  public let queryItems: [URLQueryItem]
+  public var queryItems: [URLQueryItem] { storage.queryItems }
   /// The URL's host, lower-cased.
-  public let host: String?
+  public var host: String? { storage.host }
+
+  /// Copies the storage first when another snapshot shares it.
+  private mutating func update(_ change: (Storage) -> Void) {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    change(storage)
+  }
 
   /// Creates a request snapshot.
   public init(
@@ -39,16 +70,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   ) {
     // Methods nearly always arrive upper-case already; uppercased() would still build a copy.
     let isUpperCase = method.utf8.allSatisfy { $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }
-    self.method = isUpperCase ? method : method.uppercased()
-    self.url = url
-    self.headers = headers
-    self.body = body
-    self.pathParameters = [:]
-    self.timeoutInterval = timeoutInterval
+    let path: String
+    let encodedPath: String
+    let queryItems: [URLQueryItem]
     // Decoding the host costs more than the rest of this initialiser; hosts rarely hold a `%`.
     let encodedHost = url.host(percentEncoded: true)
     let hasEscapes = encodedHost?.utf8.contains(UInt8(ascii: "%")) ?? false
-    self.host = (hasEscapes ? url.host : encodedHost)?.lowercased()
     // Every request pays for this, so skip URLComponents (a second parse of the URL) when the
     // URL's own accessors give the same answer: an absolute URL's path, and no query. A relative
     // URL keeps URLComponents, which reads the relative part only.
@@ -57,17 +84,62 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
       // utf8.contains: `contains("%")` resolves to Foundation's substring search, ~30x slower.
       let decoded =
         encoded.utf8.contains(UInt8(ascii: "%")) ? url.path(percentEncoded: false) : encoded
-      self.path = decoded.isEmpty ? "/" : decoded
-      self.encodedPath = encoded
-      self.queryItems =
+      path = decoded.isEmpty ? "/" : decoded
+      encodedPath = encoded
+      queryItems =
         url.query(percentEncoded: true) == nil
         ? [] : URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     } else {
       let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-      let path = components?.path ?? url.path
-      self.path = path.isEmpty ? "/" : path
-      self.encodedPath = url.path(percentEncoded: true)
-      self.queryItems = components?.queryItems ?? []
+      let componentsPath = components?.path ?? url.path
+      path = componentsPath.isEmpty ? "/" : componentsPath
+      encodedPath = url.path(percentEncoded: true)
+      queryItems = components?.queryItems ?? []
+    }
+    storage = Storage(
+      method: isUpperCase ? method : method.uppercased(), url: url, headers: headers, body: body,
+      timeoutInterval: timeoutInterval, path: path, encodedPath: encodedPath,
+      queryItems: queryItems, host: (hasEscapes ? url.host : encodedHost)?.lowercased())
+  }
+
+  /// The fields, shared by copies until one of them changes a field.
+  private final class Storage: @unchecked Sendable {
+    // Mutated only through `update`, which first makes the storage unique to one snapshot.
+    var method: String
+    let url: URL
+    var headers: HTTPHeaders
+    var body: Data?
+    var jsonCache: ParsedJSONBodyCache?
+    var pathParameters: [String: String] = [:]
+    var timeoutInterval: TimeInterval
+    let path: String
+    let encodedPath: String
+    let queryItems: [URLQueryItem]
+    let host: String?
+
+    init(
+      method: String, url: URL, headers: HTTPHeaders, body: Data?,
+      timeoutInterval: TimeInterval, path: String, encodedPath: String,
+      queryItems: [URLQueryItem], host: String?
+    ) {
+      self.method = method
+      self.url = url
+      self.headers = headers
+      self.body = body
+      self.timeoutInterval = timeoutInterval
+      self.path = path
+      self.encodedPath = encodedPath
+      self.queryItems = queryItems
+      self.host = host
+    }
+
+    func copy() -> Storage {
+      let copy = Storage(
+        method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval,
+        path: path, encodedPath: encodedPath, queryItems: queryItems, host: host)
+      copy.jsonCache = jsonCache
+      copy.pathParameters = pathParameters
+      return copy
     }
   }
 

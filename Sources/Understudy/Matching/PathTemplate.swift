@@ -168,20 +168,20 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     return literals.isEmpty ? nil : literals.joined(separator: "/")
   }
 
-  /// The keys under which a route index may have filed templates that match `path` (as it
-  /// appears in the URL, percent-encoded): its first segment, its first two, and so on, each
-  /// decoded as ``match(_:)`` decodes literals, stopping before the last segment, since a
-  /// placeholder needs a segment of its own.
-  static func indexKeys(ofPath path: String) -> [String] {
-    guard path.hasPrefix("/") else { return [] }
-    let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-    var keys: [String] = []
-    var key = ""
-    for part in parts.dropLast() {
-      key += keys.isEmpty ? decoded(part) : "/" + decoded(part)
-      keys.append(key)
+  /// Calls `body` with each key under which a route index may have filed templates that match
+  /// `path` (as it appears in the URL, percent-encoded): its first segment, its first two, and
+  /// so on, each decoded as ``match(_:)`` decodes literals, stopping before the last segment,
+  /// since a placeholder needs a segment of its own.
+  static func forEachIndexKey(ofPath path: String, _ body: (String) -> Void) {
+    guard path.hasPrefix("/") else { return }
+    var parts = PathParts(path)
+    var key: String?
+    while let (part, _) = parts.next(), !parts.isAtEnd {
+      let segment = decoded(part)
+      let next = key.map { $0 + "/" + segment } ?? segment
+      body(next)
+      key = next
     }
-    return keys
   }
 
   /// Percent-decodes `text`, keeping it as written when it is not valid percent-encoding (a

@@ -56,23 +56,28 @@ extension RequestPattern {
     expected: String, comparing value: JSONValue, mode: JSONDifference.Mode
   ) -> RequestPattern {
     let difference = JSONDifference(mode: mode)
-    var condition = Condition(field: "body", expected: expected.clipped()) { request in
-      switch jsonBody(of: request) {
-      case nil:
-        return .mismatched(actual: "no body")
-      case .notJSON(let reason):
-        return .mismatched(actual: "body is not JSON: " + reason)
-      case .value(let actual):
-        guard let found = difference.find(expected: value, actual: actual) else { return .matched }
-        return .mismatched(actual: found.clipped())
-      }
-    }
-    // Matching only needs yes or no; the sentence saying where the body differs is for reports.
-    condition.test = { request in
-      guard case .value(let actual)? = jsonBody(of: request) else { return false }
-      return difference.conforms(expected: value, actual: actual)
-    }
-    return RequestPattern(condition)
+    return RequestPattern(
+      Condition(
+        field: "body", expected: expected.clipped(),
+        // Matching only needs yes or no; the sentence saying where the body differs is for
+        // reports.
+        test: { request in
+          guard case .value(let actual)? = jsonBody(of: request) else { return false }
+          return difference.conforms(expected: value, actual: actual)
+        }
+      ) { request in
+        switch jsonBody(of: request) {
+        case nil:
+          return .mismatched(actual: "no body")
+        case .notJSON(let reason):
+          return .mismatched(actual: "body is not JSON: " + reason)
+        case .value(let actual):
+          guard let found = difference.find(expected: value, actual: actual) else {
+            return .matched
+          }
+          return .mismatched(actual: found.clipped())
+        }
+      })
   }
 
   /// The request's body read as JSON, from the cache the registry set up when there is one.

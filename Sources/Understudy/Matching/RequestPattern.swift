@@ -122,22 +122,41 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
 extension RequestPattern {
   /// One field test inside a pattern.
-  struct Condition: Sendable {
+  ///
+  /// A class: matching walks a pattern's conditions for every request, and copying a struct of
+  /// six strings and two closures costs a retain and a release for each of them.
+  final class Condition: Sendable {
     let field: String
     let expected: String
     /// Set when the condition pins the exact path, so the registry can index it.
-    var exactPath: String? = nil
+    let exactPath: String?
     /// Set when the condition is a path template that starts with literal segments, so the
     /// registry can index it by them.
-    var templatePrefix: String? = nil
+    let templatePrefix: String?
     /// Set when the condition pins the scheme, so sessions claim that custom scheme.
-    var scheme: String? = nil
+    let scheme: String?
     /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
-    var problem: String? = nil
+    let problem: String?
     let check: @Sendable (InterceptedRequest) -> FieldCheck
     /// A quicker yes-or-no form of `check`, for conditions that capture nothing and whose
     /// mismatch description costs more than the test; matching uses it, explaining never does.
-    var test: (@Sendable (InterceptedRequest) -> Bool)? = nil
+    let test: (@Sendable (InterceptedRequest) -> Bool)?
+
+    init(
+      field: String, expected: String, exactPath: String? = nil, templatePrefix: String? = nil,
+      scheme: String? = nil, problem: String? = nil,
+      test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
+      check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
+    ) {
+      self.field = field
+      self.expected = expected
+      self.exactPath = exactPath
+      self.templatePrefix = templatePrefix
+      self.scheme = scheme
+      self.problem = problem
+      self.test = test
+      self.check = check
+    }
 
     /// How an explanation shows a condition that has a problem.
     var invalidMismatch: FieldMismatch {
@@ -289,7 +308,7 @@ extension RequestPattern {
   }
 
   /// The leading literal segments of the path template every matching request must have, as
-  /// ``PathTemplate/indexKeys(ofPath:)`` spells them, when the pattern pins a template that
+  /// ``PathTemplate/forEachIndexKey(ofPath:_:)`` spells them, when the pattern pins a template that
   /// starts with literals.
   var indexedTemplatePrefix: String? {
     for node in conjuncts {

@@ -42,9 +42,12 @@ struct RouteIndex: Sendable {
 
   /// The stubs that could match `request`, newest first.
   func candidates(for request: InterceptedRequest) -> Candidates {
-    var lists = [byPath[request.path]?[...] ?? [], unindexed[...]]
+    var lists: [ArraySlice<Stub>] = []
+    lists.reserveCapacity(byTemplatePrefix.isEmpty ? 2 : 6)
+    lists.append(byPath[request.path]?[...] ?? [])
+    lists.append(unindexed[...])
     if !byTemplatePrefix.isEmpty {
-      for key in PathTemplate.indexKeys(ofPath: request.encodedPath) {
+      PathTemplate.forEachIndexKey(ofPath: request.encodedPath) { key in
         if let bucket = byTemplatePrefix[key] { lists.append(bucket[...]) }
       }
     }

@@ -245,7 +245,8 @@ public final class StubRegistry: Sendable {
     for stub in candidates {
       guard let captures = stub.pattern.match(probe) else { continue }
       var matched = request
-      matched.pathParameters = captures
+      // Setting even an empty value would copy the snapshot's shared storage.
+      if !captures.isEmpty { matched.pathParameters = captures }
       guard let call = claim(stub, for: matched) else { continue }
       let entry = record(matched, .stubbed(stub))
       let response = stub.response(for: matched, call: call)

@@ -28,4 +28,25 @@ import Testing
     #expect(request.encodedPath == url.path(percentEncoded: true))
     #expect(request.host == url.host?.lowercased())
   }
+
+  @Test func copiesAreIndependentValues() {
+    let original = request(
+      "post", "https://a.test/users/7?x=1", headers: ["X-A": "1"], body: Data("{}".utf8))
+    var changed = original
+    changed.method = "PUT"
+    changed.headers["X-A"] = "2"
+    changed.body = nil
+    changed.pathParameters = ["id": "7"]
+    changed.timeoutInterval = 5
+    #expect(original.method == "POST")
+    #expect(original.headers["X-A"] == "1")
+    #expect(original.body == Data("{}".utf8))
+    #expect(original.pathParameters.isEmpty)
+    #expect(original.timeoutInterval == 60)
+    #expect(changed.method == "PUT" && changed.headers["X-A"] == "2" && changed.body == nil)
+    #expect(changed.pathParameters == ["id": "7"] && changed.timeoutInterval == 5)
+    // The URL's parts are shared, never changed.
+    #expect(changed.path == "/users/7" && changed.queryItems == original.queryItems)
+    #expect(changed.host == "a.test")
+  }
 }
