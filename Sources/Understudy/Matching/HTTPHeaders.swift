@@ -128,6 +128,28 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 extension String {
   /// Header-name equality ignoring case. Names are ASCII in practice, so compare bytes with ASCII
   /// case folding and lower-case whole strings (two allocations) only when a byte is not ASCII.
+  /// Whether `text` occurs in the string, as Foundation's `contains` decides, but without its
+  /// string search when both are ASCII (header values nearly always are), where comparing bytes
+  /// gives the same answer.
+  func containsText(_ text: String) -> Bool {
+    var haystack = self
+    var needle = text
+    let fast = haystack.withUTF8 { hay in
+      needle.withUTF8 { pin -> Bool? in
+        // An empty needle is left to Foundation, whose answer is the one to keep.
+        guard !pin.isEmpty, hay.allSatisfy({ $0 < 0x80 }), pin.allSatisfy({ $0 < 0x80 }) else {
+          return nil
+        }
+        guard pin.count <= hay.count else { return false }
+        for start in 0...(hay.count - pin.count) where hay[start] == pin[0] {
+          if memcmp(hay.baseAddress! + start, pin.baseAddress!, pin.count) == 0 { return true }
+        }
+        return false
+      }
+    }
+    return fast ?? contains(text)
+  }
+
   func caseInsensitiveEquals(_ other: String) -> Bool {
     guard utf8.count == other.utf8.count else { return false }
     for (a, b) in zip(utf8, other.utf8) where a != b {

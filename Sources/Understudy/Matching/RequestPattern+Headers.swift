@@ -18,7 +18,7 @@ extension RequestPattern {
   /// .header("Content-Type", contains: "json")
   /// ```
   public static func header(_ name: String, contains text: String) -> RequestPattern {
-    headerCondition(name, expected: "contains \(text)") { $0.contains(text) }
+    headerCondition(name, expected: "contains \(text)") { $0.containsText(text) }
   }
 
   /// Matches when a value of the header `name` matches a regular expression
@@ -55,11 +55,18 @@ extension RequestPattern {
   private static func headerCondition(
     _ name: String, expected: String, test: @escaping @Sendable (String) -> Bool
   ) -> RequestPattern {
-    RequestPattern(field: "header \(name)".clipped(), expected: expected.clipped()) { request in
-      let values = request.headers.values(for: name)
-      if values.contains(where: test) { return .matched }
-      return .mismatched(actual: values.isEmpty ? "absent" : rendered(values))
-    }
+    RequestPattern(
+      Condition(
+        field: "header \(name)".clipped(), expected: expected.clipped(),
+        // Matching walks the fields in place; only a report needs the values gathered.
+        test: { request in
+          request.headers.fields.contains { $0.name.caseInsensitiveEquals(name) && test($0.value) }
+        }
+      ) { request in
+        let values = request.headers.values(for: name)
+        if values.contains(where: test) { return .matched }
+        return .mismatched(actual: values.isEmpty ? "absent" : rendered(values))
+      })
   }
 
   /// Several values joined as HTTP would fold them, clipped.

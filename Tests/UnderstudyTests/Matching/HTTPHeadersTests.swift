@@ -20,3 +20,27 @@ import Testing
     #expect(HTTPHeaders(["b": "2", "A": "1", "c": "3"]).fields.map(\.name) == ["A", "b", "c"])
   }
 }
+
+/// The byte search behind `.header(_:contains:)` agrees with Foundation's `contains`.
+@Suite struct HeaderTextSearchTests {
+  @Test(arguments: [
+    ("application/json; charset=utf-8", "json"), ("application/json", "application/json"),
+    ("text/plain", "json"), ("ab", "abc"), ("aaab", "aab"), ("", "x"), ("x", ""),
+    ("Bearer token", "bearer"), ("café au lait", "é a"), ("cafe\u{301}", "é"), ("naïve", "ive"),
+  ])
+  func agreesWithFoundation(haystack: String, needle: String) {
+    #expect(haystack.containsText(needle) == haystack.contains(needle))
+  }
+
+  @Test func headerContainsMatchesAndReports() {
+    let pattern = RequestPattern.header("Content-Type", contains: "json")
+    expectMatch(
+      pattern, request("POST", "https://a.test/x", headers: ["content-type": "text/json"]))
+    expectMismatch(
+      pattern, request("POST", "https://a.test/x", headers: ["Content-Type": "text/plain"]),
+      field: "header Content-Type", expected: "contains json", actual: "text/plain")
+    expectMismatch(
+      pattern, request("POST", "https://a.test/x"),
+      field: "header Content-Type", expected: "contains json", actual: "absent")
+  }
+}
