@@ -361,6 +361,13 @@ import Understudy
     _ = try await fixed.makeSession().data(for: request)
     #expect(rerecorder.finish().isEmpty)
     #expect(try !String(contentsOf: file, encoding: .utf8).contains(session))
+
+    let allowing = Redaction.default.allowingCredentials(.value(session))
+    let permitted = StubRegistry()
+    let keeper = Cassette(at: Self.scratchFile("allowed.har"), mode: .missing, redaction: allowing)
+    permitted.use(keeper)
+    _ = try await permitted.makeSession().data(for: request)
+    #expect(keeper.finish().isEmpty)  // the token is kept; any other credential would still stop it
   }
 
   // MARK: Drift, speed, exports

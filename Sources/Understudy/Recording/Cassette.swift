@@ -380,15 +380,17 @@ public final class Cassette: Sendable {
     var har = HAR(entries: entries)
     har.log.creator = HAR.Creator(name: "Understudy", version: "1")
     har = redaction.redact(har)
-    let findings = CredentialScanner().scan(har)
+    let findings = CredentialScanner(allowing: redaction.credentialAllowances).scan(har)
     if !findings.isEmpty && !allowsCredentials {
       let listed = findings.prefix(5).map { "  \($0)" }.joined(separator: "\n")
       return [
         ScopeFailure(
           message: "Cassette \(url.path) was not written: it still holds what looks like a "
             + "credential after redaction:\n\(listed)\nRedact it (add the header, query "
-            + "parameter, JSON path or body pattern to the cassette's Redaction), or pass "
-            + "allowsCredentials: true if these are deliberate test values.",
+            + "parameter, JSON path or body pattern to the cassette's Redaction). If they are "
+            + "deliberate test values, allow them by value or pattern "
+            + "(`redaction: .default.allowingCredentials(.value(\"…\"))`), or pass "
+            + "allowsCredentials: true to skip the scan.",
           location: location)
       ]
     }

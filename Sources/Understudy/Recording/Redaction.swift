@@ -30,17 +30,22 @@ public struct Redaction: Sendable {
   public var jsonPaths: [JSONPath]
   /// Regular expressions over bodies whose matches are replaced.
   public var bodyPatterns: [BodyPattern]
+  /// Credential-shaped values a cassette may keep: test tokens written on purpose. The
+  /// ``CredentialScanner`` that checks a cassette before it is written accepts these and still
+  /// refuses anything else.
+  public var credentialAllowances: [CredentialScanner.Allowance]
 
   /// Creates a redaction with exactly these rules; start from ``default`` to keep the safe
   /// defaults.
   public init(
     headerNames: [String] = [], queryParameterNames: [String] = [], jsonPaths: [JSONPath] = [],
-    bodyPatterns: [BodyPattern] = []
+    bodyPatterns: [BodyPattern] = [], credentialAllowances: [CredentialScanner.Allowance] = []
   ) {
     self.headerNames = headerNames
     self.queryParameterNames = queryParameterNames
     self.jsonPaths = jsonPaths
     self.bodyPatterns = bodyPatterns
+    self.credentialAllowances = credentialAllowances
   }
 
   /// Headers that carry credentials in the common HTTP schemes and API gateways.
@@ -92,6 +97,16 @@ public struct Redaction: Sendable {
   /// These rules plus body text matching `patterns`.
   public func redactingBodies(_ patterns: BodyPattern...) -> Redaction {
     adding(patterns, to: \.bodyPatterns)
+  }
+
+  /// These rules, with the credential scan accepting `allowances`: fixture tokens a cassette
+  /// may keep, while any other credential still stops the write.
+  ///
+  /// ```swift
+  /// let redaction = Redaction.default.allowingCredentials(.value("sk_test_fixture000000"))
+  /// ```
+  public func allowingCredentials(_ allowances: CredentialScanner.Allowance...) -> Redaction {
+    adding(allowances, to: \.credentialAllowances)
   }
 
   private func adding<Rule>(_ rules: [Rule], to list: WritableKeyPath<Redaction, [Rule]>)

@@ -269,6 +269,24 @@ import Testing
     #expect(failures.first?.message.contains("log.entries[0].response.content.text") == true)
     #expect(!FileManager.default.fileExists(atPath: file.path))
 
+    // Allowing another value changes nothing; allowing this one lets the cassette be written.
+    let otherAllowed = StubRegistry()
+    let stillStrict = Cassette(
+      at: file, mode: .all, redaction: .default.allowingCredentials(.value("not-this-one")))
+    otherAllowed.use(stillStrict)
+    _ = try await otherAllowed.makeSession().data(for: request)
+    #expect(stillStrict.finish().first?.message.contains("allowingCredentials") == true)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+
+    let allowed = StubRegistry()
+    let withAllowance = Cassette(
+      at: file, mode: .all, redaction: .default.allowingCredentials(.value(jwt)))
+    allowed.use(withAllowance)
+    _ = try await allowed.makeSession().data(for: request)
+    #expect(withAllowance.finish().isEmpty)
+    #expect(FileManager.default.fileExists(atPath: file.path))
+    try FileManager.default.removeItem(at: file)
+
     let allowing = StubRegistry()
     let permissive = Cassette(at: file, mode: .all, allowsCredentials: true)
     allowing.use(permissive)
