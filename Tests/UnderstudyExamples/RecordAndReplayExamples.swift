@@ -332,6 +332,23 @@ import Understudy
     #expect(String(decoding: data, as: UTF8.self).contains(#""access_token":"test-token""#))
   }
 
+  @Test func recordsFromAnotherServer() async throws {
+    let staging = try ExampleServer.start()
+    defer { staging.stop() }
+    let file = Self.scratchFile("profile.har")
+
+    let registry = StubRegistry(
+      unmatchedRequests: .passThrough(PassThrough(baseURL: staging.baseURL)))
+    let recorder = Cassette(at: file, mode: .missing)
+    registry.use(recorder)
+    let url = URL(string: "https://api.example.com/json")!
+    _ = try await registry.makeSession().data(from: url)  // answered by the staging server
+    #expect(recorder.finish().isEmpty)
+
+    let recorded = try HAR.load(contentsOf: file)
+    #expect(recorded.log.entries.first?.request.url == "https://api.example.com/json")
+  }
+
   @Test func refusesToWriteACredential() async throws {
     let server = try ExampleServer.start()
     defer { server.stop() }

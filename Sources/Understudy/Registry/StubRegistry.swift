@@ -256,24 +256,30 @@ public final class StubRegistry: Sendable {
       return Decision(resolution: .respond(response), entry: entry)
     }
     var cassetteNote: String?
+    let unmatchedPolicy = policy.current
     if let cassette = cassetteStore.current {
+      // Recording and drift checks reach the server the way pass-through would: a registry
+      // that passes unmatched requests to a local or staging server records from that server,
+      // while the cassette keeps the URLs the code under test asked for.
+      var route = PassThrough()
+      if case .passThrough(let rewrite) = unmatchedPolicy { route = rewrite }
       switch cassette.decide(request) {
       case .replay(let response):
         return Decision(
           resolution: .respond(response), entry: record(request, .replayed(cassette.url)))
       case .record:
         return Decision(
-          resolution: .passThrough(PassThrough(), .record(cassette)),
+          resolution: .passThrough(route, .record(cassette)),
           entry: record(request, .passedThrough))
       case .checkDrift(let index):
         return Decision(
-          resolution: .passThrough(PassThrough(), .compare(cassette, entry: index)),
+          resolution: .passThrough(route, .compare(cassette, entry: index)),
           entry: record(request, .passedThrough))
       case .refuse(let message):
         cassetteNote = message
       }
     }
-    switch policy.current {
+    switch unmatchedPolicy {
     case .passThrough(let rewrite) where cassetteNote == nil:
       return Decision(
         resolution: .passThrough(rewrite, nil), entry: record(request, .passedThrough))

@@ -51,6 +51,30 @@ import Testing
     #expect(player.finish().isEmpty)
   }
 
+  @Test func recordsFromThePassThroughTargetUnderTheURLTheCodeAsked() async throws {
+    let server = try await LoopbackServer.start()
+    let file = Self.temporaryCassette()
+    let production = URL(string: "https://api.production.test/json")!
+
+    // The code under test calls production; recording goes to the local server instead.
+    let recording = StubRegistry(
+      unmatchedRequests: .passThrough(PassThrough(baseURL: server.baseURL)))
+    let recorder = Cassette(at: file, mode: .missing)
+    recording.use(recorder)
+    let (recorded, _) = try await recording.makeSession().data(from: production)
+    #expect(recorder.finish().isEmpty)
+    #expect(try await server.hits() == 1)
+    server.stop()
+    let har = try HAR.load(contentsOf: file)
+    #expect(har.log.entries.map(\.request.url) == [production.absoluteString])
+
+    // Replayed with the server gone, under the production URL.
+    let replaying = StubRegistry()
+    replaying.use(Cassette(at: file, mode: .never))
+    let (replayed, _) = try await replaying.makeSession().data(from: production)
+    #expect(replayed == recorded)
+  }
+
   @Test func neverModeWithoutACassetteFailsWithTheCommandThatRecordsIt() async throws {
     let file = Self.temporaryCassette()
     let registry = StubRegistry()
