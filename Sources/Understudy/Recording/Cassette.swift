@@ -368,8 +368,33 @@ public final class Cassette: Sendable {
     }
     if !snapshot.newEntries.isEmpty || (mode == .all && !snapshot.existed) {
       failures += write(snapshot)
+      if let product = Self.buildProduct(containing: url) {
+        failures.append(
+          ScopeFailure(
+            message: "Cassette \(url.path) was recorded inside \(product), a copy the next "
+              + "build replaces, so the recording will be lost. Record into the source tree "
+              + "(the default location, .besideTestFile, or a .folder in it) and rebuild to "
+              + "ship it as a resource.",
+            location: location))
+      }
     }
     return failures
+  }
+
+  /// The built bundle or build folder `url` lies in (resources are copied there at build
+  /// time), or `nil` for files in a source tree.
+  static func buildProduct(containing url: URL) -> String? {
+    var folder = URL(fileURLWithPath: "/")
+    for component in url.standardizedFileURL.pathComponents.dropLast() where component != "/" {
+      folder.appendPathComponent(component)
+      let isBundle = [".bundle", ".resources", ".xctest", ".app"].contains {
+        component.hasSuffix($0)
+      }
+      if isBundle || component == ".build" || component == "DerivedData" {
+        return folder.path
+      }
+    }
+    return nil
   }
 
   private func write(_ snapshot: State) -> [ScopeFailure] {

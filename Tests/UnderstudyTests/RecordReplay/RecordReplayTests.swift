@@ -75,6 +75,33 @@ import Testing
     #expect(replayed == recorded)
   }
 
+  @Test func recordingIntoABuiltBundleSaysTheRecordingWillBeLost() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let bundle = FileManager.default.temporaryDirectory
+      .appendingPathComponent("understudy-\(UUID().uuidString)/App_AppTests.resources")
+    let file = bundle.appendingPathComponent("__Cassettes__/loads.har")
+    let registry = StubRegistry()
+    let cassette = Cassette(at: file, mode: .missing)
+    registry.use(cassette)
+    _ = try await registry.makeSession().data(from: server.url("/json"))
+    let failures = cassette.finish()
+    #expect(failures.count == 1)
+    #expect(failures.first?.message.contains("will be lost") == true)
+    #expect(failures.first?.message.contains(bundle.path) == true)
+    #expect(FileManager.default.fileExists(atPath: file.path), "written all the same")
+  }
+
+  @Test(arguments: [
+    ("/App/Tests/AppTests/__Cassettes__/T/a.har", nil),
+    ("/App/.build/debug/App_AppTests.resources/__Cassettes__/a.har", "/App/.build"),
+    ("/Sim/App.app/PlugIns/AppTests.xctest/__Cassettes__/a.har", "/Sim/App.app"),
+    ("/App/Cassettes/my.bundle.har", nil),
+  ])
+  func buildProductsAreRecognised(path: String, product: String?) {
+    #expect(Cassette.buildProduct(containing: URL(fileURLWithPath: path)) == product)
+  }
+
   @Test func neverModeWithoutACassetteFailsWithTheCommandThatRecordsIt() async throws {
     let file = Self.temporaryCassette()
     let registry = StubRegistry()
