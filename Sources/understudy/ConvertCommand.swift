@@ -6,7 +6,8 @@ enum ConvertCommand: Command {
   static let summary = "Turn a browser or proxy HAR export into a redacted, replayable cassette."
   static let usage =
     "understudy convert <export.har> -o <cassette.har> [--keep-host HOST]... [--drop-static] "
-    + "[--allow-credentials] [--header NAME]... [--query NAME]... [--json-path PATH]... "
+    + "[--allow VALUE]... [--allow-credentials] [--header NAME]... [--query NAME]... "
+    + "[--json-path PATH]... "
     + "[--body-regex REGEX]..."
   static let discussion = """
     Reads an export from a browser's network panel, Charles, Proxyman or mitmproxy and writes a
@@ -25,8 +26,8 @@ enum ConvertCommand: Command {
 
     Then the credential scanner reads the result. If it still finds something, nothing is
     written: the findings are listed on standard error (JSON paths into the export) and the exit
-    code is 1. Add a redaction rule for them, or pass --allow-credentials when they are test
-    values.
+    code is 1. Add a redaction rule for them; when they are test values, --allow each one (the
+    scan still reports anything else), or pass --allow-credentials to skip the scan.
     """
   static let options =
     [
@@ -36,6 +37,9 @@ enum ConvertCommand: Command {
         "--keep-host", kind: .repeatable("HOST"),
         help: "Keep only requests to this host (exact, case-insensitive)."),
       OptionSpec("--drop-static", help: "Drop images, fonts, CSS and JavaScript."),
+      OptionSpec(
+        "--allow", kind: .repeatable("VALUE"),
+        help: "Accept this exact credential-shaped value (a test token); report the rest."),
       OptionSpec(
         "--allow-credentials", help: "Write the cassette even if the scanner finds credentials."),
     ] + RedactionOptions.specs
@@ -76,7 +80,8 @@ enum ConvertCommand: Command {
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)
 
-    let findings = CredentialScanner().scan(redacted)
+    let findings = CredentialScanner(allowing: arguments.values("--allow").map { .value($0) })
+      .scan(redacted)
     if !findings.isEmpty, !arguments.flag("--allow-credentials") {
       let listed = findings.map { "  \(input): \($0.renumbered(kept.map(\.index)))" }
       throw CLIError(
@@ -84,8 +89,8 @@ enum ConvertCommand: Command {
         message: "Refusing to write \(output): after redaction the credential scanner still "
           + "finds \(plural(findings.count, "value")) in \(input):\n"
           + listed.joined(separator: "\n")
-          + "\nAdd a rule for each (--header, --query, --json-path or --body-regex), or pass "
-          + "--allow-credentials if they are test values.")
+          + "\nAdd a rule for each (--header, --query, --json-path or --body-regex). If they are "
+          + "test values, --allow each one, or pass --allow-credentials to skip the scan.")
     }
     try CassetteFile.write(redacted, to: output)
 

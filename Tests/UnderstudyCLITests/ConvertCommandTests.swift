@@ -98,6 +98,15 @@ import Understudy
       #expect(fixed.status == 0)
       #expect(fixed.stdout.contains("  body  1\n"))
 
+      let otherValue = try await understudy(
+        "convert", input, "-o", output, "--allow", "ghp_not-this-one")
+      #expect(otherValue.status == 1, "an allowance covers its own value only")
+      let thisValue = try await understudy(
+        "convert", input, "-o", output, "--allow", FakeSecret.gitHub)
+      #expect(thisValue.status == 0)
+      #expect(try String(contentsOfFile: output, encoding: .utf8).contains(FakeSecret.gitHub))
+      try FileManager.default.removeItem(atPath: output)
+
       let allowed = try await understudy(
         "convert", input, "-o", output, "--allow-credentials")
       #expect(allowed.status == 0)
