@@ -38,13 +38,32 @@ import Testing
 
   @Test func bodyDelaySeparatesTheResponseFromItsBody() async throws {
     let registry = StubRegistry()
+    // Long enough that no load can make the body due before the checks; cancelled below.
+    registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: 30))
+    let delegate = TimestampingDelegate()
+    let session = registry.makeSession(delegate: delegate)
+    let task = session.dataTask(with: url)
+    task.resume()
+    // Order, not time: the response is out while the body still waits for its delay.
+    try await withWatchdog { try await delegate.responded() }
+    #expect(delegate.body.isEmpty)
+    #expect(delegate.times.data == nil)
+    task.cancel()
+    try await withWatchdog { try await delegate.finished() }
+    #expect(delegate.body.isEmpty)
+  }
+
+  @Test func bodyDelayHoldsTheBodyBack() async throws {
+    let registry = StubRegistry()
     registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: 0.2))
     let delegate = TimestampingDelegate()
     let session = registry.makeSession(delegate: delegate)
     session.dataTask(with: url).resume()
     try await withWatchdog { try await delegate.finished() }
-    let times = delegate.times
-    #expect(times.data! - times.response! >= 0.18)
+    // A lower bound only, measured from before the request started: a busy machine can make
+    // the body later, never earlier. (The gap between the two callbacks is no bound: the
+    // response callback itself can be late.)
+    #expect(delegate.times.data! >= 0.2)
     #expect(String(decoding: delegate.body, as: UTF8.self) == "body")
   }
 
@@ -162,5 +181,9 @@ final class TimestampingDelegate: NSObject, URLSessionDataDelegate, @unchecked S
 
   func finished() async throws {
     while !state.current.done { try await Task.sleep(nanoseconds: 2_000_000) }
+  }
+
+  func responded() async throws {
+    while state.current.response == nil { try await Task.sleep(nanoseconds: 2_000_000) }
   }
 }
