@@ -37,9 +37,7 @@ enum ConvertCommand: Command {
         "--keep-host", kind: .repeatable("HOST"),
         help: "Keep only requests to this host (exact, case-insensitive)."),
       OptionSpec("--drop-static", help: "Drop images, fonts, CSS and JavaScript."),
-      OptionSpec(
-        "--allow", kind: .repeatable("VALUE"),
-        help: "Accept this exact credential-shaped value (a test token); report the rest."),
+      ScanCommand.allowOption,
       OptionSpec(
         "--allow-credentials", help: "Write the cassette even if the scanner finds credentials."),
     ] + RedactionOptions.specs
@@ -80,8 +78,7 @@ enum ConvertCommand: Command {
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)
 
-    let findings = CredentialScanner(allowing: arguments.values("--allow").map { .value($0) })
-      .scan(redacted)
+    let findings = ScanCommand.scanner(allowing: arguments).scan(redacted)
     if !findings.isEmpty, !arguments.flag("--allow-credentials") {
       let listed = findings.map { "  \(input): \($0.renumbered(kept.map(\.index)))" }
       throw CLIError(

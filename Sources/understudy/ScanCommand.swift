@@ -16,10 +16,17 @@ enum ScanCommand: Command {
     Use it in CI before committing cassettes. A value a test uses on purpose can be allowed
     with --allow, compared with the credential itself or the whole match (`Bearer abc123`).
     """
-  static let options = [
-    OptionSpec(
-      "--allow", kind: .repeatable("VALUE"), help: "Do not report this exact value.")
-  ]
+  static let options = [allowOption]
+
+  /// `--allow VALUE`, which `convert` takes too.
+  static let allowOption = OptionSpec(
+    "--allow", kind: .repeatable("VALUE"),
+    help: "Accept this exact credential-shaped value (a test token); report the rest.")
+
+  /// A scanner that accepts the values given with `--allow`.
+  static func scanner(allowing arguments: CommandLineArguments) -> CredentialScanner {
+    CredentialScanner(allowing: arguments.values("--allow").map { .value($0) })
+  }
   static let examples = [
     "understudy scan Tests/Cassettes/*.har",
     "understudy scan login.har --allow sk_test_fixture0000000000",
@@ -27,7 +34,7 @@ enum ScanCommand: Command {
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
     let paths = try files(arguments)
-    let scanner = CredentialScanner(allowing: arguments.values("--allow").map { .value($0) })
+    let scanner = scanner(allowing: arguments)
     var exitCode = ExitCode.success
     var total = 0
     var filesWithFindings = 0

@@ -6,8 +6,8 @@ enum ParsedJSONBody: Sendable {
 
 /// The JSON reading of one request's body, shared by every JSON matcher that tests the request
 /// while the registry looks for its stub, so the body is parsed once however many stubs look at
-/// it.
-final class ParsedJSONBodyCache: Sendable {
+/// it. Copies share the reading, as copies of a `Locked` do.
+struct ParsedJSONBodyCache: Sendable {
   // Guards the reading, made by whichever matcher needs it first.
   private let reading = Locked<ParsedJSONBody?>(nil)
 

@@ -2,8 +2,9 @@
 ///
 /// Building one makes Foundation canonicalise every header name (on Linux that is more work than
 /// all of Understudy's own per-request bookkeeping), and a stub usually answers the same URL
-/// over and over. `HTTPURLResponse` is immutable, so tasks can share one.
-final class HTTPResponseCache: Sendable {
+/// over and over. `HTTPURLResponse` is immutable, so tasks can share one. Copies of a cache share
+/// what it holds, as copies of a `Locked` do.
+struct HTTPResponseCache: Sendable {
   private struct Entry {
     let url: URL
     let bodyLength: Int?
