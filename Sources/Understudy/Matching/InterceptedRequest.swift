@@ -24,17 +24,13 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   public var body: Data? {
     get { storage.body }
     set {
-      update {
-        $0.body = newValue
-        $0.jsonCache = nil
-      }
+      update { $0.body = newValue }
+      jsonCache = nil
     }
   }
-  /// Set by the registry while it looks for a stub, so JSON matchers parse the body once.
-  var jsonCache: ParsedJSONBodyCache? {
-    get { storage.jsonCache }
-    set { update { $0.jsonCache = newValue } }
-  }
+  /// Set by the registry while it looks for a stub, so JSON matchers parse the body once. Kept
+  /// beside the storage, not in it, so setting it does not copy the shared fields.
+  var jsonCache: ParsedJSONBodyCache?
   /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
   /// matches.
   public var pathParameters: [String: String] {
@@ -109,7 +105,6 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     let url: URL
     var headers: HTTPHeaders
     var body: Data?
-    var jsonCache: ParsedJSONBodyCache?
     var pathParameters: [String: String] = [:]
     var timeoutInterval: TimeInterval
     let path: String
@@ -137,7 +132,6 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
       let copy = Storage(
         method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval,
         path: path, encodedPath: encodedPath, queryItems: queryItems, host: host)
-      copy.jsonCache = jsonCache
       copy.pathParameters = pathParameters
       return copy
     }
