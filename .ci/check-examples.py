@@ -10,6 +10,11 @@ DocC tutorial steps (Resources/NAME-NN.swift) are checked too: the last step of 
 be a file of Tests/UnderstudyExamples with the same text, and every earlier step must be the last
 one with lines left out (steps only ever add code), so no step can drift from compiled code.
 
+Package.swift fragments (marked `<!-- not compiled: a Package.swift fragment -->`) must name the
+product as `.product(name: "Understudy", package: "Understudy")` and repeat the install line of
+Documentation/GettingStarted.md exactly; attachment names in transcripts must be the names the
+library writes.
+
 Run from anywhere: `python3 .ci/check-examples.py`. Exits 1 and names each block that differs.
 Python standard library only.
 """
@@ -144,6 +149,53 @@ def check_tutorial_steps(sources, failures):
     return sum(len(steps) for steps in series.values())
 
 
+INSTALL_SOURCE = ROOT / "Documentation" / "GettingStarted.md"
+PRODUCT = '.product(name: "Understudy", package: "Understudy")'
+
+
+def check_package_fragments(failures):
+    """Every Package.swift fragment names the product one way and installs the one documented version.
+
+    The `.package(url:from:)` line of Documentation/GettingStarted.md is the install line; any
+    other fragment that adds the package must repeat it exactly.
+    """
+    install = None
+    fragments = []
+    for path in markdown_files():
+        for line, block, reason in swift_blocks(path):
+            if reason != "a Package.swift fragment":
+                continue
+            fragments.append((path, line, block))
+            if path == INSTALL_SOURCE:
+                install = next((l.strip() for l in block if l.strip().startswith(".package(")), None)
+    if install is None:
+        failures.append(f"{INSTALL_SOURCE.relative_to(ROOT)}: no .package(url:from:) install line")
+    for path, line, block in fragments:
+        where = f"{path.relative_to(ROOT)}:{line}"
+        text = "\n".join(block)
+        if "Understudy" in text and PRODUCT not in text:
+            failures.append(f"{where}: name the product as {PRODUCT}, as every guide does")
+        for package_line in (l.strip() for l in block if l.strip().startswith(".package(")):
+            if install and package_line.rstrip(",") != install.rstrip(","):
+                failures.append(f"{where}: {package_line} differs from the install line {install}")
+    return len(fragments)
+
+
+def check_attachment_names(failures):
+    """Attachment names in transcripts are the ones the library writes (`<test>-traffic.har`)."""
+    writer = (ROOT / "Sources" / "Understudy" / "Testing" / "TrafficAttachmentWriter.swift").read_text(
+        encoding="utf-8")
+    suffix = re.search(r'\)(-[a-z]+\.har)"', writer).group(1)
+    files = markdown_files() + sorted((CATALOG / "Resources").glob("*.txt"))
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name in re.findall(r"Attached '([^']+)'", line):
+                if not name.endswith(suffix):
+                    failures.append(
+                        f"{path.relative_to(ROOT)}:{number}: attachment {name!r}: the library names "
+                        f"traffic attachments <test>{suffix}")
+
+
 def main():
     sources = {
         path: path.read_text(encoding="utf-8").splitlines()
@@ -152,11 +204,13 @@ def main():
     failures = []
     checked, skipped = check_markdown(sources, failures)
     steps = check_tutorial_steps(sources, failures)
+    fragments = check_package_fragments(failures)
+    check_attachment_names(failures)
     for failure in failures:
         print(f"error: {failure}")
     print(
         f"check-examples: {checked} Swift blocks compiled, {skipped} marked not compiled, "
-        f"{steps} tutorial steps; {len(failures)} problem(s)")
+        f"{steps} tutorial steps, {fragments} Package.swift fragments; {len(failures)} problem(s)")
     return 1 if failures else 0
 
 

@@ -1,7 +1,7 @@
 import Testing
 import Understudy
 
-/// The examples of Documentation/Responses.md and the ResponsesAndFixtures article.
+/// The examples of Documentation/Responses.md (and its DocC article).
 @Suite struct ResponsesExamples {
   let registry = StubRegistry()
 

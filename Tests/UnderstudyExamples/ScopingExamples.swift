@@ -2,7 +2,7 @@ import Testing
 import Understudy
 import XCTest
 
-/// The examples of Documentation/Scoping.md and the PerTestScopes article.
+/// The examples of Documentation/Scoping.md (and its DocC article).
 @Suite(.stubs { $0.stub(.get("/config"), .json(["theme": "dark"])) })
 struct ProfileTests {
   @Test(.stubs { $0.stub(.get("/users/{id}"), .json(User(id: 1, name: "Ada"))) })

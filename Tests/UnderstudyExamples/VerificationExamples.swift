@@ -1,7 +1,7 @@
 import Testing
 import Understudy
 
-/// The examples of Documentation/Verification.md and the VerificationAndDiagnostics article.
+/// The examples of Documentation/Verification.md (and its DocC article).
 @Suite struct VerificationExamples {
   @Test func theNearMissReport() async throws {
     let registry = StubRegistry()
