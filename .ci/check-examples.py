@@ -196,6 +196,19 @@ def check_attachment_names(failures):
                         f"traffic attachments <test>{suffix}")
 
 
+def check_example_client(failures):
+    """The guides' shared client is shown whole in Getting Started, so pasted examples compile."""
+    client = (EXAMPLES / "ExampleClient.swift").read_text(encoding="utf-8").splitlines()
+    body = [l for l in client if not l.startswith("//")]
+    while body and not body[0].strip():
+        body.pop(0)
+    guide = ROOT / "Documentation" / "GettingStarted.md"
+    if not any(block == body for _, block, _ in swift_blocks(guide)):
+        failures.append(
+            f"{guide.relative_to(ROOT)}: no block shows Tests/UnderstudyExamples/ExampleClient.swift "
+            "whole; the other guides' examples use all of it")
+
+
 def main():
     sources = {
         path: path.read_text(encoding="utf-8").splitlines()
@@ -206,6 +219,7 @@ def main():
     steps = check_tutorial_steps(sources, failures)
     fragments = check_package_fragments(failures)
     check_attachment_names(failures)
+    check_example_client(failures)
     for failure in failures:
         print(f"error: {failure}")
     print(
