@@ -179,12 +179,12 @@ class InterceptingProtocol: URLProtocol {
     switch RegistryDirectory.shared.lookup(type(of: self).registryID) {
     case .live(let live):
       registry = live
-    case .retired(let reason, let reportAsIssue):
+    case .retired(let reason, let reportLocation):
       let message =
         "Understudy: \(intercepted) arrived after \(reason). It is not answered, so no other "
         + "test's stubs can answer it; make sure the code under test finishes its requests "
         + "before the test or registry ends."
-      if reportAsIssue { IssueReporter.reportOrphaned(message) }
+      if let reportLocation { IssueReporter.reportOrphaned(message, at: reportLocation) }
       finalize(
         .failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)),
         onWorkQueue: true)
@@ -218,7 +218,7 @@ class InterceptingProtocol: URLProtocol {
       finalize(
         .failure(
           URLError.understudy(
-            .resourceUnavailable, report.description, request.url,
+            .resourceUnavailable, registry.errorMessage(for: report), request.url,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
     case .respond(let response):

@@ -7,8 +7,9 @@ final class RegistryDirectory: Sendable {
 
   enum Lookup {
     case live(StubRegistry)
-    /// Why the registry is gone, and whether a late request should be recorded as an issue.
-    case retired(String, reportAsIssue: Bool)
+    /// Why the registry is gone, and where a late request is recorded as an issue (the test's
+    /// scope), if it is.
+    case retired(String, reportAt: SourceLocation?)
   }
 
   private struct WeakRegistry {
@@ -17,7 +18,10 @@ final class RegistryDirectory: Sendable {
 
   // Guards the identifier counter, the live registries and why retired ones went away.
   private let state = Locked<
-    (next: Int, live: [Int: WeakRegistry], retired: [Int: (reason: String, report: Bool)])
+    (
+      next: Int, live: [Int: WeakRegistry],
+      retired: [Int: (reason: String, reportAt: SourceLocation?)]
+    )
   >((1, [:], [:]))
 
   func allocateID() -> Int {
@@ -32,18 +36,18 @@ final class RegistryDirectory: Sendable {
   }
 
   /// Marks `id` as gone; later requests from its sessions fail with `reason`.
-  func retire(_ id: Int, reason: String, reportAsIssue: Bool = false) {
+  func retire(_ id: Int, reason: String, reportAt location: SourceLocation? = nil) {
     state.withLock { state in
       state.live[id] = nil
-      if state.retired[id] == nil { state.retired[id] = (reason, reportAsIssue) }
+      if state.retired[id] == nil { state.retired[id] = (reason, location) }
     }
   }
 
   func lookup(_ id: Int) -> Lookup {
     state.withLock { state in
       if let registry = state.live[id]?.registry { return .live(registry) }
-      let retired = state.retired[id] ?? ("its StubRegistry was deallocated", false)
-      return .retired(retired.reason, reportAsIssue: retired.report)
+      let retired = state.retired[id] ?? ("its StubRegistry was deallocated", nil)
+      return .retired(retired.reason, reportAt: retired.reportAt)
     }
   }
 }

@@ -102,6 +102,7 @@ extension URLError {
     var info: [String: Any] = [NSLocalizedDescriptionKey: message]
     if let url { info[NSURLErrorFailingURLErrorKey] = url }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }
-    return URLError(code, userInfo: info)
+    return URLError(
+      _nsError: DescribedURLError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info))
   }
 }

@@ -157,7 +157,7 @@ public final class Cassette: Sendable {
   /// What to do with `request`, which no stub answered.
   func decide(_ request: InterceptedRequest) -> Decision {
     if let problem = state.withLock({ $0.problem }) {
-      return .refuse("Understudy: cassette \(url.path) cannot answer \(request): \(problem)")
+      return .refuse(Self.unusableMessage(for: request, problem))
     }
     switch mode {
     case .all:
@@ -171,6 +171,12 @@ public final class Cassette: Sendable {
       if mode == .newEpisodes { return .record }
       return .refuse(missMessage(for: request))
     }
+  }
+
+  /// Why a cassette that could not be loaded answered nothing; names the file once (the
+  /// problem does), and is the report the scope leaves to the cassette's own failure.
+  static func unusableMessage(for request: InterceptedRequest, _ problem: CassetteError) -> String {
+    "Understudy: \(request) was not answered, because the cassette cannot be used: \(problem)"
   }
 
   private func take(matchFor live: InterceptedRequest, consume: Bool) -> (

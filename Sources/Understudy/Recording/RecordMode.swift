@@ -37,10 +37,21 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
     {
       return override
     }
+    warnOnce(ignoring: raw)
+    return mode
+  }
+
+  private static let ignoredValues = Locked<Set<String>>([])
+
+  /// Says once per run that `raw` is ignored: every cassette of the run asks for the mode.
+  /// Returns whether this call said it.
+  @discardableResult
+  static func warnOnce(ignoring raw: String) -> Bool {
+    guard ignoredValues.withLock({ $0.insert(raw).inserted }) else { return false }
     FileHandle.standardError.write(
       Data(
         ("Understudy: ignoring \(environmentVariable)=\(raw); use one of "
           + allCases.map(\.rawValue).joined(separator: ", ") + ".\n").utf8))
-    return mode
+    return true
   }
 }

@@ -59,10 +59,15 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         .prefix(Self.maximumCandidates))
   }
 
+  /// The report's first line: which request matched nothing.
+  public var headline: String {
+    "Understudy: no stub matched \(request.method) \(request.url.absoluteString)"
+  }
+
   /// The full report, several lines.
   public var description: String {
     if let cassetteNote, candidates.isEmpty { return cassetteNote }
-    var lines = ["Understudy: no stub matched \(request.method) \(request.url.absoluteString)"]
+    var lines = [headline]
     if let cassetteNote { lines.append(cassetteNote) }
     for field in request.headers {
       lines.append("  \(field.name): \(field.value)")

@@ -42,9 +42,14 @@ extension StubRegistry {
     column: Int = #column
   ) -> Bool {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let reports = unmatchedReports
-    for report in reports { IssueReporter.report(report.description, at: location) }
-    return reports.isEmpty
+    let failures = unexpectedUnmatched(unmatchedReports, scopeLocation: location)
+    for failure in failures { IssueReporter.report(failure.message, at: location) }
+    return failures.isEmpty
+  }
+
+  /// Starts the registry's life as a test's scope, which will check `verification` when it ends.
+  func beginScope(verifying verification: ScopeVerification) {
+    scopeExpectations.withLock { $0.verification = verification }
   }
 
   /// Ends the registry's life as a test's scope and returns what `verification` finds wrong.
@@ -65,7 +70,7 @@ extension StubRegistry {
     scope.withLock { $0 = (testName, true) }
     RegistryDirectory.shared.retire(
       id, reason: "its test \(testName) ended (scope declared at \(location))",
-      reportAsIssue: reportsStragglersToSwiftTesting)
+      reportAt: reportsStragglersToSwiftTesting ? location : nil)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
       for request in requestsInFlight {
@@ -79,11 +84,7 @@ extension StubRegistry {
       }
     }
     if verification.contains(.noUnmatchedRequests) {
-      for report in unmatchedReports {
-        // The stub that came close is where the developer has to look; with none, the scope.
-        let closest = report.candidates.first { $0.score > 0 }?.stub.location
-        failures.append(ScopeFailure(message: report.description, location: closest ?? location))
-      }
+      failures += unexpectedUnmatched(unmatchedReports, scopeLocation: location)
     }
     if verification.contains(.allStubsUsed) {
       failures += unusedStubFailures()

@@ -40,6 +40,10 @@ public final class StubRegistry: Sendable {
   // (set by the trait; XCTest would pin them on whichever test runs next).
   private let stragglerReporting = Locked(false)
 
+  // Guards what the scope this registry serves will check when it ends, and the unmatched
+  // requests the test said to expect.
+  let scopeExpectations = Locked(ScopeExpectations())
+
   var reportsStragglersToSwiftTesting: Bool {
     get { stragglerReporting.current }
     set { stragglerReporting.withLock { $0 = newValue } }

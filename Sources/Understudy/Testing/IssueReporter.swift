@@ -33,12 +33,17 @@ public enum IssueReporter {
   }
 
   /// Records a failure that belongs to a Swift Testing test that has already ended (a request
-  /// that arrived after its test). Swift Testing fails the run with it and the message names the
-  /// test; it is printed to standard error as well, so the name is never lost.
-  static func reportOrphaned(_ message: String) {
-    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+  /// that arrived after its test), at `location`: the test's scope, where the user can act.
+  /// Swift Testing fails the run with it and the message names the test; it is printed to
+  /// standard error as well, so the name is never lost.
+  static func reportOrphaned(_ message: String, at location: SourceLocation) {
+    FileHandle.standardError.write(Data("\(location): error: \(message)\n".utf8))
     #if canImport(Testing)
-      Issue.record(Comment(rawValue: message))
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: Testing.SourceLocation(
+          fileID: location.fileID, filePath: location.filePath, line: location.line,
+          column: location.column))
     #endif
   }
 }

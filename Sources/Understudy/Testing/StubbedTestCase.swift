@@ -36,6 +36,7 @@
     /// Runs the test inside its own scope.
     override open func invokeTest() {
       let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
+      registry.beginScope(verifying: stubVerification)
       self.registry = registry
       XCTestObserver.shared.begin(self)
       StubRegistry.$current.withValue(registry) {
@@ -84,6 +85,7 @@
       let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       let registry = StubRegistry(
         fileID: fileID, filePath: filePath, line: line, column: column)
+      registry.beginScope(verifying: verification)
       XCTestObserver.shared.begin(self)
       defer { endStubs(registry, verification, location) }
       return try StubRegistry.$current.withValue(registry) { try body(registry) }
@@ -98,6 +100,7 @@
       let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       let registry = StubRegistry(
         fileID: fileID, filePath: filePath, line: line, column: column)
+      registry.beginScope(verifying: verification)
       XCTestObserver.shared.begin(self)
       defer { endStubs(registry, verification, location) }
       return try await StubRegistry.$current.withValue(registry) { try await body(registry) }

@@ -63,6 +63,7 @@
         unmatchedRequests: unmatchedRequests ?? .fail, fileID: reportLocation.fileID,
         filePath: reportLocation.filePath, line: reportLocation.line, column: reportLocation.column)
       registry.reportsStragglersToSwiftTesting = true
+      registry.beginScope(verifying: verification)
       let cassette = makeCassette(for: test, testCase, location: reportLocation)
       if let cassette { registry.use(cassette) }
       let name = test.displayName ?? test.name
