@@ -320,7 +320,7 @@ public final class Cassette: Sendable {
         let recordedJSON = try? JSONValue(parsing: recordedBody)
         let liveJSON = try? JSONValue(parsing: liveBody)
         if recordedJSON == nil || recordedJSON != liveJSON {
-          differences.append("body (\(recordedBody.count) bytes recorded, \(liveBody.count) live)")
+          differences.append(BodyDifference.describe(recorded: recordedBody, live: liveBody))
         }
       }
       if recorded.content.mimeType.split(separator: ";").first
