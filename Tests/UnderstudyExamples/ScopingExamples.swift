@@ -64,6 +64,18 @@ struct ProfileTests {
     #expect(try await UserClient(session: session).user(id: 3).name == "Kay")
     #expect(try await UserClient(session: assembled).user(id: 3).name == "Kay")
   }
+
+  @Test func librariesThatTakeAConfiguration() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/users/{id}"), .json(User(id: 3, name: "Kay")))
+
+    let configuration = registry.makeSessionConfiguration(from: .ephemeral)
+    configuration.timeoutIntervalForRequest = 5
+    // Hand `configuration` to the library; it builds its own session from it.
+    let libraryOwnedSession = URLSession(configuration: configuration)
+
+    #expect(try await UserClient(session: libraryOwnedSession).user(id: 3).name == "Kay")
+  }
 }
 
 /// Code that cannot be handed a session.
