@@ -1,9 +1,14 @@
-// Query items are compared percent-decoded and in any order; a report shows every item the
-// request had, since the one that is missing often sits beside a misspelt one.
+// Query items are compared decoded as servers decode them (percent escapes, and `+` as a space)
+// and in any order; a report shows every item the request had, since the one that is missing
+// often sits beside a misspelt one.
 
 extension RequestPattern {
   /// Matches when the query has an item `name` with the value `value` (other items may be
   /// present, in any order).
+  ///
+  /// The query is decoded as servers decode it: percent escapes, and `+` as a space, so
+  /// `.query("q", "swift testing")` matches `?q=swift+testing` and `?q=swift%20testing`; a plus
+  /// sign itself arrives as `%2B`.
   ///
   /// ```swift
   /// .query("page", "2")  // matches ?sort=asc&page=2
@@ -51,7 +56,10 @@ extension RequestPattern {
     field: String, expected: String, test: @escaping @Sendable (NameValuePairs) -> Bool
   ) -> RequestPattern {
     RequestPattern(field: field.clipped(), expected: expected.clipped()) { request in
-      let actual = NameValuePairs(request.queryItems)
+      // Decoded as servers decode a query (form style, `+` is a space), so `.query("q", "a b")`
+      // matches `q=a+b` and `q=a%20b` alike; `%2B` stays a plus.
+      let actual = NameValuePairs(
+        encoded: Substring(request.url.query(percentEncoded: true) ?? ""), plusIsSpace: true)
       return test(actual) ? .matched : .mismatched(actual: actual.rendered(empty: "no query"))
     }
   }

@@ -106,7 +106,7 @@ extension RequestPattern {
     let pattern = RequestPattern.path(path.isEmpty ? "/" : String(path))
     guard path.endIndex < withoutFragment.endIndex else { return pattern }
     let query = withoutFragment[withoutFragment.index(after: path.endIndex)...]
-    let items = NameValuePairs(encoded: query, plusIsSpace: false)
+    let items = NameValuePairs(encoded: query, plusIsSpace: true)
     return items.pairs.isEmpty ? pattern : pattern && .queryContaining(items)
   }
 }

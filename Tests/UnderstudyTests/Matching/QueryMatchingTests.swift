@@ -15,8 +15,9 @@ import Testing
       field: "query q", expected: "== swift testing", actual: "no query")
   }
 
-  @Test func plusStaysAPlusInQueries() {
-    expectMatch(.query("q", "a+b"), request("GET", "https://a.test/?q=a+b"))
+  @Test func plusIsASpaceInQueriesAsServersDecodeIt() {
+    expectMatch(.query("q", "a b"), request("GET", "https://a.test/?q=a+b"))
+    expectMatch(.query("q", "a+b"), request("GET", "https://a.test/?q=a%2Bb"))
   }
 
   @Test func presenceAcceptsAnyValueIncludingNone() {
