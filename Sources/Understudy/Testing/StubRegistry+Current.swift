@@ -3,8 +3,13 @@ extension StubRegistry {
   /// and by ``StubbedTestCase``.
   ///
   /// It follows structured concurrency (child tasks and `Task {}` see it), not detached tasks;
-  /// sessions made from it keep answering from it wherever they are used.
-  @TaskLocal public static var current: StubRegistry?
+  /// sessions made from it keep answering from it wherever they are used. Only the test scopes
+  /// set it, so a registry that is current is always verified when its test ends.
+  public static var current: StubRegistry? { scoped }
+
+  // Not public: binding it with `withValue` would make a registry current without a scope to
+  // end it, so nothing would verify it.
+  @TaskLocal static var scoped: StubRegistry?
 
   /// The current registry, or a reported failure naming the fix when there is none.
   public static func requireCurrent(

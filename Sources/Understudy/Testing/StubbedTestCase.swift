@@ -39,7 +39,7 @@
       registry.beginScope(verifying: stubVerification)
       self.registry = registry
       XCTestObserver.shared.begin(self)
-      StubRegistry.$current.withValue(registry) {
+      StubRegistry.$scoped.withValue(registry) {
         super.invokeTest()
       }
       // XCTest does not tell us the test method's file; the first stub the test declared is the
@@ -88,7 +88,7 @@
       registry.beginScope(verifying: verification)
       XCTestObserver.shared.begin(self)
       defer { endStubs(registry, verification, location) }
-      return try StubRegistry.$current.withValue(registry) { try body(registry) }
+      return try StubRegistry.$scoped.withValue(registry) { try body(registry) }
     }
 
     /// The `async` form of ``withStubs(verifying:fileID:filePath:line:column:_:)``.
@@ -103,7 +103,7 @@
       registry.beginScope(verifying: verification)
       XCTestObserver.shared.begin(self)
       defer { endStubs(registry, verification, location) }
-      return try await StubRegistry.$current.withValue(registry) { try await body(registry) }
+      return try await StubRegistry.$scoped.withValue(registry) { try await body(registry) }
     }
 
     /// Runs `body` with a fresh ``StubRegistry`` that also answers `URLSession.shared`, for code

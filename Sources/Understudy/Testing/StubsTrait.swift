@@ -70,7 +70,7 @@
       var thrown: (any Error)?
       do {
         try configure(registry)
-        try await StubRegistry.$current.withValue(registry) {
+        try await StubRegistry.$scoped.withValue(registry) {
           try await withSharedSession(registry, reportLocation, function)
         }
       } catch {
