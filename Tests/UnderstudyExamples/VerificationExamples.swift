@@ -74,3 +74,25 @@ import Understudy
       ])
   }
 }
+
+/// Saving a test's traffic (Documentation/Verification.md).
+@Suite struct SavingTrafficExamples {
+  @Test func savesTheTrafficAsHAR() async throws {
+    let folder = FileManager.default.temporaryDirectory.appending(path: UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let registry = StubRegistry()
+    registry.stub(.get("https://api.example.com/users/{id}"), .json(User(id: 42, name: "Ada")))
+    var request = URLRequest(url: URL(string: "https://api.example.com/users/42")!)
+    request.setValue("Bearer s3cr3t-t0ken-value", forHTTPHeaderField: "Authorization")
+    _ = try await registry.makeSession().data(for: request)
+
+    let traffic = HAR(journal: registry.journal, name: "checkout")
+    try traffic.write(to: folder.appending(path: "checkout-traffic.har"))
+
+    let written = try String(
+      contentsOf: folder.appending(path: "checkout-traffic.har"), encoding: .utf8)
+    #expect(written.contains("https://api.example.com/users/42"))
+    #expect(!written.contains("s3cr3t-t0ken-value"))
+  }
+}

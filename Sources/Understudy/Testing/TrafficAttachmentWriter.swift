@@ -6,7 +6,9 @@
 enum TrafficAttachmentWriter {
   /// The journal as a HAR document, redacted with the default rules: attachments end up in CI
   /// artifacts, which are no place for credentials.
-  static func har(of journal: [JournalEntry], testName: String) -> HAR {
+  static func har(of journal: [JournalEntry], testName: String, redaction: Redaction = .default)
+    -> HAR
+  {
     let entries = journal.map { entry -> HAR.Entry in
       let response: HAR.Response
       var comment: String?
@@ -26,7 +28,7 @@ enum TrafficAttachmentWriter {
     }
     var document = HAR(entries: entries)
     document.log.comment = "Traffic of \(testName), recorded by Understudy"
-    return Redaction.default.redact(document)
+    return redaction.redact(document)
   }
 
   private static func outcomeText(_ outcome: JournalEntry.Outcome) -> String {
