@@ -51,6 +51,9 @@ struct RequestJournal: Sendable {
   /// Requests intercepted and not yet answered, by the identifier of their first entry. Kept
   /// beside the log so noting a request and its arrival takes one lock, and so does its answer.
   private(set) var inFlight: [Int: InterceptedRequest] = [:]
+  /// Streams that see each entry as it is appended, by the identifier ``watch(_:)`` returned.
+  private var watchers: [Int: AsyncStream<JournalEntry>.Continuation] = [:]
+  private var nextWatcher = 0
 
   var capacity: Int? { log.capacity }
 
@@ -62,9 +65,12 @@ struct RequestJournal: Sendable {
 
   mutating func append(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
     nextID += 1
-    // A journal that keeps nothing skips building the entry (and reading the clock) too.
-    if log.capacity == 0 { return nextID }
-    log.append(JournalEntry(id: nextID, request: request, outcome: outcome, date: Date()))
+    // A journal that keeps nothing skips building the entry (and reading the clock) too, unless
+    // a test is watching.
+    if log.capacity == 0 && watchers.isEmpty { return nextID }
+    let entry = JournalEntry(id: nextID, request: request, outcome: outcome, date: Date())
+    log.append(entry)
+    for watcher in watchers.values { watcher.yield(entry) }
     return nextID
   }
 
@@ -81,6 +87,26 @@ struct RequestJournal: Sendable {
   /// The request noted in flight under `id` has been answered.
   mutating func finish(_ id: Int) {
     inFlight[id] = nil
+  }
+
+  /// Sends every entry appended from now on to `continuation`, until ``stopWatching(_:)`` or
+  /// ``finishWatchers()``; returns the identifier to stop with.
+  mutating func watch(_ continuation: AsyncStream<JournalEntry>.Continuation) -> Int {
+    nextWatcher += 1
+    watchers[nextWatcher] = continuation
+    return nextWatcher
+  }
+
+  /// Stops sending entries to the stream `id` names and returns it, to be finished once the lock
+  /// is released (finishing runs its termination handler, which takes the lock again).
+  mutating func stopWatching(_ id: Int) -> AsyncStream<JournalEntry>.Continuation? {
+    watchers.removeValue(forKey: id)
+  }
+
+  /// Stops every watching stream and returns them, to be finished once the lock is released.
+  mutating func removeWatchers() -> [AsyncStream<JournalEntry>.Continuation] {
+    defer { watchers.removeAll() }
+    return Array(watchers.values)
   }
 
   /// Empties the log; requests in flight stay noted, since they are still waiting.

@@ -25,8 +25,8 @@ public final class StubRegistry: Sendable {
 
   // Guards the stubs and the index over them.
   private let table = Locked(Table())
-  // Guards the journal and the requests in flight.
-  private let journalStorage: Locked<RequestJournal>
+  // Guards the journal, the requests in flight and the streams watching the journal.
+  let journalStorage: Locked<RequestJournal>
   // Guards the policy for requests no stub matches.
   private let policy: Locked<UnmatchedRequestPolicy>
   // Guards the current state of each scenario; also held while a scenario stub is claimed, so a
@@ -81,6 +81,7 @@ public final class StubRegistry: Sendable {
   }
 
   deinit {
+    finishJournalWatchers()
     RegistryDirectory.shared.retire(
       id, reason: "its StubRegistry (created at \(location)) was deallocated")
   }
