@@ -51,10 +51,14 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     func fail(_ reason: String) -> Invalid {
       Invalid(description: "Path template \(template.quoted()) \(reason).")
     }
-    guard template.hasPrefix("/") else {
+    guard template.utf8.first == UInt8(ascii: "/") else {
       throw fail("must start with \"/\"; write \"/\(template)\"")
     }
-    let parts = template.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    // Split on the "/" byte, as request paths are: a slash followed by a combining mark is one
+    // Character, so splitting Characters would see a different segment count than the path has.
+    let parts = template.utf8.dropFirst().split(
+      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
+    ).map { Substring($0) }
     var segments: [Segment] = []
     var names: [String] = []
     for (index, part) in parts.enumerated() {
@@ -94,7 +98,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   ///   slash stays inside its segment; an empty path counts as `/`.
   public func match(_ path: String) -> [String: String]? {
     let path = path.isEmpty ? "/" : path
-    guard path.hasPrefix("/") else { return nil }
+    guard path.utf8.first == UInt8(ascii: "/") else { return nil }
     // Most templates tried do not fit; checking the shape first means those allocate nothing.
     guard fits(path) else { return nil }
     var captures: [String: String] = [:]
@@ -138,7 +142,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     private var remaining: Substring?
 
     init(_ path: String) {
-      remaining = path.dropFirst()
+      remaining = Substring(path.utf8.dropFirst())
     }
 
     var isAtEnd: Bool { remaining == nil }
@@ -147,7 +151,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     mutating func next() -> (part: Substring, rest: Substring)? {
       guard let rest = remaining else { return nil }
       if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
-        remaining = rest[rest.index(after: slash)...]
+        remaining = rest[rest.utf8.index(after: slash)...]
         return (rest[..<slash], rest)
       }
       remaining = nil
@@ -173,7 +177,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// so on, each decoded as ``match(_:)`` decodes literals, stopping before the last segment,
   /// since a placeholder needs a segment of its own.
   static func forEachIndexKey(ofPath path: String, _ body: (String) -> Void) {
-    guard path.hasPrefix("/") else { return }
+    guard path.utf8.first == UInt8(ascii: "/") else { return }
     var parts = PathParts(path)
     var key: String?
     while let (part, _) = parts.next(), !parts.isAtEnd {

@@ -129,6 +129,16 @@ import Testing
     #expect(try PathTemplate("/users").isLiteral)
   }
 
+  /// Found by FuzzPatterns: a slash followed by a combining mark is one Character, so a template
+  /// split by Characters had one segment fewer than the path it was written for.
+  @Test func splitsOnSlashBytesEvenBeforeCombiningMarks() throws {
+    let template = try PathTemplate("/a/\u{35C}b%C3%A9/{rest...}")
+    #expect(template.parameterNames == ["rest"])
+    #expect(template.match("/a/\u{35C}b%C3%A9/r2/s") == ["rest": "r2/s"])
+    #expect(template.match("/a/\u{35C}b%C3%A9") == nil)
+    #expect(try PathTemplate("/\u{35C}x").match("/\u{35C}x") == [:])
+  }
+
   @Test func matchesEncodedPaths() throws {
     let template = try PathTemplate("/a b/{x}")
     #expect(template.match("/a%20b/c%2Fd") == ["x": "c/d"])
