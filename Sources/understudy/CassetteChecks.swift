@@ -88,7 +88,8 @@ struct CassetteChecks {
       report(
         .warning, "\(path).status",
         "status 0 means the request got no response (blocked, cancelled or failed)",
-        "Drop the entry, or record it again; a replay cannot answer with status 0.")
+        "Drop the entry (`understudy convert` drops these), or record it again; replay refuses "
+          + "a request that matches it and `understudy stub` writes no stub for it.")
     case 600...999:
       report(
         .warning, "\(path).status", "\(response.status) is outside the HTTP status range 100-599",
@@ -105,6 +106,14 @@ struct CassetteChecks {
       report(
         .warning, "\(path).content", "the response has a body but no mimeType",
         "Add \"mimeType\" with the Content-Type the server sent, such as \"application/json\".")
+    }
+    if let omitted = content.omittedSize {
+      report(
+        .warning, "\(path).content",
+        "the exporter left out the body: size says \(plural(omitted, "byte")) but there is no "
+          + "text, so replay refuses a request that matches this entry",
+        "Export the HAR again with bodies included (browsers: \"Save all as HAR with "
+          + "content\"), record the exchange again, or answer it with a stub.")
     }
     if content.text != nil, content.size >= 0, content.size != body.count {
       report(

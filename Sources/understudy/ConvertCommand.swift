@@ -17,7 +17,12 @@ enum ConvertCommand: Command {
         the timings become one `wait` phase equal to the entry's time, as Understudy records them;
       - HTTP/2 pseudo-headers (:authority, :method, :path, :scheme) are dropped;
       - custom members whose names start with `_` are dropped (the loader ignores them);
-      - with --keep-host, only requests to the given hosts are kept;
+      - with --keep-host, only requests to the given hosts are kept; a host that matches no
+        entry is an error that lists the hosts present, and nothing is written;
+      - entries with status 0 (no response was recorded: blocked, cancelled or failed) are
+        dropped, since there is nothing to replay;
+      - entries whose response body the exporter left out (a size but no text) are kept and
+        listed: replay refuses a request that matches one, so export again with bodies;
       - with --drop-static, images, fonts, style sheets and scripts are dropped (by the
         response's mimeType);
       - the default redaction and any rules the options add are applied (see `understudy
@@ -65,15 +70,37 @@ enum ConvertCommand: Command {
     var kept: [(index: Int, entry: HAR.Entry)] = []
     var otherHosts: [String: Int] = [:]
     var staticTypes: [String: Int] = [:]
+    var unanswered = 0
+    var keptHosts: Set<String> = []
     for (index, entry) in export.log.entries.enumerated() {
       let host = URLComponents(string: entry.request.url)?.host?.lowercased() ?? ""
       if !hosts.isEmpty, !hosts.contains(host) {
         otherHosts[host.isEmpty ? "no host" : host, default: 0] += 1
+      } else if entry.response.status == 0 {
+        // No answer was recorded, so there is nothing to replay; replay would refuse it anyway.
+        unanswered += 1
+        keptHosts.insert(host)
       } else if dropStatic, let type = staticType(entry.response.content.mimeType) {
         staticTypes[type, default: 0] += 1
+        keptHosts.insert(host)
       } else {
         kept.append((index, cleaned(entry)))
+        keptHosts.insert(host)
       }
+    }
+    let unmatchedHosts = hosts.subtracting(keptHosts).sorted()
+    if !unmatchedHosts.isEmpty {
+      var everyHost: [String: Int] = [:]
+      for entry in export.log.entries {
+        let host = URLComponents(string: entry.request.url)?.host?.lowercased() ?? ""
+        everyHost[host.isEmpty ? "no host" : host, default: 0] += 1
+      }
+      let present =
+        everyHost.isEmpty ? "the file has no entries" : "hosts present: \(tally(everyHost))"
+      throw CLIError(
+        exitCode: .findings,
+        message: "--keep-host \(unmatchedHosts.joined(separator: ", ")) matches no entry of "
+          + "\(input) (\(present)); nothing was written. Name a host from that list.")
     }
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)
@@ -103,12 +130,22 @@ enum ConvertCommand: Command {
     if !staticTypes.isEmpty {
       dropped.append("\(staticTypes.values.reduce(0, +)) static (\(tally(staticTypes)))")
     }
+    if unanswered > 0 {
+      dropped.append("\(unanswered) with no response (status 0)")
+    }
     Console.print(
       "Kept \(plural(kept.count, "entry"))"
         + (dropped.isEmpty ? "." : "; dropped \(dropped.joined(separator: " and ")).")
     )
     if !export.log.pages.isEmpty {
       Console.print("Dropped \(plural(export.log.pages.count, "page")) and every pageref.")
+    }
+    let omitted = kept.filter { $0.entry.response.content.omittedSize != nil }.map(\.index)
+    if !omitted.isEmpty {
+      Console.print(
+        "Kept \(plural(omitted.count, "entry")) whose response body the exporter left out "
+          + "(entries \(omitted.map(String.init).joined(separator: ", ")) of the export); replay "
+          + "refuses requests that match them. Export again with bodies included.")
     }
     for line in RedactionOptions.summary(from: converted, to: redacted) { Console.print(line) }
     if !findings.isEmpty {

@@ -7,9 +7,10 @@ enum InspectCommand: Command {
   static let usage = "understudy inspect <file.har> [--json]"
   static let discussion = """
     Prints one row per entry: its index (from 0, as JSON paths and `understudy stub --entry`
-    count), method, URL (shortened in the middle when long), response status, response body
-    size and total time, then a line of totals. `?` marks a size or time the file does not
-    know. With --json the same facts are printed as JSON, URLs in full.
+    count), method, URL (shortened in the middle when long), response status, the bytes of
+    response body the file holds, and total time, then a line of totals. `?` marks a time the
+    file does not know; `omitted` marks a body the exporter declared but left out (replay
+    refuses such an entry). With --json the same facts are printed as JSON, URLs in full.
     """
   static let options = [
     OptionSpec("--json", help: "Print JSON instead of a table.")
@@ -44,8 +45,10 @@ enum InspectCommand: Command {
     var url: String
     var status: Int
     var mimeType: String
-    /// The response body's size in bytes, or `nil` when unknown.
-    var size: Int?
+    /// The bytes of response body the file holds (decoded from base64 when so stored).
+    var size: Int
+    /// The size the exporter declared for a body it left out, or `nil` when the body is there.
+    var omittedSize: Int?
     /// The exchange's total time in milliseconds, or `nil` when unknown.
     var time: Double?
 
@@ -55,7 +58,9 @@ enum InspectCommand: Command {
       url = entry.request.url
       status = entry.response.status
       mimeType = entry.response.content.mimeType
-      size = entry.response.content.size >= 0 ? entry.response.content.size : nil
+      // What is in the file, not `content.size`: exporters declare sizes for bodies they drop.
+      size = entry.response.content.body?.count ?? 0
+      omittedSize = entry.response.content.omittedSize
       time = entry.time >= 0 ? entry.time : nil
     }
   }
@@ -64,12 +69,15 @@ enum InspectCommand: Command {
     var entries: Int
     var hosts: Int
     var responseBytes: Int
+    /// How many response bodies the exporter left out.
+    var omittedBodies: Int
     var time: Double
 
     init(_ rows: [Row]) {
       entries = rows.count
       hosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() }).count
-      responseBytes = rows.compactMap(\.size).reduce(0, +)
+      responseBytes = rows.map(\.size).reduce(0, +)
+      omittedBodies = rows.filter { $0.omittedSize != nil }.count
       time = rows.compactMap(\.time).reduce(0, +)
     }
 
@@ -78,6 +86,10 @@ enum InspectCommand: Command {
         entries == 1 ? "1 entry" : "\(entries) entries", hosts == 1 ? "1 host" : "\(hosts) hosts",
         "\(formatBytes(responseBytes)) of response bodies", formatMilliseconds(time) + " in all",
       ].joined(separator: ", ")
+        + (omittedBodies == 0
+          ? ""
+          : "; \(omittedBodies == 1 ? "1 body was" : "\(omittedBodies) bodies were") left out by "
+            + "the exporter, and replay refuses those entries")
     }
   }
 
@@ -93,7 +105,8 @@ enum InspectCommand: Command {
     let cells = rows.map { row in
       [
         String(row.index), row.method, shortened(row.url, to: urlWidth), String(row.status),
-        row.size.map(formatBytes) ?? "?", row.time.map(formatMilliseconds) ?? "?",
+        row.omittedSize == nil ? formatBytes(row.size) : "omitted",
+        row.time.map(formatMilliseconds) ?? "?",
       ]
     }
     let widths = header.indices.map { column in

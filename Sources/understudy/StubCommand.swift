@@ -56,13 +56,18 @@ enum StubCommand: Command {
           + (count > 0 ? ", numbered 0 to \(count - 1)." : "."),
         of: self)
     }
-    let chosen = har.log.entries.enumerated()
+    let selected = har.log.entries.enumerated()
       .filter { wanted.isEmpty || wanted.contains($0.offset) }
       .map { (index: $0.offset, entry: $0.element) }
+    // The rule replay follows: an entry it would refuse makes no stub either.
+    let unusable = selected.compactMap { item in
+      item.entry.replayProblem.map { "entry \(item.index), which \($0)" }
+    }
+    let chosen = selected.filter { $0.entry.replayProblem == nil }
     let source = URL(fileURLWithPath: path).lastPathComponent
     let (code, skipped) = SwiftStubWriter(registry: registry).code(for: chosen, source: source)
     Console.print(code)
-    for reason in skipped {
+    for reason in unusable + skipped {
       Console.error("\(path): skipped \(reason); write a stub for it by hand.")
     }
     let findings = CredentialScanner().scan(HAR(entries: chosen.map(\.entry)))

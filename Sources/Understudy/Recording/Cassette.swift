@@ -32,8 +32,9 @@ public final class Cassette: Sendable {
   private struct Recorded {
     /// The redacted request as stored, for matching.
     let request: InterceptedRequest
-    /// The answer to replay (placeholders restored when asked), with its replay delay applied.
-    let response: StubResponse
+    /// The answer to replay (placeholders restored when asked), with its replay delay applied;
+    /// or why the entry cannot answer, for a request that matches it.
+    let answer: Result<StubResponse, Unreplayable>
     var uses = 0
   }
 
@@ -118,10 +119,16 @@ public final class Cassette: Sendable {
       var byKey: [String: [Int]] = [:]
       for (index, entry) in har.log.entries.enumerated() {
         let request = try entry.request.interceptedRequest()
-        let answer = try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
-          .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed))
+        let answer: Result<StubResponse, Unreplayable>
+        if let reason = Unreplayable(entry, index: index, file: url.path) {
+          answer = .failure(reason)
+        } else {
+          answer = .success(
+            try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
+              .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed)))
+        }
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
-        recorded.append(Recorded(request: request, response: answer))
+        recorded.append(Recorded(request: request, answer: answer))
       }
       state.withLock {
         $0.recorded = recorded
@@ -167,7 +174,12 @@ public final class Cassette: Sendable {
     case .missing where !state.withLock({ $0.existed }):
       return .record
     case .never, .missing, .newEpisodes:
-      if let hit = take(matchFor: request, consume: true) { return .replay(hit.response) }
+      if let hit = take(matchFor: request, consume: true) {
+        switch hit.answer {
+        case .success(let response): return .replay(response)
+        case .failure(let reason): return .refuse(reason.message(for: request))
+        }
+      }
       if mode == .newEpisodes { return .record }
       return .refuse(missMessage(for: request))
     }
@@ -180,7 +192,7 @@ public final class Cassette: Sendable {
   }
 
   private func take(matchFor live: InterceptedRequest, consume: Bool) -> (
-    index: Int, response: StubResponse
+    index: Int, answer: Result<StubResponse, Unreplayable>
   )? {
     let comparable = redactedForMatching(live)
     return state.withLock { state in
@@ -193,12 +205,12 @@ public final class Cassette: Sendable {
         lastMatch = index
         if state.recorded[index].uses == 0 {
           if consume { state.recorded[index].uses += 1 }
-          return (index, state.recorded[index].response)
+          return (index, state.recorded[index].answer)
         }
       }
       guard allowsRepeats, let index = lastMatch else { return nil }
       state.recorded[index].uses += 1
-      return (index, state.recorded[index].response)
+      return (index, state.recorded[index].answer)
     }
   }
 

@@ -56,6 +56,14 @@ extension HAR {
       self.init(size: body.count, mimeType: mimeType, text: text, encoding: encoding)
     }
 
+    /// The size of a body the exporter declared but left out, or `nil` when the body is present
+    /// (or empty).
+    ///
+    /// Browsers, Fiddler and other tools write `size` without `text` for bodies they did not
+    /// keep (large, binary, or not yet loaded). Such an entry cannot be replayed: its answer
+    /// would be an empty body where the server sent bytes.
+    public var omittedSize: Int? { text == nil && size > 0 ? size : nil }
+
     /// The body bytes, or `nil` when there is no text or it cannot be decoded; use
     /// ``decodedBody()`` to learn why.
     public var body: Data? { try? decodedBody() }

@@ -98,7 +98,7 @@ extension LoopbackServer {
   ///
   /// - Throws: `LoopbackServerError` when python3 is not on PATH, the script is missing, or the
   ///   script does not announce its port within `timeout`; the message includes its stderr.
-  static func start(script: URL = defaultScript, timeout: Duration = .seconds(10)) async throws
+  static func start(script: URL = defaultScript, timeout: Duration = .seconds(30)) async throws
     -> LoopbackServer
   {
     guard FileManager.default.fileExists(atPath: script.path) else {
