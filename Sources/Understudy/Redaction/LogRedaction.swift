@@ -91,6 +91,7 @@ private struct Masking {
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.pair, nameGroup: 1, valueGroup: 2, place: .parameter)
+    claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
     }
@@ -155,6 +156,9 @@ private struct Masking {
   static let escapedJSONMember = SharedRegex(
     literal:
       "\\\\\"([^\"\\\\\\n]{1,100})\\\\\"[ \\t]*:[ \\t]*\\\\\"((?:[^\"\\\\]|\\\\[^\"])*?)\\\\\"")
+  /// `("name", "value")`: Swift source the tool generates, such as `.query("code", "…")`.
+  static let quotedArguments = SharedRegex(
+    literal: "\"([^\"\\\\\\n]{1,100})\"[ \\t]*,[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
   /// `name=value` in a query, form body or cookie.
   static let pair = SharedRegex(
     literal: "(?<![A-Za-z0-9_.%\\[\\]-])([A-Za-z0-9_.%\\[\\]-]+)=([^&;#\\s\"'<>\\\\]*)")

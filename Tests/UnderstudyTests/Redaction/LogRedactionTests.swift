@@ -60,6 +60,13 @@ import Testing
         == "grant_type=password&password=••••(7 chars)")
   }
 
+  @Test func generatedSwiftArgumentsAreMaskedByName() {
+    #expect(
+      LogRedaction.mask(#".query("code", "pin-123") && .header("Authorization", "Bearer abc")"#)
+        == #".query("code", "••••(7 chars)") && .header("Authorization", "Bearer ••••(3 chars)")"#)
+    #expect(LogRedaction.mask(#".query("page", "2")"#) == #".query("page", "2")"#)
+  }
+
   @Test func userinfoIsMaskedWhole() {
     #expect(
       LogRedaction.mask("https://ada:hunter2@h.test/x") == "https://••••(11 chars)@h.test/x")
