@@ -9,17 +9,20 @@ import Understudy
 #endif
 
 /// Where the commands write: results to standard output, problems to standard error.
+///
+/// Every line is masked as the library's reports are (`Authorization: Bearer ••••(42 chars)`):
+/// the tool reads other tools' exports, whose credentials must not reach a terminal or CI log.
 enum Console {
   /// Writes a line of results.
   static func print(_ text: String) {
-    Swift.print(text)
+    Swift.print(LogRedaction.mask(text))
   }
 
   /// Writes a line to standard error, after whatever results are still buffered so the two
   /// streams read in order in a terminal.
   static func error(_ text: String) {
     fflush(nil)
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((LogRedaction.mask(text) + "\n").utf8))
   }
 }
 

@@ -55,7 +55,8 @@ enum InspectCommand: Command {
     init(index: Int, entry: HAR.Entry) {
       self.index = index
       method = entry.request.method
-      url = entry.request.url
+      // Masked before the table shortens it, so a cut cannot hide a credential's name.
+      url = LogRedaction.mask(entry.request.url)
       status = entry.response.status
       mimeType = entry.response.content.mimeType
       // What is in the file, not `content.size`: exporters declare sizes for bodies they drop.

@@ -95,11 +95,13 @@ struct HTTPReply: Sendable {
 }
 
 extension URLError {
-  /// A `URLError` whose description is `message`, so it reads well when printed or thrown.
+  /// A `URLError` whose description is `message`, so it reads well when printed or thrown;
+  /// credentials in it are masked, since test runners print caught errors to the log.
   static func understudy(
     _ code: URLError.Code, _ message: String, _ url: URL?, underlying: (any Error)? = nil
   ) -> URLError {
-    var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+    let masked = LogRedaction.mask(message, noting: message.contains("\n"))
+    var info: [String: Any] = [NSLocalizedDescriptionKey: masked]
     if let url { info[NSURLErrorFailingURLErrorKey] = url }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }
     return URLError(

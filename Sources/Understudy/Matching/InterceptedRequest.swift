@@ -170,6 +170,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     queryItems.first { $0.name == name }?.value
   }
 
-  /// `METHOD url`.
-  public var description: String { "\(method) \(url.absoluteString)" }
+  /// `METHOD url`, with credentials in the URL (userinfo, `access_token=` and the like) masked,
+  /// since descriptions end up in logs.
+  public var description: String { "\(method) \(LogRedaction.mask(url.absoluteString))" }
 }

@@ -263,3 +263,27 @@ private struct CredentialDetector: Sendable {
       }),
   ]
 }
+
+extension CredentialScanner {
+  /// Where credential-shaped values sit in `text`: the secret part of each match, without its
+  /// label (`Bearer `, `ghp_`), so logs can mask what the scanner would report.
+  static func secretRanges(in text: String) -> [Range<String.Index>] {
+    guard text.utf8.count >= CredentialDetector.shortestMatch,
+      CredentialDetector.any.regex.firstMatch(
+        in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    else { return [] }
+    var taken: [Range<String.Index>] = []
+    var secrets: [Range<String.Index>] = []
+    for detector in CredentialDetector.all {
+      for match in detector.regex.matches(in: text) {
+        guard let whole = Range(match.range, in: text),
+          let secret = Range(match.range(at: 2), in: text),
+          !taken.contains(where: { $0.overlaps(whole) }), detector.accepts(String(text[secret]))
+        else { continue }
+        taken.append(whole)
+        secrets.append(secret)
+      }
+    }
+    return secrets
+  }
+}

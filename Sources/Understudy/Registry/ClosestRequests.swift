@@ -27,11 +27,9 @@ struct ClosestRequests {
     if ranked.isEmpty { return [] }
     var lines = ["  Closest requests (\(ranked.count) of \(total)), best first:"]
     for (index, candidate) in ranked.enumerated() {
-      lines.append(
-        "  \(index + 1). \(candidate.request.method) \(candidate.request.url.absoluteString)")
+      lines.append("  \(index + 1). \(candidate.request)")
       for mismatch in candidate.explanation.mismatches {
-        lines.append(
-          "     ✗ \(mismatch.field): expected \(mismatch.expected), got \(mismatch.actual)")
+        lines.append("     " + mismatch.reportLine)
       }
     }
     return lines

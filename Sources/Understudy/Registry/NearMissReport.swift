@@ -61,16 +61,16 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The report's first line: which request matched nothing.
   public var headline: String {
-    "Understudy: no stub matched \(request.method) \(request.url.absoluteString)"
+    "Understudy: no stub matched \(request)"
   }
 
   /// The full report, several lines.
   public var description: String {
-    if let cassetteNote, candidates.isEmpty { return cassetteNote }
+    if let cassetteNote, candidates.isEmpty { return LogRedaction.mask(cassetteNote, noting: true) }
     var lines = [headline]
     if let cassetteNote { lines.append(cassetteNote) }
     for field in request.headers {
-      lines.append("  \(field.name): \(field.value)")
+      lines.append("  \(field.name): \(LogRedaction.mask(header: field.name, value: field.value))")
     }
     if let body = request.body, !body.isEmpty {
       lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body))")
@@ -78,7 +78,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
       lines.append("  registry.stub(.\(request.method.lowercased())(\"\(request.path)\"), .ok)")
-      return lines.joined(separator: "\n")
+      return LogRedaction.mask(lines.joined(separator: "\n"), noting: true)
     }
     lines.append(
       "Closest stubs (\(candidates.count) of \(stubCount)), best first:")
@@ -91,19 +91,21 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         )
       }
       for mismatch in candidate.mismatches {
-        lines.append(
-          "     ✗ \(mismatch.field): expected \(mismatch.expected), got \(mismatch.actual)")
+        lines.append("     " + mismatch.reportLine)
       }
     }
-    return lines.joined(separator: "\n")
+    return LogRedaction.mask(lines.joined(separator: "\n"), noting: true)
   }
 
+  /// The start of `body` on one line, masked before it is cut so a credential that straddles
+  /// the cut is still recognised whole.
   static func excerpt(of body: Data, limit: Int = 200) -> String {
-    guard let text = String(data: body.prefix(limit), encoding: .utf8) else {
+    guard String(data: body.prefix(limit), encoding: .utf8) != nil else {
       return "<\(body.count) bytes, not UTF-8>"
     }
-    let flat = text.replacingOccurrences(of: "\n", with: "\\n")
-    return body.count > limit ? flat + "…" : flat
+    let text = LogRedaction.mask(String(decoding: body.prefix(limit * 20), as: UTF8.self))
+    let flat = text.clipped(to: limit + 1).replacingOccurrences(of: "\n", with: "\\n")
+    return body.count > limit ? flat.hasSuffix("…") ? flat : flat + "…" : flat
   }
 }
 

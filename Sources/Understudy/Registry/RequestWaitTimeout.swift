@@ -20,8 +20,9 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
       scopeEnded
       ? "the registry's test scope ended first"
       : "none arrived within \(timeout)"
-    return (["No request matching \(pattern) (awaited at \(location)): \(why)."] + closest)
-      .joined(separator: "\n")
+    return LogRedaction.mask(
+      (["No request matching \(pattern) (awaited at \(location)): \(why)."] + closest)
+        .joined(separator: "\n"), noting: true)
   }
 
   /// Same as ``description``.

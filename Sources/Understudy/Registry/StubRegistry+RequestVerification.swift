@@ -44,7 +44,7 @@ extension StubRegistry {
       lines += ClosestRequests(to: pattern, among: sent).lines
     } else {
       lines.append("  Matching requests, in the order they were sent:")
-      lines += matching.map { "  - \($0.method) \($0.url.absoluteString)" }
+      lines += matching.map { "  - \($0)" }
     }
     if let journalCapacity {
       lines.append(

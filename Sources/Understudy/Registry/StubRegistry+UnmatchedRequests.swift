@@ -80,7 +80,7 @@ extension StubRegistry {
   func errorMessage(for report: NearMissReport) -> String {
     guard scopeExpectations.current.reportsUnmatchedRequests else { return report.description }
     if report.candidates.isEmpty, report.cassetteNote != nil {
-      return "Understudy: \(report.request.method) \(report.request.url.absoluteString) was not "
+      return "Understudy: \(report.request) was not "
         + "answered by the test's cassette (the test's failure says why)"
     }
     return report.headline + " (the test's failure for it lists the closest stubs)"

@@ -12,7 +12,11 @@
 /// using the library), the message goes to standard error so it is never lost.
 public enum IssueReporter {
   /// Records `message` as a test failure at `location`.
+  ///
+  /// Test logs are public on most CI services, so credentials in `message` are masked first
+  /// (`Authorization: Bearer ••••(42 chars)`), with a line saying so.
   public static func report(_ message: String, at location: SourceLocation) {
+    let message = LogRedaction.mask(message, noting: true)
     #if canImport(Testing)
       if Test.current != nil {
         Issue.record(
@@ -37,6 +41,7 @@ public enum IssueReporter {
   /// Swift Testing fails the run with it and the message names the test; it is printed to
   /// standard error as well, so the name is never lost.
   static func reportOrphaned(_ message: String, at location: SourceLocation) {
+    let message = LogRedaction.mask(message, noting: true)
     FileHandle.standardError.write(Data("\(location): error: \(message)\n".utf8))
     #if canImport(Testing)
       Issue.record(

@@ -82,7 +82,9 @@
       for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
       let failed = thrown != nil || !failures.isEmpty
       if attachTraffic == .always || (attachTraffic == .onFailure && failed) {
-        TrafficAttachmentWriter.attach(registry.journal, testName: name, location: reportLocation)
+        TrafficAttachmentWriter.attach(
+          registry.journal, testName: name, redaction: cassette?.redaction ?? .default,
+          location: reportLocation)
       }
       if let thrown { throw thrown }
     }

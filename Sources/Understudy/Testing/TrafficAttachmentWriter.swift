@@ -4,8 +4,9 @@
 
 /// Turns a journal into a HAR file and attaches it to the running test's result.
 enum TrafficAttachmentWriter {
-  /// The journal as a HAR document, redacted with the default rules: attachments end up in CI
-  /// artifacts, which are no place for credentials.
+  /// The journal as a HAR document, redacted with `redaction` (the test's cassette rules) and
+  /// the default rules, then masked as logs are: attachments end up in CI artifacts, which are
+  /// no place for credentials.
   static func har(of journal: [JournalEntry], testName: String, redaction: Redaction = .default)
     -> HAR
   {
@@ -23,12 +24,27 @@ enum TrafficAttachmentWriter {
       var harEntry = HAR.Entry(
         request: entry.request, response: response, startedDateTime: entry.date,
         duration: .milliseconds(Int64(duration * 1000)))
-      harEntry.comment = comment ?? outcomeText(entry.outcome)
+      // The comment of an unmatched request is its near-miss report.
+      harEntry.comment = LogRedaction.mask(comment ?? outcomeText(entry.outcome), noting: true)
       return harEntry
     }
     var document = HAR(entries: entries)
     document.log.comment = "Traffic of \(testName), recorded by Understudy"
-    return redaction.redact(document)
+    document = redaction.including(.default).redact(document)
+    for index in document.log.entries.indices {
+      document.log.entries[index].transformRedactableFields(LogRedaction.mask)
+    }
+    return document
+  }
+
+  /// The bytes of the attachment: the document encoded, then scanned as a whole, so whatever
+  /// still looks like a credential in the exact bytes written is masked too.
+  static func attachmentBytes(of journal: [JournalEntry], testName: String, redaction: Redaction)
+    -> [UInt8]?
+  {
+    guard let data = try? har(of: journal, testName: testName, redaction: redaction).encoded()
+    else { return nil }
+    return Array(LogRedaction.mask(String(decoding: data, as: UTF8.self)).utf8)
   }
 
   private static func outcomeText(_ outcome: JournalEntry.Outcome) -> String {
@@ -40,14 +56,18 @@ enum TrafficAttachmentWriter {
     }
   }
 
-  /// Attaches the journal to the current Swift Testing test as `<test>.har`.
-  static func attach(_ journal: [JournalEntry], testName: String, location: SourceLocation) {
+  /// Attaches the journal to the current Swift Testing test as `<test>-traffic.har`, redacted
+  /// with `redaction` and the default rules.
+  static func attach(
+    _ journal: [JournalEntry], testName: String, redaction: Redaction, location: SourceLocation
+  ) {
     #if canImport(Testing)
-      guard Test.current != nil, let data = try? har(of: journal, testName: testName).encoded()
+      guard Test.current != nil,
+        let bytes = attachmentBytes(of: journal, testName: testName, redaction: redaction)
       else { return }
       // [UInt8] is attachable without the Foundation cross-import overlay.
       Attachment.record(
-        [UInt8](data), named: "\(CassetteName.sanitized(testName))-traffic.har",
+        bytes, named: "\(CassetteName.sanitized(testName))-traffic.har",
         sourceLocation: Testing.SourceLocation(
           fileID: location.fileID, filePath: location.filePath, line: location.line,
           column: location.column))

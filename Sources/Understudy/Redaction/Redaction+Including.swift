@@ -1,0 +1,11 @@
+extension Redaction {
+  /// These rules and `other`'s together: a traffic attachment applies the test's own rules and
+  /// the defaults, even when the test chose ``none`` for its cassette.
+  func including(_ other: Redaction) -> Redaction {
+    Redaction(
+      headerNames: headerNames + other.headerNames,
+      queryParameterNames: queryParameterNames + other.queryParameterNames,
+      jsonPaths: jsonPaths + other.jsonPaths, bodyPatterns: bodyPatterns + other.bodyPatterns,
+      credentialAllowances: credentialAllowances + other.credentialAllowances)
+  }
+}

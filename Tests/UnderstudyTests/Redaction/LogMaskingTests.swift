@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Every output a failing run leaves (the `URLError` the caller gets, the issues recorded, the
+/// traffic attachment) is grepped for every planted secret; none may appear, and the reports
+/// still name what was masked.
+@Suite struct LogMaskingTests {
+  /// Sends every planted request through a registry that matches none of them closely enough.
+  private func run(_ secrets: inout PlantedSecrets, inScope: Bool) async throws -> (
+    registry: StubRegistry, errors: [String]
+  ) {
+    let registry = StubRegistry()
+    if inScope { registry.beginScope(verifying: .default) }
+    // Close enough to be listed with their differences, so mismatch lines show actual values.
+    registry.stub(
+      .get("https://api.test/users/{id}") && .header("Authorization", "Bearer fixture-value")
+        && .header("X-Api-Key", "fixture-key") && .query("access_token", "fixture"), .ok)
+    registry.stub(.post("https://api.test/login") && .jsonBody(["user": "grace"]), .ok)
+    registry.stub(.post("https://api.test/oauth/token") && .formBody(["grant_type": "pin"]), .ok)
+    registry.stub(.put("https://api.test/keys") && .body("no key"), .ok)
+    registry.stub(.post("https://api.test/profile"), secrets.plantResponse())
+    let session = registry.makeSession()
+    var errors: [String] = []
+    for request in secrets.unmatched + secrets.matched {
+      do {
+        _ = try await session.data(for: request)
+      } catch {
+        errors += [String(describing: error), error.localizedDescription, "\(error)"]
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] {
+          errors.append(String(describing: underlying))
+        }
+      }
+    }
+    return (registry, errors)
+  }
+
+  @Test func theURLErrorsReportMasksEveryPlantedSecretAndSaysSo() async throws {
+    var secrets = PlantedSecrets()
+    let (_, errors) = try await run(&secrets, inScope: false)
+    #expect(errors.count >= 4 * secrets.unmatched.count)
+    let text = errors.joined(separator: "\n")
+    #expect(secrets.leaks(in: text) == [])
+    #expect(text.contains("Authorization: Bearer ••••("))
+    #expect(text.contains("X-Api-Key: ••••("))
+    #expect(
+      text.contains("✗ header Authorization: expected == Bearer ••••(13 chars), got Bearer ••••("))
+    #expect(text.contains("GET https://••••(") && text.contains("@api.test/users/8"))
+    #expect(text.contains(LogRedaction.note))
+  }
+
+  @Test func theIssuesAScopeRecordsMaskEveryPlantedSecret() async throws {
+    var secrets = PlantedSecrets()
+    let (registry, errors) = try await run(&secrets, inScope: true)
+    let failures = registry.endScope(
+      testName: "t", verifying: .default, location: registry.location)
+    #expect(failures.count == secrets.unmatched.count)
+    let recorded = Locked<[String]>([])
+    withKnownIssue {
+      for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
+    } matching: { issue in
+      recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+      return true
+    }
+    let issues = recorded.current
+    #expect(issues.count == failures.count)
+    let text = (issues + errors + failures.map(\.message)).joined(separator: "\n")
+    #expect(secrets.leaks(in: text) == [])
+    let headers = try #require(issues.first { $0.contains("/users/7") })
+    #expect(headers.contains("Authorization: Bearer ••••("))
+    #expect(headers.contains("Cookie: ••••("))
+    #expect(headers.contains("Private-Token: ••••("))
+    #expect(headers.contains("X-Csrf-Token: ••••("))
+    #expect(headers.contains("access_token=••••("))
+    #expect(headers.components(separatedBy: LogRedaction.note).count == 2)
+    let json = try #require(issues.first { $0.contains("/login") })
+    #expect(json.contains(#""password":"••••("#))
+    #expect(json.contains(#""user":"ada""#))
+  }
+
+  @Test func theTrafficAttachmentAppliesTheTestsRedactionAndMasksTheRest() async throws {
+    var secrets = PlantedSecrets()
+    let (registry, _) = try await run(&secrets, inScope: false)
+    let testRedaction = try Redaction.none.redactingHeaders("X-Session-Ref")
+      .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))
+    let bytes = try #require(
+      TrafficAttachmentWriter.attachmentBytes(
+        of: registry.journal, testName: "t", redaction: testRedaction))
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(secrets.leaks(in: text, including: secrets.testNamed) == [])
+    // The file stays a HAR document a viewer opens, with the near-miss reports as comments.
+    let har = try HAR.decode(Data(bytes), source: "t-traffic.har")
+    #expect(har.log.entries.count == secrets.unmatched.count + secrets.matched.count)
+    #expect(text.contains("<redacted:x-session-ref>"))
+    #expect(text.contains("<redacted:profile.nationalID>"))
+    #expect(text.contains("<redacted:authorization>"))
+    let comments = har.log.entries.compactMap(\.comment).joined(separator: "\n")
+    #expect(comments.contains("no stub matched"))
+    #expect(comments.contains("Authorization: ••••(") || comments.contains("Bearer ••••("))
+  }
+
+  @Test func aLateRequestsIssueIsMaskedToo() {
+    let message = LogRedaction.mask(
+      "Understudy: GET https://api.test/x?access_token=abcdef123456 arrived after its test",
+      noting: true)
+    #expect(!message.contains("abcdef123456"))
+    #expect(message.hasSuffix(LogRedaction.note))
+  }
+}

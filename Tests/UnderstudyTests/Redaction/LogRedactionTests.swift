@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+@Suite struct CredentialNameTests {
+  @Test(arguments: [
+    "Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-CSRF-Token",
+    "x_csrf_token", "xCsrfToken", "Private-Token", "PRIVATE-TOKEN", "Api-Key", "X-API-Key",
+    "apiKey", "APIKey", "api_key", "apikey", "X-Amz-Security-Token", "accessToken",
+    "accesstoken", "refresh_token", "client_secret", "clientSecret", "password", "Password",
+    "passwd", "secret", "token", "x-auth", "session", "sig", "signature", "private_key",
+  ])
+  func credentialNamesInAnySpellingAreRecognised(name: String) {
+    #expect(CredentialName.isCredential(name, at: .header))
+    #expect(CredentialName.isCredential(name, at: .parameter))
+    #expect(CredentialName.isCredential(name, at: .jsonMember))
+  }
+
+  @Test(arguments: [
+    "Accept", "Content-Type", "User-Agent", "page", "name", "author", "max_tokens", "Keyboard",
+    "monkey_count", "id", "X-Request-ID",
+  ])
+  func everydayNamesAreNot(name: String) {
+    #expect(!CredentialName.isCredential(name, at: .header))
+    #expect(!CredentialName.isCredential(name, at: .parameter))
+  }
+
+  @Test func oauthCodeIsACredentialAsAParameterOnly() {
+    #expect(CredentialName.isCredential("code", at: .parameter))
+    #expect(!CredentialName.isCredential("code", at: .jsonMember))
+    #expect(!CredentialName.isCredential("code", at: .header))
+  }
+
+  @Test func wordsSplitAtSeparatorsAndCamelCase() {
+    #expect(CredentialName.words("X-CSRF-Token") == ["x", "csrf", "token"])
+    #expect(CredentialName.words("APIKey") == ["api", "key"])
+    #expect(CredentialName.words("accessToken2") == ["access", "token2"])
+    #expect(CredentialName.words("client_secret") == ["client", "secret"])
+  }
+}
+
+@Suite struct LogRedactionTests {
+  @Test func aCredentialHeaderLineKeepsItsNameAndSchemeAndTheLength() {
+    let value = String(repeating: "a", count: 42)
+    #expect(
+      LogRedaction.mask("  Authorization: Bearer \(value)")
+        == "  Authorization: Bearer ••••(42 chars)")
+    #expect(LogRedaction.mask("X-Api-Key: k3y-123") == "X-Api-Key: ••••(7 chars)")
+    #expect(LogRedaction.mask("Accept: application/json") == "Accept: application/json")
+  }
+
+  @Test func queryAndFormPairsAreMaskedByName() {
+    #expect(
+      LogRedaction.mask("GET https://h.test/cb?code=abc123&state=xyz&access_token=t0k;sig=s1g")
+        == "GET https://h.test/cb?code=••••(6 chars)&state=xyz&access_token=••••(3 chars);sig=••••(3 chars)"
+    )
+    #expect(
+      LogRedaction.mask("grant_type=password&password=hunter2")
+        == "grant_type=password&password=••••(7 chars)")
+  }
+
+  @Test func generatedSwiftArgumentsAreMaskedByName() {
+    #expect(
+      LogRedaction.mask(#".query("code", "pin-123") && .header("Authorization", "Bearer abc")"#)
+        == #".query("code", "••••(7 chars)") && .header("Authorization", "Bearer ••••(3 chars)")"#)
+    #expect(LogRedaction.mask(#".query("page", "2")"#) == #".query("page", "2")"#)
+  }
+
+  @Test func userinfoIsMaskedWhole() {
+    #expect(
+      LogRedaction.mask("https://ada:hunter2@h.test/x") == "https://••••(11 chars)@h.test/x")
+  }
+
+  @Test func jsonMembersAreMaskedPlainAndInsideAJSONString() {
+    #expect(
+      LogRedaction.mask(#"{"user":"ada","apiKey":"k-1","n":{"Password":"p w"}}"#)
+        == #"{"user":"ada","apiKey":"••••(3 chars)","n":{"Password":"••••(3 chars)"}}"#)
+    #expect(
+      LogRedaction.mask(#""text" : "{\"passwd\":\"hunter2\",\"a\":1}""#)
+        == #""text" : "{\"passwd\":\"••••(7 chars)\",\"a\":1}""#)
+  }
+
+  @Test func credentialShapesAreMaskedWhateverTheirName() {
+    let token = "ghp" + "_" + String(repeating: "Ab9", count: 12)
+    #expect(LogRedaction.mask("note: \(token)") == "note: ghp_••••(36 chars)")
+    let key = "AKIA" + "Z7QK2MV9PR4TW8ZB"
+    #expect(LogRedaction.mask("ref=\(key)!") == "ref=AKIA••••(16 chars)!")
+  }
+
+  @Test func aPrivateKeyBlockIsMaskedBetweenItsMarkers() {
+    let text = "-----BEGIN " + "EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----"
+    let masked = LogRedaction.mask(text)
+    #expect(!masked.contains("MHcCAQEE"))
+    #expect(masked.hasSuffix("-----END EC PRIVATE KEY-----"))
+  }
+
+  @Test func maskingIsIdempotentAndLeavesPlaceholders() {
+    let once = LogRedaction.mask("Authorization: Bearer abcdefghijklmnop\ntoken=abc", noting: true)
+    #expect(LogRedaction.mask(once, noting: true) == once)
+    #expect(once.components(separatedBy: LogRedaction.note).count == 2)
+    #expect(
+      LogRedaction.mask("Authorization: <redacted:authorization>")
+        == "Authorization: <redacted:authorization>")
+    #expect(LogRedaction.mask("token=%3Credacted:token%3E") == "token=%3Credacted:token%3E")
+  }
+
+  @Test func textWithoutCredentialsIsUnchangedAndUnnoted() {
+    let text = "Understudy: no stub matched GET https://api.test/users/7?page=2\n  Accept: */*"
+    #expect(LogRedaction.mask(text, noting: true) == text)
+  }
+}
