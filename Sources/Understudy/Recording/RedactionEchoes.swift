@@ -67,10 +67,13 @@ struct RedactionEchoes {
     }
   }
 
-  /// Remembers URL userinfo as written and decoded, whole and its user and password apart.
+  /// Remembers URL userinfo as written and decoded, whole and its user and password apart,
+  /// and as the Basic credentials a client sends for it (which a server may echo).
   mutating func remember(userinfo: String) {
+    let decoded = userinfo.removingPercentEncoding ?? userinfo
     remember(userinfo, as: "userinfo")
-    remember(pair: userinfo.removingPercentEncoding ?? userinfo, as: "userinfo")
+    remember(pair: decoded, as: "userinfo")
+    remember(Data(decoded.utf8).base64EncodedString(), as: "userinfo")
   }
 
   /// Remembers a JSON value a rule selected, when it is a string or a number.
