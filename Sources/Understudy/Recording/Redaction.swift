@@ -70,7 +70,8 @@ public struct Redaction: Sendable {
   /// patterns: `*-Token` covers `X-Auth-Token`, `Private-Token`, `X-CSRF-Token`,
   /// `X-Amz-Security-Token` and response headers that hand out a new token.
   public static let defaultHeaderNames = [
-    "*Authorization", "Cookie", "Set-Cookie", "*-Token", "*-Api-Key", "*-Access-Key",
+    "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "*-Authorization",
+    "*-Token", "*-Api-Key", "*-Access-Key",
     "*-Secret-Key", "*-Private-Key", "*-Subscription-Key", "*-Functions-Key", "*-Secret",
     "*-Password", "*-Credential", "*-Signature", "*-Session", "*-Session-Id", "*-Auth",
   ]
