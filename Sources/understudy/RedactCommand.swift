@@ -8,10 +8,11 @@ enum RedactCommand: Command {
     "understudy redact <in.har> (-o <out.har> | --in-place) [--header NAME]... [--query NAME]... "
     + "[--json-path PATH]... [--body-regex REGEX]..."
   static let discussion = """
-    Applies the rules recording uses (Redaction.default: the Authorization, Proxy-Authorization,
-    Cookie, Set-Cookie, X-API-Key, X-Auth-Token and X-Amz-Security-Token headers; token, key,
-    secret, password and signature query parameters and form fields; access_token,
-    refresh_token, id_token, client_secret and password members of JSON bodies), plus the rules
+    Applies the rules recording uses (Redaction.default: names matched by pattern, ignoring
+    case, - and _: Authorization, Cookie, Set-Cookie and *-Token, *-Api-Key, *-Secret headers
+    and their kin; token, secret, password, api_key, key, code and signature query parameters
+    and form fields in any spelling; token, secret, password and api_key members of JSON
+    bodies at any depth; URL userinfo; and every echo of a redacted value), plus the rules
     the options add. Each value is replaced by a placeholder naming its rule, such as
     <redacted:authorization>, which replay can fill in again.
 

@@ -16,6 +16,7 @@ Endpoints (any method unless noted):
   /set-cookie?a=1&b=2      one Set-Cookie header per query item
   /redirect/<n>            302 chain down to /redirect/0 -> 200 "done"
   /redirect-to?url=..&status=30x
+  /reply?type=..&status=N   the request body back, typed; X-Reply-Header: "Name: v" -> header
   /slow?ms=N               waits N ms, then 200
   /stream?chunks=N&interval_ms=M   chunked text/event-stream
   /auth                    401 + WWW-Authenticate unless Authorization is sent
@@ -232,6 +233,8 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect_endpoint(parts[2])
         elif path == "/redirect-to":
             self.redirect_to_endpoint(params)
+        elif path == "/reply":
+            self.reply_endpoint(params, body)
         elif path == "/slow":
             ms = int_param(params, "ms", 0, 0, MAX_SLEEP_MS)
             time.sleep(ms / 1000)
@@ -293,6 +296,17 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest("url is required")
         status = int_param(params, "status", 302, 300, 399)
         self.send(status, f"redirecting to {url}\n", headers=[("Location", url)])
+
+    def reply_endpoint(self, params, body):
+        """Answers with the request's own body, typed `type`, carrying each
+        `X-Reply-Header: Name: value` request header as a response header."""
+        status = int_param(params, "status", 200, 200, 599)
+        content_type = params.get("type", "application/octet-stream")
+        headers = []
+        for spec in self.headers.get_all("X-Reply-Header") or []:
+            name, _, value = spec.partition(":")
+            headers.append((name.strip(), value.strip()))
+        self.send(status, body, content_type, headers)
 
     def stream_endpoint(self, params):
         chunks = int_param(params, "chunks", 3, 0, MAX_STREAM_CHUNKS)

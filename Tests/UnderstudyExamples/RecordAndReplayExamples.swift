@@ -58,6 +58,27 @@ import Understudy
         == "https://api.example.com/oauth/token?client_id=%3Credacted:client_id%3E")
   }
 
+  @Test func nameRules() {
+    let request = InterceptedRequest(
+      method: "POST", url: URL(string: "https://api.example.com/v1/profile")!,
+      headers: ["X-Tenant-Key": "tenant-7f3a9c", "Content-Type": "application/json"],
+      body: Data(#"{"name":"Ada","ssn":"123-45-6789","cardPin":"4921"}"#.utf8))
+    let entry = HAR.Entry(
+      request: request, response: HAR.Response(status: 204, headers: [:], body: nil),
+      startedDateTime: Date(), duration: .milliseconds(5))
+
+    let redaction = Redaction.default
+      .redactingHeaders("X-Tenant-*")
+      .redactingJSONMembers("ssn", "*Pin")
+    let redacted = redaction.redact(entry)
+
+    #expect(redacted.request.httpHeaders["X-Tenant-Key"] == "<redacted:x-tenant-key>")
+    #expect(
+      redacted.request.postData?.text
+        == #"{"name":"Ada","ssn":"<redacted:ssn>","cardPin":"<redacted:cardPin>"}"#)
+    #expect(Redaction.normalised("card_pin") == Redaction.normalised("CardPIN"))
+  }
+
   @Test func restoringPlaceholders() {
     let cassette = Redaction.default.redact(HAR(entries: [Self.entry()]))
 
@@ -356,7 +377,7 @@ import Understudy
     let session = ["eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiJ1c2VyLTQyIn0", "c2lnbmF0dXJlLXZhbHVl"]
       .joined(separator: ".")
     var request = URLRequest(url: server.url("/echo/session"))
-    request.setValue(session, forHTTPHeaderField: "X-Session")
+    request.setValue(session, forHTTPHeaderField: "X-Request-Context")
     let file = Self.scratchFile("session.har")
 
     let recording = StubRegistry()
@@ -369,9 +390,8 @@ import Understudy
     #expect(failures.first?.message.contains("was not written") == true)
     #expect(!FileManager.default.fileExists(atPath: file.path))
 
-    let redaction = try Redaction.default
-      .redactingHeaders("X-Session")
-      .redactingBodies(Redaction.BodyPattern(name: "jwt", pattern: #"eyJ[\w-]+\.[\w-]+\.[\w-]+"#))
+    // The header, and with it every echo of its value.
+    let redaction = Redaction.default.redactingHeaders("X-Request-Context")
     let fixed = StubRegistry()
     let rerecorder = Cassette(at: file, mode: .missing, redaction: redaction)
     fixed.use(rerecorder)

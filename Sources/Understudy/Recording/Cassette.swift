@@ -228,18 +228,7 @@ public final class Cassette: Sendable {
   private func redactedForMatching(_ live: InterceptedRequest) -> InterceptedRequest {
     // Nothing to redact means nothing changes: skip the HAR round trip, which costs more than
     // the rest of a replay.
-    let names = redaction.headerNames
-    let queryNames = redaction.queryParameterNames
-    if live.body?.isEmpty ?? true,
-      !live.headers.contains(where: { field in
-        names.contains { $0.caseInsensitiveEquals(field.name) }
-      }),
-      !live.queryItems.contains(where: { item in
-        queryNames.contains { $0.caseInsensitiveEquals(item.name) }
-      })
-    {
-      return live
-    }
+    if !redaction.mayChange(live) { return live }
     let probe = HAR.Entry(
       request: live, response: HAR.Response(status: 0, headers: [:], body: nil),
       startedDateTime: Date(timeIntervalSince1970: 0), duration: .zero)

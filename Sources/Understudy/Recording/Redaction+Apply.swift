@@ -1,9 +1,11 @@
 extension Redaction {
-  /// The archive with every value the rules select replaced by its placeholder.
+  /// The archive with every value the rules select replaced by its placeholder, and each such
+  /// value also replaced wherever it appears again in its entry or a later one.
   public func redact(_ har: HAR) -> HAR {
     var result = har
-    let rules = CompiledRules(self)
-    result.log.entries = har.log.entries.map { rules.redact($0) }
+    let rules = CompiledRedaction(self)
+    var echoes = RedactionEchoes()
+    result.log.entries = har.log.entries.map { rules.redact($0, echoes: &echoes) }
     return result
   }
 
@@ -12,7 +14,21 @@ extension Redaction {
   /// Replay can run a live request through this too, so it compares with a recorded one on the
   /// same, redacted, terms.
   public func redact(_ entry: HAR.Entry) -> HAR.Entry {
-    CompiledRules(self).redact(entry)
+    var echoes = RedactionEchoes()
+    return CompiledRedaction(self).redact(entry, echoes: &echoes)
+  }
+
+  /// Whether redacting `request` could change it: false for a bodiless request with no
+  /// credential header, userinfo or credential query parameter, which replay can then compare
+  /// as it is, skipping a conversion that costs more than the rest of a replay.
+  func mayChange(_ request: InterceptedRequest) -> Bool {
+    let rules = CompiledRedaction(self)
+    if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
+    if request.headers.contains(where: { rules.headerNames.matches($0.name) }) { return true }
+    let query = request.url.query ?? ""
+    let fragment = request.url.fragment ?? ""
+    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
+      || request.queryItems.contains { rules.queryNames.matches($0.name) }
   }
 
   /// The archive with placeholders replaced by `values`, keyed by placeholder name (the `NAME`
@@ -37,7 +53,8 @@ extension Redaction {
         var restored = text
         for (name, value) in replacements {
           restored = restored.replacingOccurrences(
-            of: RedactionPlaceholder.text(name), with: isJSON ? jsonEscaped(value) : value)
+            of: RedactionPlaceholder.text(name),
+            with: isJSON ? RedactionEchoes.jsonEscaped(value) : value)
           restored = restored.replacingOccurrences(
             of: RedactionPlaceholder.percentEncoded(name),
             with: RedactionPlaceholder.percentEncode(value), options: .caseInsensitive)
@@ -47,73 +64,127 @@ extension Redaction {
     }
     return result
   }
-
-  private func jsonEscaped(_ value: String) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .withoutEscapingSlashes
-    let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
-    return quoted.map { String($0.dropFirst().dropLast()) } ?? value
-  }
 }
 
-/// The rules with names lower-cased once, applied to one entry at a time.
-private struct CompiledRules {
-  let headerNames: Set<String>
-  let queryNames: Set<String>
+/// The rules compiled once, applied to one entry at a time.
+struct CompiledRedaction {
+  let headerNames: CredentialName
+  let queryNames: CredentialName
+  let memberNames: CredentialName
   let jsonPaths: [Redaction.JSONPath]
   let patterns: [Redaction.BodyPattern]
+  /// Userinfo is the URL's spelling of Basic authorization, so it goes with that header's rule.
+  let redactsUserinfo: Bool
   /// Headers whose values are URLs, which can carry credentials in their query; HTTP/2's
   /// `:path` pseudo-header, which Chrome exports, repeats the request's query.
   static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
 
   init(_ redaction: Redaction) {
-    headerNames = Set(redaction.headerNames.map { $0.lowercased() })
-    queryNames = Set(redaction.queryParameterNames.map { $0.lowercased() })
+    headerNames = CredentialName(redaction.headerNames)
+    queryNames = CredentialName(redaction.queryParameterNames)
+    memberNames = CredentialName(redaction.jsonMemberNames)
     jsonPaths = redaction.jsonPaths
     patterns = redaction.bodyPatterns
+    redactsUserinfo = headerNames.matches("Authorization")
   }
 
-  func redact(_ entry: HAR.Entry) -> HAR.Entry {
+  /// The entry with the rules applied, then every value they removed (now or in an earlier
+  /// entry, as `echoes` remembers) replaced wherever else it appears.
+  func redact(_ entry: HAR.Entry, echoes: inout RedactionEchoes) -> HAR.Entry {
     var entry = entry
     entry.transformRedactableFields { field, value in
-      switch field {
-      case .url:
-        return redactQuery(inURL: value)
-      case .header(let name):
-        let key = name.lowercased()
-        if headerNames.contains(key) { return RedactionPlaceholder.text(key) }
-        return Self.urlHeaders.contains(key) ? redactQuery(inURL: value) : value
-      case .cookie(let isRequest):
-        let key = isRequest ? "cookie" : "set-cookie"
-        return headerNames.contains(key) ? RedactionPlaceholder.text(key) : value
-      case .queryParameter(let name):
-        let key = name.lowercased()
-        return queryNames.contains(key) ? RedactionPlaceholder.text(key) : value
-      case .formParameter(let name):
-        let key = name.lowercased()
-        return queryNames.contains(key) ? RedactionPlaceholder.text(key) : applyPatterns(value)
-      case .body(let mimeType):
-        return redactBody(value, mimeType: mimeType)
-      }
+      redact(value, in: field, echoes: &echoes)
+    }
+    if !echoes.isEmpty {
+      entry.transformRedactableFields { field, value in echoes.replace(in: value, field: field) }
     }
     return entry
   }
 
-  private func redactBody(_ text: String, mimeType: String) -> String {
-    var text = text
-    if !jsonPaths.isEmpty, let document = JSONNode.container(in: text) {
-      let replacements = jsonPaths.flatMap { path in
-        path.matches(in: document).map { ($0.range, "\"\(RedactionPlaceholder.text(path.name))\"") }
+  private func redact(_ value: String, in field: RedactableField, echoes: inout RedactionEchoes)
+    -> String
+  {
+    switch field {
+    case .url:
+      return redactURL(value, echoes: &echoes)
+    case .header(let name):
+      if headerNames.matches(name) {
+        let key = RedactionPlaceholder.name(from: name.lowercased())
+        echoes.remember(headerValue: value, named: name, as: key)
+        return RedactionPlaceholder.text(key)
       }
-      text = splice(text, replacements)
+      return Self.urlHeaders.contains(name.lowercased()) ? redactURL(value, echoes: &echoes) : value
+    case .cookie(let isRequest):
+      let key = isRequest ? "cookie" : "set-cookie"
+      guard headerNames.matches(key) else { return value }
+      echoes.remember(value, as: key)
+      return RedactionPlaceholder.text(key)
+    case .queryParameter(let name):
+      if queryNames.matches(name) {
+        let key = RedactionPlaceholder.name(from: name.lowercased())
+        echoes.remember(value, as: key)
+        return RedactionPlaceholder.text(key)
+      }
+      // `a=1;token=x` arrives as one parameter `a` with the value `1;token=x`.
+      guard value.contains(";") else { return value }
+      return redactPairs(Substring(value), encoded: false, echoes: &echoes)
+    case .formParameter(let name):
+      guard queryNames.matches(name) else { return applyPatterns(value) }
+      let key = RedactionPlaceholder.name(from: name.lowercased())
+      echoes.remember(value, as: key)
+      return RedactionPlaceholder.text(key)
+    case .body(let mimeType):
+      return redactBody(value, mimeType: mimeType, echoes: &echoes)
     }
-    if mimeType.lowercased().contains("x-www-form-urlencoded") {
-      text = redactPairs(Substring(text))
+  }
+
+  private func redactBody(_ text: String, mimeType: String, echoes: inout RedactionEchoes)
+    -> String
+  {
+    var text = text
+    if !jsonPaths.isEmpty || !memberNames.isEmpty {
+      let found = AlmostJSON.documents(in: text)
+      var replacements: [(Range<Int>, String)] = []
+      for (offset, document) in found.documents {
+        for (node, name) in jsonMatches(in: document) {
+          echoes.remember(node, as: name)
+          let range = (node.range.lowerBound + offset)..<(node.range.upperBound + offset)
+          replacements.append((range, "\"\(RedactionPlaceholder.text(name))\""))
+        }
+      }
+      text = Self.splice(text, replacements)
+      if !found.isComplete {
+        text = Self.splice(
+          text, JSONMemberText.replacements(in: text, rules: self, echoes: &echoes))
+      }
+    }
+    if FormBody.isForm(text, mimeType: mimeType) {
+      text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
     }
     return applyPatterns(text)
   }
 
-  private func applyPatterns(_ text: String) -> String {
+  /// The values the member names and paths select, each with its placeholder name.
+  private func jsonMatches(in document: JSONNode) -> [(JSONNode, String)] {
+    var matches = jsonPaths.flatMap { path in path.matches(in: document).map { ($0, path.name) } }
+    if !memberNames.isEmpty {
+      document.visitMembers { key, value in
+        if memberNames.matches(key) {
+          matches.append((value, RedactionPlaceholder.name(from: key)))
+        }
+      }
+    }
+    return matches
+  }
+
+  /// The placeholder name for a JSON member named `key`, when a rule selects it by name: the
+  /// member-name rules, or a `$..name` path, which is one too.
+  func placeholderName(forMember key: String) -> String? {
+    if memberNames.matches(key) { return RedactionPlaceholder.name(from: key) }
+    return jsonPaths.first { $0.steps == [.descendant(key)] }?.name
+  }
+
+  func applyPatterns(_ text: String) -> String {
     var text = text
     for pattern in patterns {
       let placeholder = RedactionPlaceholder.text(pattern.name)
@@ -127,7 +198,8 @@ private struct CompiledRules {
   }
 
   /// Replaces byte ranges of `text`; a range inside one already replaced is dropped.
-  private func splice(_ text: String, _ replacements: [(Range<Int>, String)]) -> String {
+  static func splice(_ text: String, _ replacements: [(Range<Int>, String)]) -> String {
+    guard !replacements.isEmpty else { return text }
     var accepted: [(Range<Int>, String)] = []
     for replacement in replacements.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
       if let last = accepted.last, replacement.0.lowerBound < last.0.upperBound { continue }
@@ -138,40 +210,6 @@ private struct CompiledRules {
       bytes.replaceSubrange(range, with: Array(value.utf8))
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Redacts the query and a `key=value` fragment of a URL, leaving every other byte as it was
-  /// (re-serialising through URLComponents would re-encode parts of it).
-  private func redactQuery(inURL url: String) -> String {
-    guard !queryNames.isEmpty, url.contains("=") else { return url }
-    var beforeFragment = Substring(url)
-    var fragment: Substring?
-    if let hash = url.firstIndex(of: "#") {
-      beforeFragment = url[..<hash]
-      fragment = url[url.index(after: hash)...]
-    }
-    var result = String(beforeFragment)
-    if let question = beforeFragment.firstIndex(of: "?") {
-      result =
-        beforeFragment[...question]
-        + redactPairs(beforeFragment[beforeFragment.index(after: question)...])
-    }
-    if let fragment {
-      result += "#" + (fragment.contains("=") ? redactPairs(fragment) : String(fragment))
-    }
-    return result
-  }
-
-  /// Redacts the values of `name=value` pairs separated by `&`.
-  private func redactPairs(_ pairs: Substring) -> String {
-    pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-      guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-      let rawName = pair[..<equals]
-      let name = String(rawName).replacingOccurrences(of: "+", with: " ")
-      let key = (name.removingPercentEncoding ?? name).lowercased()
-      guard queryNames.contains(key) else { return String(pair) }
-      return rawName + "=" + RedactionPlaceholder.percentEncoded(key)
-    }.joined(separator: "&")
   }
 }
 

@@ -163,6 +163,34 @@ extension JSONNode {
   }
 }
 
+extension JSONNode {
+  /// Calls `body` with every member of every object in the document, outermost first.
+  func visitMembers(_ body: (String, JSONNode) -> Void) {
+    switch value {
+    case .object(let members):
+      for member in members {
+        body(member.key, member.value)
+        member.value.visitMembers(body)
+      }
+    case .array(let elements):
+      for element in elements { element.visitMembers(body) }
+    default:
+      break
+    }
+  }
+
+  /// Calls `body` with every string, number, boolean and null in the document.
+  func visitScalars(_ body: (JSONNode) -> Void) {
+    switch value {
+    case .object(let members):
+      for member in members { member.value.visitScalars(body) }
+    case .array(let elements):
+      for element in elements { element.visitScalars(body) }
+    default: body(self)
+    }
+  }
+}
+
 extension [JSONNode] {
   /// The nodes that are not inside another node of the list, in document order.
   fileprivate var outermost: [JSONNode] {

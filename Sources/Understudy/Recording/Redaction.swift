@@ -6,14 +6,28 @@
 ///
 /// | Rule | Where | Placeholder |
 /// | --- | --- | --- |
-/// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays | `<redacted:authorization>` (lower-cased name) |
-/// | query parameter name | the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers; `queryString`; form fields and form-encoded bodies | `<redacted:access_token>` (lower-cased name) |
-/// | ``JSONPath`` | JSON request and response bodies | `<redacted:user.token>` (the path's ``JSONPath/name``) |
+/// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays; `Authorization` also covers URL userinfo (`https://user:pass@host`) | `<redacted:authorization>` (lower-cased name), `%3Credacted:userinfo%3E@host` |
+/// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers; `queryString`; form fields and form bodies, with or without a form `Content-Type` | `<redacted:access_token>` (lower-cased name) |
+/// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse | `<redacted:password>` (the member's name) |
+/// | ``JSONPath`` | JSON request and response bodies, in the same almost-JSON forms | `<redacted:user.token>` (the path's ``JSONPath/name``) |
 /// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the pattern's ``BodyPattern/name``) |
 ///
-/// Names compare case-insensitively for headers and query parameters, exactly for JSON
-/// members. Base64 bodies that decode to UTF-8 text are redacted as text and encoded again;
-/// binary bodies are left alone (``CredentialScanner`` still looks inside them).
+/// Header, query parameter and JSON member names are compared in ``normalised(_:)`` form: case,
+/// `-`, `_`, `.` and spaces do not count, so `accessToken`, `access_token` and `Access-Token`
+/// are one name, and a `*` in a rule stands for any run of characters (`*-Token` covers
+/// `X-CSRF-Token` and `Private-Token`). ``JSONPath`` members match exactly, as JSON does.
+///
+/// Every value a rule replaces is also searched for in the rest of its entry and in every later
+/// entry, and replaced there by the same placeholder: a server that echoes a request's
+/// password, cookie or API key back, in a header, a JSON string or a redirect, does not get it
+/// written. Values shorter than ``minimumEchoLength`` characters are not searched for, because
+/// replacing every `12345` or `true` in a cassette would mangle it; the credential scan that runs
+/// before a cassette is written still sees them.
+///
+/// Base64 bodies that decode to UTF-8 text are redacted as text and encoded again; binary bodies
+/// are left alone (``CredentialScanner`` still looks inside them). Redaction cannot recognise a
+/// secret by its place alone where no name marks it, such as an opaque token in a path segment
+/// (`/files/3f9a…/download`): add a ``BodyPattern`` or rewrite the URL before recording.
 ///
 /// ```swift
 /// let redaction = try Redaction.default
@@ -26,6 +40,8 @@ public struct Redaction: Sendable {
   public var headerNames: [String]
   /// Query parameter and form field names whose values are replaced.
   public var queryParameterNames: [String]
+  /// JSON member names, matched at any depth, whose values are replaced.
+  public var jsonMemberNames: [String]
   /// Paths into JSON bodies whose values are replaced.
   public var jsonPaths: [JSONPath]
   /// Regular expressions over bodies whose matches are replaced.
@@ -38,55 +54,88 @@ public struct Redaction: Sendable {
   /// Creates a redaction with exactly these rules; start from ``default`` to keep the safe
   /// defaults.
   public init(
-    headerNames: [String] = [], queryParameterNames: [String] = [], jsonPaths: [JSONPath] = [],
+    headerNames: [String] = [], queryParameterNames: [String] = [],
+    jsonMemberNames: [String] = [], jsonPaths: [JSONPath] = [],
     bodyPatterns: [BodyPattern] = [], credentialAllowances: [CredentialScanner.Allowance] = []
   ) {
     self.headerNames = headerNames
     self.queryParameterNames = queryParameterNames
+    self.jsonMemberNames = jsonMemberNames
     self.jsonPaths = jsonPaths
     self.bodyPatterns = bodyPatterns
     self.credentialAllowances = credentialAllowances
   }
 
-  /// Headers that carry credentials in the common HTTP schemes and API gateways.
+  /// Headers that carry credentials in the common HTTP schemes and API gateways, as name
+  /// patterns: `*-Token` covers `X-Auth-Token`, `Private-Token`, `X-CSRF-Token`,
+  /// `X-Amz-Security-Token` and response headers that hand out a new token.
   public static let defaultHeaderNames = [
-    "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Auth-Token",
-    "X-Amz-Security-Token",
+    "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "*-Authorization",
+    "*-Token", "*-Api-Key", "*-Access-Key",
+    "*-Secret-Key", "*-Private-Key", "*-Subscription-Key", "*-Functions-Key", "*-Secret",
+    "*-Password", "*-Credential", "*-Signature", "*-Session", "*-Session-Id", "*-Auth",
   ]
 
-  /// Query parameters that carry credentials in OAuth, API-key schemes and signed URLs.
-  /// Deliberately broad (`key`, `sig`, `session`): a needlessly redacted value costs a
-  /// placeholder, a missed one leaks a secret into version control.
+  /// Query parameters and form fields that carry credentials in OAuth (the authorization
+  /// `code` included), API-key schemes, logins and signed URLs, as name patterns. Deliberately
+  /// broad (`key`, `code`, `sig`, `session`): a needlessly redacted value costs a placeholder,
+  /// a missed one leaks a secret into version control.
   public static let defaultQueryParameterNames = [
-    "access_token", "id_token", "refresh_token", "token", "auth_token", "session_token",
-    "api_key", "apikey", "api-key", "key", "client_secret", "secret", "password", "passwd",
-    "signature", "sig", "auth", "session", "x-amz-signature", "x-amz-security-token",
-    "x-amz-credential",
+    "*token", "*secret", "*password*", "*passwd", "*passphrase", "*api-key", "*access-key",
+    "*secret-key", "*private-key", "key", "code", "*signature", "sig", "auth", "*authorization",
+    "session", "*session-id", "*credential", "*credentials", "jwt",
   ]
 
-  /// JSON members that carry credentials in OAuth token responses and login requests. Narrower
-  /// than the query list because names like `key` are everyday JSON members.
+  /// JSON members that carry credentials in OAuth token responses, logins and API-key
+  /// payloads, as name patterns. Narrower than the query list because names like `key` and
+  /// `code` are everyday JSON members.
+  public static let defaultJSONMemberNames = [
+    "*token", "*secret", "*password*", "*passwd", "*passphrase", "*api-key", "*access-key",
+    "*secret-key", "*private-key", "*authorization", "*cookie", "*session-id", "*credentials",
+    "jwt",
+  ]
+
+  /// JSON paths recording used before ``defaultJSONMemberNames``; every one of them is covered
+  /// by those names, so ``default`` no longer lists them.
   public static let defaultJSONPaths = [
     "$..access_token", "$..refresh_token", "$..id_token", "$..client_secret", "$..password",
   ].map { try! JSONPath($0) }
 
   /// The rules recording uses unless told otherwise: ``defaultHeaderNames``,
-  /// ``defaultQueryParameterNames`` and ``defaultJSONPaths``.
+  /// ``defaultQueryParameterNames`` and ``defaultJSONMemberNames``.
   public static let `default` = Redaction(
     headerNames: defaultHeaderNames, queryParameterNames: defaultQueryParameterNames,
-    jsonPaths: defaultJSONPaths)
+    jsonMemberNames: defaultJSONMemberNames)
+
+  /// The shortest value, in characters, that is searched for as an echo elsewhere in a cassette
+  /// once a rule has redacted it. Shorter values are everyday words and numbers.
+  public static let minimumEchoLength = 6
+
+  /// `name` as rules compare it: lower-cased, with only letters and digits, so
+  /// `normalised("X-Api_Key") == normalised("xApiKey")`.
+  public static func normalised(_ name: String) -> String {
+    CredentialName.normalised(name)
+  }
 
   /// No redaction, for cassettes that hold nothing secret.
   public static let none = Redaction()
 
-  /// These rules plus headers named `names`.
+  /// These rules plus headers named `names`: exact names or patterns with `*`, compared after
+  /// ``normalised(_:)``.
   public func redactingHeaders(_ names: String...) -> Redaction {
     adding(names, to: \.headerNames)
   }
 
-  /// These rules plus query parameters and form fields named `names`.
+  /// These rules plus query parameters and form fields named `names`, compared like header
+  /// names.
   public func redactingQueryParameters(_ names: String...) -> Redaction {
     adding(names, to: \.queryParameterNames)
+  }
+
+  /// These rules plus JSON members named `names` (patterns with `*`, compared like header
+  /// names), at any depth.
+  public func redactingJSONMembers(_ names: String...) -> Redaction {
+    adding(names, to: \.jsonMemberNames)
   }
 
   /// These rules plus the JSON body values at `paths`.

@@ -22,7 +22,18 @@ enum RedactionPlaceholder {
     }
   }
 
+  /// `name` with each character a placeholder cannot hold replaced by `_`.
+  static func name(from name: String) -> String {
+    let cleaned = String(name.map { isAllowedInName($0) ? $0 : "_" })
+    return cleaned.isEmpty ? "_" : cleaned
+  }
+
   static func text(_ name: String) -> String { "<redacted:\(name)>" }
+
+  /// Whether `value` holds a placeholder already, so it is not a secret to search for.
+  static func isPresent(in value: String) -> Bool {
+    value.range(of: "redacted:", options: .caseInsensitive) != nil
+  }
 
   static func percentEncoded(_ name: String) -> String { percentEncode(text(name)) }
 

@@ -311,8 +311,9 @@ import Testing
     let cassette = Cassette(at: file, mode: .all)
     registry.use(cassette)
     var request = URLRequest(url: server.url("/echo"))
-    // The echo endpoint copies this header into its JSON body, where header redaction cannot see it.
-    request.setValue(jwt, forHTTPHeaderField: "X-Session")
+    // The echo endpoint copies this header into its JSON body. No rule names the header, so
+    // nothing redacts it or its echo; only the scan sees the JWT.
+    request.setValue(jwt, forHTTPHeaderField: "X-Request-Context")
     _ = try await registry.makeSession().data(for: request)
     let failures = cassette.finish()
     #expect(failures.count == 1)

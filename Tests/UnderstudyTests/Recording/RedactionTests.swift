@@ -71,7 +71,8 @@ extension RecordingTests {
         entry.request.headers.map(\.value) == [
           "<redacted:authorization>", "<redacted:proxy-authorization>", "<redacted:cookie>",
           "keep-me",
-          "https://app.example.com/cb?code=ok&token=%3Credacted:token%3E",
+          // The OAuth authorization `code` is a credential too.
+          "https://app.example.com/cb?code=%3Credacted:code%3E&token=%3Credacted:token%3E",
         ])
       #expect(entry.request.cookies == [HAR.Cookie(name: "sid", value: "<redacted:cookie>")])
       #expect(entry.response.headers[0].value == "<redacted:set-cookie>")

@@ -1,0 +1,69 @@
+/// Names compared the way credentials are spelled in the wild: `access_token`, `accessToken`,
+/// `Access-Token` and `ACCESSTOKEN` are one name.
+///
+/// A name is normalised by lower-casing it and dropping everything but letters and digits, so
+/// case, `-`, `_`, `.` and spaces make no difference and a camelCase name reads the same as its
+/// snake_case and kebab-case spellings. A pattern is normalised the same way, with `*` standing
+/// for any run of characters: `*-Token` matches `X-Auth-Token`, `Private-Token` and
+/// `csrfToken`; `*password*` matches `newPassword` and `password_confirmation`.
+///
+/// Redaction matches header, query parameter, form field and JSON member names with this, and
+/// ``CredentialScanner`` can ask the same question, so the two cannot disagree about a name.
+struct CredentialName: Sendable, Hashable {
+  /// Exact names, normalised.
+  private var exact: Set<String> = []
+  /// Patterns with a `*`, each split at its stars into normalised literal pieces.
+  private var wildcards: [[String]] = []
+
+  /// A matcher for `patterns`, each a name or a name with `*` wildcards.
+  init(_ patterns: [String]) {
+    for pattern in patterns {
+      guard pattern.contains("*") else {
+        exact.insert(Self.normalised(pattern))
+        continue
+      }
+      wildcards.append(
+        pattern.split(separator: "*", omittingEmptySubsequences: false).map {
+          Self.normalised(String($0))
+        })
+    }
+  }
+
+  /// Whether nothing can match.
+  var isEmpty: Bool { exact.isEmpty && wildcards.isEmpty }
+
+  /// `name` lower-cased, with only its ASCII letters and digits kept (other letters are kept
+  /// too, lower-cased, so a non-English name still compares by its characters).
+  static func normalised(_ name: String) -> String {
+    var result = ""
+    result.reserveCapacity(name.utf8.count)
+    for scalar in name.unicodeScalars
+    where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+      result.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+    }
+    return result
+  }
+
+  /// Whether `name`, normalised, is one of the names or fits one of the patterns.
+  func matches(_ name: String) -> Bool {
+    let name = Self.normalised(name)
+    guard !name.isEmpty else { return false }
+    if exact.contains(name) { return true }
+    return wildcards.contains { Self.fits(name, pieces: $0) }
+  }
+
+  /// Glob matching where the pieces sit between stars: the first is a prefix, the last a suffix,
+  /// the others appear in order between them.
+  private static func fits(_ name: String, pieces: [String]) -> Bool {
+    guard let first = pieces.first, let last = pieces.last, pieces.count >= 2 else { return false }
+    guard name.hasPrefix(first), name.hasSuffix(last),
+      name.utf8.count >= first.utf8.count + last.utf8.count
+    else { return false }
+    var rest = name.dropFirst(first.count).dropLast(last.count)
+    for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+      guard let found = rest.range(of: piece) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return true
+  }
+}

@@ -1,0 +1,89 @@
+extension CompiledRedaction {
+  /// Redacts the userinfo, the `;` parameters of path segments, the query and a `key=value`
+  /// fragment of a URL, leaving every other byte as it was (re-serialising through
+  /// URLComponents would re-encode parts of it).
+  func redactURL(_ url: String, echoes: inout RedactionEchoes) -> String {
+    var beforeFragment = Substring(url)
+    var fragment: Substring?
+    if let hash = url.firstIndex(of: "#") {
+      beforeFragment = url[..<hash]
+      fragment = url[url.index(after: hash)...]
+    }
+    var beforeQuery = beforeFragment
+    var query: Substring?
+    if let question = beforeFragment.firstIndex(of: "?") {
+      beforeQuery = beforeFragment[..<question]
+      query = beforeFragment[beforeFragment.index(after: question)...]
+    }
+    var result = redactUserinfo(in: beforeQuery, echoes: &echoes)
+    if !queryNames.isEmpty, result.contains(";") {
+      result = redactPathParameters(in: result, echoes: &echoes)
+    }
+    if let query {
+      result += "?" + (queryNames.isEmpty ? String(query) : redactPairs(query, echoes: &echoes))
+    }
+    if let fragment {
+      let redacts = !queryNames.isEmpty && fragment.contains("=")
+      result += "#" + (redacts ? redactPairs(fragment, echoes: &echoes) : String(fragment))
+    }
+    return result
+  }
+
+  /// `scheme://user:password@host…` with the userinfo replaced by
+  /// `%3Credacted:userinfo%3E`, which is still valid userinfo, so the URL still parses.
+  private func redactUserinfo(in url: Substring, echoes: inout RedactionEchoes) -> String {
+    guard redactsUserinfo, let scheme = url.range(of: "://") else { return String(url) }
+    let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+    guard let at = authority.lastIndex(of: "@") else { return String(url) }
+    let userinfo = authority[..<at]
+    guard !RedactionPlaceholder.isPresent(in: String(userinfo)) else { return String(url) }
+    echoes.remember(userinfo: String(userinfo))
+    return url[..<scheme.upperBound] + RedactionPlaceholder.percentEncoded("userinfo")
+      + url[at...]
+  }
+
+  /// Path segments' `;name=value` parameters, such as `;jsessionid=…`.
+  private func redactPathParameters(in url: String, echoes: inout RedactionEchoes) -> String {
+    url.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+      guard let semicolon = segment.firstIndex(of: ";") else { return String(segment) }
+      return segment[..<semicolon] + ";"
+        + redactPairs(segment[segment.index(after: semicolon)...], echoes: &echoes)
+    }.joined(separator: "/")
+  }
+
+  /// Redacts the values of `name=value` pairs separated by `&` or `;`, as URLs and form bodies
+  /// write them (`encoded`) or as `queryString` holds them, decoded.
+  func redactPairs(_ pairs: Substring, encoded: Bool = true, echoes: inout RedactionEchoes)
+    -> String
+  {
+    var result = ""
+    var rest = pairs
+    while true {
+      let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
+      result += redactPair(rest[..<end], encoded: encoded, echoes: &echoes)
+      guard end < rest.endIndex else { return result }
+      result.append(rest[end])
+      rest = rest[rest.index(after: end)...]
+    }
+  }
+
+  private func redactPair(_ pair: Substring, encoded: Bool, echoes: inout RedactionEchoes)
+    -> String
+  {
+    guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+    let rawName = pair[..<equals]
+    let name = encoded ? FormBody.decode(rawName) : String(rawName)
+    guard queryNames.matches(name) else { return String(pair) }
+    let rawValue = pair[pair.index(after: equals)...]
+    let key = RedactionPlaceholder.name(from: name.lowercased())
+    if encoded {
+      echoes.remember(String(rawValue), as: key)
+      echoes.remember(FormBody.decode(rawValue), as: key)
+    } else {
+      echoes.remember(String(rawValue), as: key)
+    }
+    let placeholder =
+      encoded ? RedactionPlaceholder.percentEncoded(key) : RedactionPlaceholder.text(key)
+    return rawName + "=" + placeholder
+  }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import Understudy
+
+/// A value a rule removes is removed wherever it appears again: in the same entry and in later
+/// ones.
+@Suite struct RedactionEchoTests {
+  static let apiKey = "echoed-api-key-1"
+  static let password = "echoed/pass\"word-2"
+
+  static var echoing: HAR.Entry {
+    let echo =
+      "{\"headers\":{\"x-api-key\":\"\(apiKey)\"},\"body\":\"{\\\"password\\\":\\\"echoed\\/pass\\\\\\\"word-2\\\"}\","
+      + "\"note\":\"your key is \(apiKey)\",\"n\":1}"
+    var entry = HAR.Entry.sample(
+      method: "POST", url: "https://api.example.com/echo",
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: apiKey)],
+      postData: HAR.PostData(
+        mimeType: "application/json", text: "{\"password\":\"echoed/pass\\\"word-2\"}"),
+      responseHeaders: [
+        HAR.Header(name: "X-Echo", value: "key=\(apiKey)"),
+        HAR.Header(name: "Location", value: "/next?k=\(apiKey)"),
+      ],
+      content: HAR.Content(body: Data(echo.utf8), mimeType: "application/json"))
+    entry.response.redirectURL = "/next?k=\(apiKey)"
+    return entry
+  }
+
+  @Test func echoesInTheSameEntryAreReplacedByTheRulesPlaceholder() throws {
+    let entry = Redaction.default.redact(Self.echoing)
+    let text = try HAR(entries: [entry]).encodedText
+    #expect(!text.contains(Self.apiKey))
+    #expect(!text.contains("echoed/pass"))
+    #expect(!text.contains("echoed\\/pass"))
+    #expect(entry.response.headers[0].value == "key=<redacted:x-api-key>")
+    #expect(entry.response.headers[1].value == "/next?k=%3Credacted:x-api-key%3E")
+    #expect(entry.response.redirectURL == "/next?k=%3Credacted:x-api-key%3E")
+    let body = try #require(entry.response.content.body)
+    let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    #expect(object["note"] as? String == "your key is <redacted:x-api-key>")
+    #expect(Redaction.default.redact(entry) == entry)
+  }
+
+  @Test func echoesInLaterEntriesAreReplacedButNotEarlierOnes() throws {
+    let before = HAR.Entry.sample(
+      content: HAR.Content(body: Data("early \(Self.apiKey)".utf8), mimeType: "text/plain"))
+    let after = HAR.Entry.sample(
+      content: HAR.Content(
+        body: Data("<p>welcome back, \(Self.apiKey)</p>".utf8), mimeType: "text/html"))
+    let redacted = Redaction.default.redact(HAR(entries: [before, Self.echoing, after]))
+    #expect(redacted.log.entries[0].response.content.text == "early \(Self.apiKey)")
+    #expect(
+      redacted.log.entries[2].response.content.text == "<p>welcome back, <redacted:x-api-key></p>")
+  }
+
+  @Test func theSecretsInsideCredentialHeadersAreSearchedForToo() throws {
+    let basic = Data("ada:open-sesame-3".utf8).base64EncodedString()
+    let entry = HAR.Entry.sample(
+      requestHeaders: [
+        HAR.Header(name: "Authorization", value: "Bearer bearer-token-4"),
+        HAR.Header(name: "Proxy-Authorization", value: "Basic \(basic)"),
+        HAR.Header(name: "Cookie", value: "sid=cookie-value-5; theme=dark"),
+      ],
+      content: HAR.Content(
+        body: Data("bearer-token-4 open-sesame-3 \(basic) cookie-value-5 dark".utf8),
+        mimeType: "text/plain"))
+    #expect(
+      Redaction.default.redact(entry).response.content.text
+        == "<redacted:authorization> <redacted:proxy-authorization> "
+        + "<redacted:proxy-authorization> <redacted:cookie> dark")
+  }
+
+  @Test func valuesShorterThanTheMinimumAreNotSearchedFor() {
+    let short = String(repeating: "x", count: Redaction.minimumEchoLength - 1)
+    let entry = HAR.Entry.sample(
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: short)],
+      content: HAR.Content(body: Data("status \(short)".utf8), mimeType: "text/plain"))
+    #expect(Redaction.default.redact(entry).response.content.text == "status \(short)")
+  }
+
+  @Test func aRequestCarryingNoSecretLeavesResponsesAlone() {
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data("{\"id\":\"abcdefgh\"}".utf8), mimeType: "application/json"))
+    #expect(Redaction.default.redact(HAR(entries: [entry, entry])).log.entries == [entry, entry])
+  }
+}

@@ -1,0 +1,132 @@
+import Testing
+
+@testable import Understudy
+
+/// Places a secret hides that the rules must look in, each with the shape that hides it.
+@Suite struct RedactionPlacesTests {
+  static func body(_ text: String, _ mimeType: String = "application/json") -> HAR.Entry {
+    HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: mimeType))
+  }
+
+  static func redactedBody(_ text: String, _ mimeType: String = "application/json") -> String {
+    let entry = Redaction.default.redact(body(text, mimeType))
+    #expect(Redaction.default.redact(entry) == entry, "redacting twice changed \(text)")
+    return entry.response.content.text ?? ""
+  }
+
+  @Test func userinfoIsReplacedInTheURLLocationRedirectURLAndNextHop() {
+    var entry = HAR.Entry.sample(url: "http://ada:pa55word-1@api.example.com/v1?page=2")
+    entry.response.status = 302
+    entry.response.headers = [
+      HAR.Header(name: "Location", value: "https://bot:pa55word-2@next.example.com/hop")
+    ]
+    entry.response.redirectURL = "https://bot:pa55word-2@next.example.com/hop"
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.request.url == "http://%3Credacted:userinfo%3E@api.example.com/v1?page=2")
+    #expect(
+      redacted.response.headers[0].value == "https://%3Credacted:userinfo%3E@next.example.com/hop")
+    #expect(redacted.response.redirectURL == redacted.response.headers[0].value)
+    #expect(URL(string: redacted.request.url)?.host == "api.example.com")
+    #expect(Redaction.default.redact(redacted) == redacted)
+    #expect(Redaction.none.redact(entry) == entry)
+  }
+
+  @Test(arguments: ["", "application/octet-stream", "text/plain"])
+  func formBodiesWithoutAFormTypeAreRedactedByFieldName(mimeType: String) {
+    let entry = HAR.Entry.sample(
+      method: "POST",
+      postData: HAR.PostData(mimeType: mimeType, text: "user=ada&password=hunter2hunter2&x=1"))
+    #expect(
+      Redaction.default.redact(entry).request.postData?.text
+        == "user=ada&password=%3Credacted:password%3E&x=1")
+  }
+
+  @Test func proseIsNotTakenForAForm() {
+    let entry = Self.body("a = b and the password=hunter2 is shown", "text/plain")
+    #expect(Redaction.default.redact(entry) == entry)
+  }
+
+  @Test func semicolonSeparatedQueryParametersAndPathParameters() {
+    let entry = HAR.Entry.sample(
+      url: "https://api.example.com/app;jsessionid=SESSION-ID-1/items?a=1;token=TOKEN-VALUE-2;b=2")
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.request.url
+        == "https://api.example.com/app;jsessionid=%3Credacted:jsessionid%3E/items"
+        + "?a=1;token=%3Credacted:token%3E;b=2")
+  }
+
+  @Test func aByteOrderMarkBeforeJSONDoesNotHideIt() {
+    #expect(
+      Self.redactedBody("\u{FEFF}{\"password\":\"hunter2hunter2\"}")
+        == "\u{FEFF}{\"password\":\"<redacted:password>\"}")
+  }
+
+  @Test(arguments: [")]}'\n", ")]}',\n", "while(1);", "for(;;);"])
+  func xssiPrefixesDoNotHideJSON(prefix: String) {
+    #expect(
+      Self.redactedBody(prefix + "{\"token\":\"hunter2hunter2\",\"n\":1}")
+        == prefix + "{\"token\":\"<redacted:token>\",\"n\":1}")
+  }
+
+  @Test func eachLineOfNDJSONIsRedacted() {
+    let text = "{\"token\":\"first-secret\"}\n{\"id\":2,\"apiKey\":\"second-secret\"}\n"
+    #expect(
+      Self.redactedBody(text, "application/x-ndjson")
+        == "{\"token\":\"<redacted:token>\"}\n{\"id\":2,\"apiKey\":\"<redacted:apiKey>\"}\n")
+  }
+
+  @Test func jsonpIsRedactedInsideItsCallback() throws {
+    let text = "/**/ handle.response({\"access_token\":\"hunter2hunter2\"});"
+    #expect(
+      Self.redactedBody(text, "application/javascript")
+        == "/**/ handle.response({\"access_token\":\"<redacted:access_token>\"});")
+    // JSON paths apply inside the callback too.
+    let path = try Redaction.JSONPath("$.user.ssn")
+    let entry = Self.body("cb({\"user\":{\"ssn\":\"123-45-6789\"}})", "text/javascript")
+    #expect(
+      Redaction(jsonPaths: [path]).redact(entry).response.content.text
+        == "cb({\"user\":{\"ssn\":\"<redacted:user.ssn>\"}})")
+  }
+
+  /// Foundation and the ranged parser stop at 512 levels; the secrets below must not be
+  /// skipped silently, so members are then found by name in the text.
+  @Test func jsonNestedBeyondTheParsersLimitIsRedactedByMemberName() throws {
+    let depth = 600
+    let text =
+      "{\"api_key\":\"shallow-secret\",\"nested\":" + String(repeating: "[", count: depth)
+      + "{\"password\":\"deep-secret-1\",\"pin\":123456,\"secret\":987654321}"
+      + String(repeating: "]", count: depth) + "}"
+    let redacted = Self.redactedBody(text)
+    #expect(!redacted.contains("shallow-secret"))
+    #expect(!redacted.contains("deep-secret-1"))
+    #expect(!redacted.contains("987654321"))
+    #expect(redacted.contains("\"pin\":123456"))
+    #expect(redacted.contains("\"password\":\"<redacted:password>\""))
+    #expect(redacted.contains("\"secret\":\"<redacted:secret>\""))
+    // Still one document: only values changed.
+    #expect(redacted.filter { $0 == "[" }.count == depth)
+  }
+
+  @Test func memberRulesCanBeAddedAndRemoved() {
+    let body = "{\"ssn\":\"123-45-6789\",\"password\":\"hunter2hunter2\"}"
+    let custom = Redaction(jsonMemberNames: ["SSN"]).redact(Self.body(body))
+    #expect(
+      custom.response.content.text == "{\"ssn\":\"<redacted:ssn>\",\"password\":\"hunter2hunter2\"}"
+    )
+    let added = Redaction.default.redactingJSONMembers("*_ssn", "ssn").redact(Self.body(body))
+    #expect(
+      added.response.content.text
+        == "{\"ssn\":\"<redacted:ssn>\",\"password\":\"<redacted:password>\"}")
+  }
+
+  @Test func redactedJSONStaysValidJSON() throws {
+    let text =
+      "{\"a\":[{\"token\":{\"nested\":true}},{\"password\":12.5e3}],\"secret\":null,"
+      + "\"note\":\"keep\"}"
+    let redacted = Self.redactedBody(text)
+    let object = try JSONSerialization.jsonObject(with: Data(redacted.utf8)) as? [String: Any]
+    #expect(object?["secret"] as? String == "<redacted:secret>")
+    #expect(object?["note"] as? String == "keep")
+  }
+}
