@@ -113,7 +113,8 @@ public final class Cassette: Sendable {
         state.withLock {
           $0.problem = CassetteError(
             kind: .fileMissing, file: url.path,
-            problem: "the cassette does not exist (mode \(mode.rawValue))",
+            problem: "the cassette does not exist (mode \(mode.rawValue))"
+              + Self.earlierNameNote(for: url),
             fix: "Record it: \(recordCommand)")
         }
       }
@@ -145,6 +146,15 @@ public final class Cassette: Sendable {
           fix: "re-record the cassette: \(recordCommand)")
       }
     }
+  }
+
+  /// Points at a cassette recorded for the same case under the naming rule before digests.
+  private static func earlierNameNote(for url: URL) -> String {
+    guard let earlier = CassetteName.earlierName(of: url) else { return "" }
+    return "; \(earlier.lastPathComponent) beside it was recorded under the earlier naming rule: "
+      + "this case's arguments lose characters in a file name, so its name now ends in a digest "
+      + "that keeps such cases apart. If that file holds this case only, rename it to "
+      + "\(url.lastPathComponent); if several cases shared it, record each again"
   }
 
   /// What prevents the cassette from working as declared, if anything.

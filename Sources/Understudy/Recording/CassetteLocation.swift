@@ -63,6 +63,19 @@ enum CassetteName {
     return String(slug.prefix(100)) + "--" + String(repeating: "0", count: 8 - short.count) + short
   }
 
+  /// The cassette beside `url` that the naming rule before digests gave the same test case, when
+  /// `url` carries a digest and that file exists: recordings made before the rule changed.
+  static func earlierName(of url: URL) -> URL? {
+    let name = url.deletingPathExtension().lastPathComponent
+    guard let marker = name.range(of: "--", options: .backwards),
+      name[marker.upperBound...].count == 8,
+      name[marker.upperBound...].allSatisfy(\.isHexDigit)
+    else { return nil }
+    let earlier = url.deletingLastPathComponent()
+      .appendingPathComponent(String(name[..<marker.lowerBound]) + "." + url.pathExtension)
+    return FileManager.default.fileExists(atPath: earlier.path) ? earlier : nil
+  }
+
   /// FNV-1a of the UTF-8 bytes: stable across runs, processes and platforms, unlike `Hasher`.
   static func fnv1a(_ text: String) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -49,3 +49,21 @@ import Testing
     }
   }
 }
+
+extension CassetteNamingTests {
+  @Test func aMissingCassetteNamesTheFileTheEarlierRuleUsed() throws {
+    try withTemporaryDirectory { directory throws in
+      let name = CassetteName.forTest(named: "greets(name:)", arguments: ["Grace Hopper"])
+      let url = CassetteLocation.folder(directory).url(forCassetteNamed: name, testFilePath: "")
+      try HAR(entries: []).write(to: directory.appendingPathComponent("greets-Grace-Hopper.har"))
+      let problem = try #require(Cassette(at: url).problem)
+      #expect(problem.kind == .fileMissing)
+      #expect(problem.problem.contains("greets-Grace-Hopper.har beside it was recorded under"))
+      #expect(problem.problem.contains("rename it to \(name).har"))
+      // Without the earlier file there is nothing to point at.
+      let other = CassetteName.forTest(named: "greets(name:)", arguments: ["Ada Lovelace"])
+      let alone = CassetteLocation.folder(directory).url(forCassetteNamed: other, testFilePath: "")
+      #expect(Cassette(at: alone).problem?.problem == "the cassette does not exist (mode never)")
+    }
+  }
+}
