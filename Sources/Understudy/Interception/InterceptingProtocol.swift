@@ -70,7 +70,8 @@ class InterceptingProtocol: URLProtocol {
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
-    if scheme == "http" || scheme == "https" { return true }
+    // Declined, these would reach the network through a built-in handler, even in strict mode.
+    if NetworkSchemes.claimed.contains(scheme) { return true }
     if case .live(let registry) = RegistryDirectory.shared.lookup(registryID) {
       return registry.claims(scheme: scheme)
     }

@@ -3,8 +3,9 @@ extension StubRegistry {
   ///
   /// Understudy's protocol goes first in `protocolClasses` and `urlCache` is `nil`: stubbed
   /// responses are never cached on Linux anyway, and without a cache FoundationNetworking creates
-  /// the protocol on the caller's thread, which is also faster. Every http(s) request is claimed,
-  /// so nothing reaches the network unless a stub or ``unmatchedRequests`` says so.
+  /// the protocol on the caller's thread, which is also faster. Every request a session could
+  /// send over the network (http, https, ftp, ftps, ws, wss) is claimed, so nothing reaches it
+  /// unless a stub or, for http(s), ``unmatchedRequests`` says so.
   ///
   /// - Parameter base: The configuration to start from; it is copied, not changed.
   public func makeSessionConfiguration(

@@ -87,7 +87,9 @@ extension RequestPattern {
 
   /// The scheme to record in `Condition.scheme`: only schemes sessions would not claim anyway.
   static func customScheme(_ scheme: String?) -> String? {
-    guard let scheme = scheme?.lowercased(), scheme != "http", scheme != "https" else { return nil }
+    guard let scheme = scheme?.lowercased(), !NetworkSchemes.claimed.contains(scheme) else {
+      return nil
+    }
     return scheme
   }
 

@@ -22,12 +22,7 @@ enum AtomicFile {
     // Write through a symbolic link rather than replacing the link with a file.
     let destination = url.resolvingSymlinksInPath()
     let directory = destination.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw failure(
-        url, "could not create the directory \(directory.path) (\(error.localizedDescription))")
-    }
+    try createDirectory(directory, for: url)
     let temporary = directory.appendingPathComponent(
       ".\(destination.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
     let existingMode =
@@ -65,6 +60,16 @@ enum AtomicFile {
       throw error
     }
     syncDirectory(directory)
+  }
+
+  /// Creates the folder a cassette at `url` goes in, with its parents.
+  static func createDirectory(_ directory: URL, for url: URL) throws(CassetteError) {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw failure(
+        url, "could not create the directory \(directory.path) (\(error.localizedDescription))")
+    }
   }
 
   private static func writeAll(_ data: Data, to descriptor: Int32, url: URL) throws(CassetteError) {

@@ -46,6 +46,9 @@ public final class Cassette: Sendable {
     var drift: [String] = []
     var problem: CassetteError?
     var existed = false
+    /// The file as this cassette found it; a different one at write time means another
+    /// recorder wrote it since, and its entries are merged rather than replaced.
+    var foundFile: FileFingerprint?
     var finished = false
   }
 
@@ -98,15 +101,21 @@ public final class Cassette: Sendable {
   }
 
   private func load(restoring: [String: String]) {
+    // Taken before reading, so a write that lands in between counts as someone else's.
+    let found = FileFingerprint(of: url)
     let exists = FileManager.default.fileExists(atPath: url.path)
-    state.withLock { $0.existed = exists }
+    state.withLock {
+      $0.existed = exists
+      $0.foundFile = found
+    }
     if mode == .all { return }
     guard exists else {
       if mode == .never || mode == .driftCheck {
         state.withLock {
           $0.problem = CassetteError(
             kind: .fileMissing, file: url.path,
-            problem: "the cassette does not exist (mode \(mode.rawValue))",
+            problem: "the cassette does not exist (mode \(mode.rawValue))"
+              + Self.earlierNameNote(for: url),
             fix: "Record it: \(recordCommand)")
         }
       }
@@ -144,6 +153,15 @@ public final class Cassette: Sendable {
           fix: "re-record the cassette: \(recordCommand)")
       }
     }
+  }
+
+  /// Points at a cassette recorded for the same case under the naming rule before digests.
+  private static func earlierNameNote(for url: URL) -> String {
+    guard let earlier = CassetteName.earlierName(of: url) else { return "" }
+    return "; \(earlier.lastPathComponent) beside it was recorded under the earlier naming rule: "
+      + "this case's arguments lose characters in a file name, so its name now ends in a digest "
+      + "that keeps such cases apart. If that file holds this case only, rename it to "
+      + "\(url.lastPathComponent); if several cases shared it, record each again"
   }
 
   /// What prevents the cassette from working as declared, if anything.
@@ -405,10 +423,38 @@ public final class Cassette: Sendable {
   }
 
   private func write(_ snapshot: State) -> [ScopeFailure] {
-    var entries = snapshot.newEntries
-    if mode == .newEpisodes, let original = snapshot.original {
-      entries = original.log.entries + entries
+    do {
+      return try CassetteFileLock.withLock(on: url) { () throws(CassetteError) in
+        try writeHoldingLock(snapshot)
+      }
+    } catch {
+      return [ScopeFailure(message: "\(error)", location: location)]
     }
+  }
+
+  /// The entries to write: what this cassette started from (per its mode) and what it recorded;
+  /// if another recorder replaced the file since it was opened, what is on disk now instead of
+  /// the starting point, so neither recorder's entries are lost.
+  private func entriesToWrite(_ snapshot: State) throws(CassetteError) -> [HAR.Entry] {
+    guard FileFingerprint(of: url) != snapshot.foundFile else {
+      let kept = mode == .newEpisodes ? snapshot.original?.log.entries ?? [] : []
+      return kept + snapshot.newEntries
+    }
+    guard FileManager.default.fileExists(atPath: url.path) else { return snapshot.newEntries }
+    do {
+      return try HAR.load(contentsOf: url).log.entries + snapshot.newEntries
+    } catch {
+      throw CassetteError(
+        kind: .writeFailed, file: url.path,
+        problem: "another recorder wrote the cassette while this test was recording, and what "
+          + "it wrote cannot be read (\(error)), so this test's \(snapshot.newEntries.count) new "
+          + "\(snapshot.newEntries.count == 1 ? "entry was" : "entries were") not written",
+        fix: "Record again once the other writer has finished: \(command(recording: .newEpisodes))")
+    }
+  }
+
+  private func writeHoldingLock(_ snapshot: State) throws(CassetteError) -> [ScopeFailure] {
+    let entries = try entriesToWrite(snapshot)
     var har = HAR(entries: entries)
     har.log.creator = HAR.Creator(name: "Understudy", version: "1")
     har = redaction.redact(har)
@@ -426,12 +472,8 @@ public final class Cassette: Sendable {
           location: location)
       ]
     }
-    do {
-      try har.write(to: url)
-      return []
-    } catch {
-      return [ScopeFailure(message: "\(error)", location: location)]
-    }
+    try har.write(to: url)
+    return []
   }
 
   /// A recorded HAR entry as a stub response.

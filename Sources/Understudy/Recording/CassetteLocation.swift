@@ -41,10 +41,49 @@ enum CassetteName {
     return trimmed.isEmpty ? "cassette" : String(trimmed.prefix(120))
   }
 
-  /// `loadsUser` for `loadsUser()`, `greets-Ada` for case `"Ada"` of `greets(name:)`.
+  /// `loadsUser` for `loadsUser()`, `greets-Ada` for case `"Ada"` of `greets(name:)`, and
+  /// `greets-Ada-Lovelace--3f2a91c0` for case `"Ada Lovelace"`.
+  ///
+  /// Distinct cases must never share a file, so the readable slug stands alone only when it
+  /// says exactly what the case was: every character survived sanitising and, with arguments,
+  /// no part contains the `-` that separates them. Otherwise a digest of the exact text follows
+  /// after `--`, which no plain slug of arguments contains. Names that were exact before keep
+  /// their file.
   static func forTest(named name: String, arguments: [String]) -> String {
     let base = name.split(separator: "(").first.map(String.init) ?? name
-    return sanitized(([base] + arguments).joined(separator: "-"))
+    let parts = [base] + arguments
+    let readable = parts.joined(separator: "-")
+    let slug = sanitized(readable)
+    let separatorIsAmbiguous = !arguments.isEmpty && parts.contains { $0.contains("-") }
+    if slug == readable && !separatorIsAmbiguous { return slug }
+    // Length-prefixed, so ["a", "b c"] and ["a b", "c"] digest differently.
+    let exact = parts.map { "\($0.utf8.count):\($0)" }.joined()
+    let hash = fnv1a(exact)
+    let short = String(UInt32(truncatingIfNeeded: hash ^ (hash >> 32)), radix: 16)
+    return String(slug.prefix(100)) + "--" + String(repeating: "0", count: 8 - short.count) + short
+  }
+
+  /// The cassette beside `url` that the naming rule before digests gave the same test case, when
+  /// `url` carries a digest and that file exists: recordings made before the rule changed.
+  static func earlierName(of url: URL) -> URL? {
+    let name = url.deletingPathExtension().lastPathComponent
+    guard let marker = name.range(of: "--", options: .backwards),
+      name[marker.upperBound...].count == 8,
+      name[marker.upperBound...].allSatisfy(\.isHexDigit)
+    else { return nil }
+    let earlier = url.deletingLastPathComponent()
+      .appendingPathComponent(String(name[..<marker.lowerBound]) + "." + url.pathExtension)
+    return FileManager.default.fileExists(atPath: earlier.path) ? earlier : nil
+  }
+
+  /// FNV-1a of the UTF-8 bytes: stable across runs, processes and platforms, unlike `Hasher`.
+  static func fnv1a(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x100_0000_01b3
+    }
+    return hash
   }
 
   /// The shell command that records the cassette of the test with these identifier components.

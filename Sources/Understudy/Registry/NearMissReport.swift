@@ -24,17 +24,20 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   public let stubCount: Int
   /// Why the registry's cassette could not answer either, with the command that records it.
   public let cassetteNote: String?
+  /// Why the request was refused outright (a scheme only stubs may answer), if it was.
+  let refusal: String?
 
   /// How many stubs a report lists.
   public static let maximumCandidates = 3
 
   init(
     request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:],
-    cassetteNote: String? = nil
+    cassetteNote: String? = nil, refusal: String? = nil
   ) {
     self.request = request
     self.stubCount = stubs.count
     self.cassetteNote = cassetteNote
+    self.refusal = refusal
     let ranked = stubs.map { stub -> Candidate in
       var explanation = stub.pattern.explain(request)
       if let step = stub.scenario, let required = step.requiredState {
@@ -68,6 +71,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   public var description: String {
     if let cassetteNote, candidates.isEmpty { return LogRedaction.mask(cassetteNote, noting: true) }
     var lines = [headline]
+    if let refusal { lines.append(refusal) }
     if let cassetteNote { lines.append(cassetteNote) }
     for field in request.headers {
       lines.append("  \(field.name): \(LogRedaction.mask(header: field.name, value: field.value))")

@@ -260,6 +260,11 @@ public final class StubRegistry: Sendable {
       }
       return Decision(resolution: .respond(response), entry: entry)
     }
+    if let refusal = NetworkSchemes.refusal(for: request) {
+      let report = NearMissReport(
+        request: request, stubs: stubs, scenarioStates: scenarioStates.current, refusal: refusal)
+      return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
+    }
     var cassetteNote: String?
     let unmatchedPolicy = policy.current
     if let cassette = cassetteStore.current {
@@ -336,9 +341,9 @@ public final class StubRegistry: Sendable {
   /// The cassette answering what no stub matches, if any.
   public var cassette: Cassette? { cassetteStore.current }
 
-  /// Whether sessions should claim requests of `scheme`: always http(s), plus custom schemes a
-  /// stub names.
+  /// Whether sessions should claim requests of `scheme`: always every scheme a session could
+  /// reach the network with (``NetworkSchemes``), plus custom schemes a stub names.
   func claims(scheme: String) -> Bool {
-    scheme == "http" || scheme == "https" || table.withLock { $0.schemes.contains(scheme) }
+    NetworkSchemes.claimed.contains(scheme) || table.withLock { $0.schemes.contains(scheme) }
   }
 }

@@ -29,13 +29,7 @@
     }
 
     private static func digest(_ text: String) -> String {
-      // FNV-1a: stable across runs and platforms, unlike Hasher.
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash &*= 0x100_0000_01b3
-      }
-      return String(hash, radix: 16)
+      String(CassetteName.fnv1a(text), radix: 16)
     }
   }
 #endif
