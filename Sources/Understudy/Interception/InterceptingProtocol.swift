@@ -38,6 +38,8 @@ class InterceptingProtocol: URLProtocol {
     var idleTimer: DispatchWorkItem?
     var idleTimeout: TimeInterval = 0
     var network: URLSessionDataTask?
+    /// The closures the user wrote that decide the answer, while they run.
+    var userCode: (run: UserCodeRun, registry: StubRegistry)?
     /// A failure (a timeout) that arrived while the body was going out.
     var pendingFailure: (any Error & Sendable)?
     /// The registry that counts this request as in flight, and the entry it is noted under.
@@ -152,6 +154,7 @@ class InterceptingProtocol: URLProtocol {
     settle(settlement)
     for timer in timers { timer.cancel() }
     if let network { Self.cancelLater(network) }
+    state.withLock { $0.userCode }?.run.cancel()
   }
 
   /// Cancels a pass-through task from another queue: every URLSession work queue targets one
@@ -206,13 +209,75 @@ class InterceptingProtocol: URLProtocol {
   ) {
     let startsFlight = hops == 0
     let startedAt = startsFlight ? Date() : .distantPast
-    let decision = registry.resolve(request, startsFlight: startsFlight)
+    let instance = Unchecked(self)
+    let decided = registry.answer(
+      request, startsFlight: startsFlight,
+      userCode: { entry in
+        startUserCode(
+          for: request, entry: entry, registry, startsFlight: startsFlight, startedAt: startedAt,
+          onWorkQueue: onWorkQueue)
+      },
+      later: { decision in
+        instance.value.proceed(
+          decision, request, registry, hops: hops, startedAt: startedAt, onWorkQueue: false)
+      })
+    if let decided {
+      proceed(
+        decided, request, registry, hops: hops, startedAt: startedAt, onWorkQueue: onWorkQueue)
+    }
+  }
+
+  /// Prepares for a closure the user wrote to decide the answer: it runs off the work queue while
+  /// the request's timeouts run, so the answer comes back later, through the re-entry path.
+  /// `entry` is the journal entry of the request when a stub was chosen already, so the request
+  /// counts as in flight while its responder runs.
+  private func startUserCode(
+    for request: InterceptedRequest, entry: Int?, _ registry: StubRegistry, startsFlight: Bool,
+    startedAt: Date, onWorkQueue: Bool
+  ) -> UserCodeRun {
+    let run = UserCodeRun()
+    _ = facts(onWorkQueue: onWorkQueue)
     state.withLock { state in
+      state.userCode = (run, registry)
+      if let entry {
+        state.journalEntry = entry
+        if startsFlight {
+          state.flight = (registry, entry)
+          state.startedAt = startedAt
+        }
+      }
+    }
+    armTimeouts(for: request)
+    return run
+  }
+
+  /// Acts on the registry's decision for one hop.
+  private func proceed(
+    _ decision: StubRegistry.Decision, _ request: InterceptedRequest, _ registry: StubRegistry,
+    hops: Int, startedAt: Date, onWorkQueue: Bool
+  ) {
+    let startsFlight = hops == 0
+    let current = state.withLock { state -> Bool in
+      // A decision that took user code may arrive after the exchange ended (a timeout).
+      if !onWorkQueue {
+        guard case .waiting = state.phase else { return false }
+      }
       state.journalEntry = decision.entry
       if startsFlight {
         state.flight = (registry, decision.entry)
         state.startedAt = startedAt
       }
+      return true
+    }
+    guard current else {
+      if startsFlight {
+        let ended = JournalEntry.Response(
+          statusCode: nil, headers: [:], body: nil,
+          error: "the request had ended (timed out or cancelled) when its answer was decided",
+          duration: Date().timeIntervalSince(startedAt))
+        registry.finish(flight: decision.entry, response: ended, forEntry: decision.entry)
+      }
+      return
     }
     switch decision.resolution {
     case .unmatched(let report):
@@ -222,6 +287,9 @@ class InterceptingProtocol: URLProtocol {
             .resourceUnavailable, registry.errorMessage(for: report), request.url,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
+    case .respondLater:
+      // The registry runs the responder before deciding; it never hands this on.
+      break
     case .respond(let response):
       let reply = Reply(response, for: request)
       if response.delay > 0 {
@@ -238,10 +306,11 @@ class InterceptingProtocol: URLProtocol {
       _ = facts(onWorkQueue: onWorkQueue)
       armTimeouts(for: request)
       let instance = Unchecked(self)
-      let outgoing = rewrite.apply(to: request)
       // Creating a task on any session waits on the one queue every URLSession work queue
-      // targets, so it cannot happen here, on a work queue.
-      DispatchQueue.global().async {
+      // targets, so it cannot happen here, on a work queue; nor can the rewrite's transform,
+      // which is user code. A queue of its own gets a thread even when every other is blocked.
+      DispatchQueue(label: "Understudy pass-through").async {
+        let outgoing = rewrite.apply(to: request)
         let sentAt = Date()
         let network = PassThroughSession.send(outgoing) { reply in
           instance.value.state.withLock { $0.network = nil }
@@ -384,11 +453,9 @@ class InterceptingProtocol: URLProtocol {
       let instance = Unchecked(self)
       let url = self.request.url
       schedule(after: resource) {
-        instance.value.fail(
-          URLError.understudy(
-            .timedOut,
-            "Understudy: \(url?.absoluteString ?? "request") timed out after "
-              + "\(resource) s (the session's timeoutIntervalForResource)", url))
+        instance.value.timedOut(
+          "Understudy: \(url?.absoluteString ?? "request") timed out after "
+            + "\(resource) s (the session's timeoutIntervalForResource)", after: resource)
       }
     }
   }
@@ -403,12 +470,10 @@ class InterceptingProtocol: URLProtocol {
     previous?.cancel()
     guard seconds > 0, seconds.isFinite else { return }
     let item = DispatchWorkItem {
-      instance.value.fail(
-        URLError.understudy(
-          .timedOut,
-          "Understudy: \(url?.absoluteString ?? "request") timed out: nothing arrived for "
-            + "\(seconds) s (the request's timeoutInterval, or the session's "
-            + "timeoutIntervalForRequest)", url))
+      instance.value.timedOut(
+        "Understudy: \(url?.absoluteString ?? "request") timed out: nothing arrived for "
+          + "\(seconds) s (the request's timeoutInterval, or the session's "
+          + "timeoutIntervalForRequest)", after: seconds)
     }
     let armed = state.withLock { state -> Bool in
       switch state.phase {
@@ -446,6 +511,33 @@ class InterceptingProtocol: URLProtocol {
       state.idleTimer = nil
     }
     return state.timers + (state.idleTimer.map { [$0] } ?? [])
+  }
+
+  /// Fails the exchange with `URLError(.timedOut)` from any queue. A closure the user wrote that
+  /// is still deciding the answer is named in the error, cancelled if it is async, and reported
+  /// at its line if it runs on regardless: it cannot be stopped, and it overran its request.
+  private func timedOut(_ message: String, after seconds: TimeInterval) {
+    let url = request.url
+    guard let (run, registry) = state.withLock({ $0.userCode }), let running = run.running else {
+      return fail(URLError.understudy(.timedOut, message, url))
+    }
+    run.cancel()
+    fail(
+      URLError.understudy(
+        .timedOut, message + "; \(running.closure.name) was still running", url))
+    let grace = UserCodeRun.cancellationGrace
+    DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+      guard let still = run.running, still.closure.name == running.closure.name else { return }
+      registry.reportUserCodeFailure(
+        ScopeFailure(
+          message:
+            "Understudy: \(still.closure.name) ran for more than \(seconds + grace) s, past the "
+            + "\(seconds) s timeout of \(url?.absoluteString ?? "its request"), which failed "
+            + "with URLError(.timedOut) while it ran. Answer within the request's timeout, "
+            + "use .delayed(by:) to simulate a slow server, or make the responder async so the "
+            + "timeout can cancel it.",
+          location: still.closure.location ?? registry.location))
+    }
   }
 
   /// Fails the exchange from any queue, whatever stage it is in (a timeout, say).

@@ -5,7 +5,7 @@ extension RequestPattern {
   /// Matches when the body is exactly `data`; a report gives both sizes and the first offset that
   /// differs.
   public static func body(_ data: Data) -> RequestPattern {
-    RequestPattern(field: "body", expected: "== \(data.count) bytes") { request in
+    RequestPattern.builtIn(field: "body", expected: "== \(data.count) bytes") { request in
       let actual = request.body ?? Data()
       guard let offset = firstDifference(data, actual) else { return .matched }
       guard request.body != nil else { return .mismatched(actual: "no body") }
@@ -19,7 +19,7 @@ extension RequestPattern {
   /// .body("name=Ann")
   /// ```
   public static func body(_ text: String) -> RequestPattern {
-    RequestPattern(field: "body", expected: "== \(text.quoted())") { request in
+    RequestPattern.builtIn(field: "body", expected: "== \(text.quoted())") { request in
       guard request.body != nil else {
         return text.isEmpty ? .matched : .mismatched(actual: "no body")
       }
@@ -31,7 +31,7 @@ extension RequestPattern {
 
   /// Matches when the body, read as UTF-8 text, contains `text`.
   public static func body(containing text: String) -> RequestPattern {
-    RequestPattern(field: "body", expected: "contains \(text.quoted())") { request in
+    RequestPattern.builtIn(field: "body", expected: "contains \(text.quoted())") { request in
       request.bodyText?.contains(text) == true
         ? .matched : .mismatched(actual: request.bodySummary)
     }
@@ -43,7 +43,7 @@ extension RequestPattern {
   /// An expression that does not compile puts a sentence in ``problems`` and never matches.
   public static func body(matching regex: String) -> RequestPattern {
     withRegex(regex, field: "body") { regex, expected in
-      RequestPattern(field: "body", expected: expected) { request in
+      RequestPattern.builtIn(field: "body", expected: expected) { request in
         request.bodyText.flatMap(regex.firstMatch) != nil
           ? .matched : .mismatched(actual: request.bodySummary)
       }

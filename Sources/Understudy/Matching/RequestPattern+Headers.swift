@@ -46,7 +46,7 @@ extension RequestPattern {
   /// .get("/public") && .noHeader("Authorization")
   /// ```
   public static func noHeader(_ name: String) -> RequestPattern {
-    RequestPattern(field: "header \(name)".clipped(), expected: "absent") { request in
+    RequestPattern.builtIn(field: "header \(name)".clipped(), expected: "absent") { request in
       let values = request.headers.values(for: name)
       return values.isEmpty ? .matched : .mismatched(actual: "present: " + rendered(values))
     }

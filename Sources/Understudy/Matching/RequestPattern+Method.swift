@@ -5,7 +5,7 @@ extension RequestPattern {
   /// .method(.delete) && .path("/users/{id}")
   /// ```
   public static func method(_ method: HTTPMethod) -> RequestPattern {
-    RequestPattern(field: "method", expected: "== \(method.rawValue)") { request in
+    RequestPattern.builtIn(field: "method", expected: "== \(method.rawValue)") { request in
       request.method == method.rawValue ? .matched : .mismatched(actual: request.method.clipped())
     }
   }

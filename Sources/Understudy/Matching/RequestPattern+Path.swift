@@ -43,7 +43,8 @@ extension RequestPattern {
   /// (`/api/`) to match whole segments only.
   public static func path(prefix: String) -> RequestPattern {
     let prefix = PathTemplate.decoded(Substring(prefix))
-    return RequestPattern(field: "path", expected: "has prefix \(prefix)".clipped()) { request in
+    return RequestPattern.builtIn(field: "path", expected: "has prefix \(prefix)".clipped()) {
+      request in
       request.path.hasPrefix(prefix) ? .matched : .mismatched(actual: request.path.clipped())
     }
   }
@@ -60,7 +61,7 @@ extension RequestPattern {
   /// An expression that does not compile puts a sentence in ``problems`` and never matches.
   public static func path(matching regex: String) -> RequestPattern {
     withRegex(regex, field: "path") { regex, expected in
-      RequestPattern(field: "path", expected: expected) { request in
+      RequestPattern.builtIn(field: "path", expected: expected) { request in
         if let captures = regex.firstMatch(in: request.path) { return .matched(captures) }
         return .mismatched(actual: request.path.clipped())
       }

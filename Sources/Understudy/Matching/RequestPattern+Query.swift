@@ -55,7 +55,7 @@ extension RequestPattern {
   private static func queryCondition(
     field: String, expected: String, test: @escaping @Sendable (NameValuePairs) -> Bool
   ) -> RequestPattern {
-    RequestPattern(field: field.clipped(), expected: expected.clipped()) { request in
+    RequestPattern.builtIn(field: field.clipped(), expected: expected.clipped()) { request in
       // Decoded as servers decode a query (form style, `+` is a space), so `.query("q", "a b")`
       // matches `q=a+b` and `q=a%20b` alike; `%2B` stays a plus.
       let actual = NameValuePairs(

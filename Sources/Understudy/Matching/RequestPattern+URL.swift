@@ -63,7 +63,7 @@ extension RequestPattern {
   /// Matches the URL host, compared case-insensitively.
   public static func host(_ host: String) -> RequestPattern {
     let host = host.lowercased()
-    return RequestPattern(field: "host", expected: "== \(host)".clipped()) { request in
+    return RequestPattern.builtIn(field: "host", expected: "== \(host)".clipped()) { request in
       request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
     }
   }
@@ -78,7 +78,8 @@ extension RequestPattern {
   /// (one a target left to its scheme's default) also accepts a request that names no port, so a
   /// wrong scheme is reported as the scheme alone rather than as a scheme and a port.
   static func portCondition(_ port: Int?, implied: Bool = false) -> RequestPattern {
-    RequestPattern(field: "port", expected: port.map { "== \($0)" } ?? "absent") { request in
+    RequestPattern.builtIn(field: "port", expected: port.map { "== \($0)" } ?? "absent") {
+      request in
       if implied && request.url.port == nil { return .matched }
       let actual = effectivePort(of: request.url)
       return actual == port ? .matched : .mismatched(actual: actual.map(String.init) ?? "none")

@@ -24,14 +24,21 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
   /// `node` with each `&&` group's conditions in the order matching tries them.
   let matchNode: Node
+  /// Whether a condition runs a closure the user wrote, which may block or start requests of its
+  /// own and so never runs on a URLSession work queue.
+  let runsUserCode: Bool
 
   init(_ node: Node) {
     self.node = node
     matchNode = Self.inMatchOrder(node)
     isSound = Self.invalidConditions(node).isEmpty
+    runsUserCode = Self.runsUserCode(node)
   }
 
   /// Creates a pattern from one condition on one field.
+  ///
+  /// `check` runs off URLSession's work queues, like every closure you give Understudy, so it
+  /// may block or send requests of its own (<doc:Responses> says what that costs).
   ///
   /// - Parameters:
   ///   - field: The field the condition looks at, as shown in reports (`"header X-Id"`).
@@ -41,7 +48,16 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     field: String, expected: String,
     check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
   ) {
-    self.init(.condition(Condition(field: field, expected: expected, check: check)))
+    self.init(
+      .condition(Condition(field: field, expected: expected, runsUserCode: true, check: check)))
+  }
+
+  /// A condition of the library's own, which is safe to run on a URLSession work queue.
+  static func builtIn(
+    field: String, expected: String,
+    check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
+  ) -> RequestPattern {
+    RequestPattern(.condition(Condition(field: field, expected: expected, check: check)))
   }
 
   init(_ condition: Condition) {
@@ -54,7 +70,8 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// A pattern decided by your own predicate; `description` is what reports show it expected.
   ///
   /// Matching stops at the first condition that fails and may try conditions in any order, so
-  /// the predicate may not run for every request: keep it free of side effects.
+  /// the predicate may not run for every request: keep it free of side effects. It runs off
+  /// URLSession's work queues, so it may block or send requests of its own.
   public static func custom(
     _ description: String, _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
   ) -> RequestPattern {
@@ -137,6 +154,8 @@ extension RequestPattern {
     let scheme: String?
     /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
     let problem: String?
+    /// Whether `check` is a closure the user wrote.
+    let runsUserCode: Bool
     let check: @Sendable (InterceptedRequest) -> FieldCheck
     /// A quicker yes-or-no form of `check`, for conditions that capture nothing and whose
     /// mismatch description costs more than the test; matching uses it, explaining never does.
@@ -144,10 +163,11 @@ extension RequestPattern {
 
     init(
       field: String, expected: String, exactPath: String? = nil, templatePrefix: String? = nil,
-      scheme: String? = nil, problem: String? = nil,
+      scheme: String? = nil, problem: String? = nil, runsUserCode: Bool = false,
       test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
       check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
     ) {
+      self.runsUserCode = runsUserCode
       self.field = field
       self.expected = expected
       self.exactPath = exactPath
@@ -270,6 +290,14 @@ extension RequestPattern {
         return MatchExplanation(matchedFields: [], mismatches: [mismatch], captures: [:])
       }
       return MatchExplanation(matchedFields: ["not"], mismatches: [], captures: [:])
+    }
+  }
+
+  private static func runsUserCode(_ node: Node) -> Bool {
+    switch node {
+    case .condition(let condition): return condition.runsUserCode
+    case .all(let nodes), .any(let nodes): return nodes.contains(where: runsUserCode)
+    case .not(let inner): return runsUserCode(inner)
     }
   }
 

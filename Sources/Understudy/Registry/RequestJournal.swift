@@ -31,7 +31,7 @@ public struct JournalEntry: Sendable {
   /// The request, body included.
   public let request: InterceptedRequest
   /// What happened to it.
-  public let outcome: Outcome
+  public internal(set) var outcome: Outcome
   /// When it was intercepted.
   public let date: Date
   /// What the caller received, once it has been answered.
@@ -72,6 +72,10 @@ struct RequestJournal: Sendable {
     log.append(entry)
     for watcher in watchers.values { watcher.yield(entry) }
     return nextID
+  }
+
+  mutating func setOutcome(_ outcome: JournalEntry.Outcome, forEntry id: Int) {
+    log.updateLast(where: { $0.id == id }, with: { $0.outcome = outcome })
   }
 
   mutating func setResponse(_ response: JournalEntry.Response, forEntry id: Int) {

@@ -12,6 +12,7 @@ public final class Stub: Sendable, CustomStringConvertible {
     case fixed(StubResponse)
     case sequence([StubResponse])
     case dynamic(@Sendable (InterceptedRequest) throws -> StubResponse)
+    case asynchronous(@Sendable (InterceptedRequest) async throws -> StubResponse)
   }
 
   /// Which requests the stub answers.
@@ -70,20 +71,72 @@ public final class Stub: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The response for the `call`-th use (counting from zero).
-  func response(for request: InterceptedRequest, call: Int) -> StubResponse {
+  /// The response for the `call`-th use (counting from zero), or `nil` when a closure the user
+  /// wrote answers: that runs in a ``UserCodeRun``, through ``respond(to:in:onThisThread:for:_:)``.
+  func cannedResponse(call: Int) -> StubResponse? {
     switch responder {
-    case .fixed(let response):
-      return response
-    case .sequence(let responses):
-      return responses[min(call, responses.count - 1)]
+    case .fixed(let response): return response
+    case .sequence(let responses): return responses[min(call, responses.count - 1)]
+    case .dynamic, .asynchronous: return nil
+    }
+  }
+
+  /// Runs the stub's responder for `request` in `run` and hands its response to `completion`:
+  /// on this thread when it already is a user-code thread (`onThisThread`), else on another.
+  func respond(
+    to request: InterceptedRequest, in run: UserCodeRun, onThisThread: Bool,
+    for registry: StubRegistry, _ completion: @escaping @Sendable (StubResponse) -> Void
+  ) {
+    let closure = UserCodeRun.Closure(name: "the responder of stub \(self)", location: location)
+    switch responder {
+    case .fixed, .sequence:
+      completion(cannedResponse(call: 0) ?? .ok)
     case .dynamic(let respond):
-      do {
-        return try respond(request)
-      } catch {
-        return .failure(ResponderError(stub: description, underlying: "\(error)"))
+      let answer: @Sendable () -> Void = {
+        let response: StubResponse
+        do {
+          response = try respond(request)
+        } catch {
+          response = self.failure(thrown: error, registry)
+        }
+        run.end()
+        completion(response)
+      }
+      if onThisThread {
+        run.begin(closure)
+        answer()
+      } else {
+        run.run(closure, answer)
+      }
+    case .asynchronous(let respond):
+      run.runAsync(closure) {
+        let response: StubResponse
+        do {
+          response = try await respond(request)
+        } catch {
+          response = self.failure(thrown: error, registry)
+        }
+        run.end()
+        completion(response)
       }
     }
+  }
+
+  /// What a request gets when its responder throws. A `URLError` is a network failure thrown on
+  /// purpose and reaches the caller unchanged; a cancellation means the request is gone; anything
+  /// else is a bug in the responder, which fails the request naming the stub and is reported at
+  /// the stub's line.
+  private func failure(thrown error: any Error, _ registry: StubRegistry) -> StubResponse {
+    if let urlError = error as? URLError { return .failure(urlError) }
+    if error is CancellationError { return .failure(URLError(.cancelled)) }
+    let failure = ResponderError(stub: description, underlying: "\(error)", error: error)
+    registry.reportUserCodeFailure(
+      ScopeFailure(
+        message:
+          "Understudy: \(failure.description). The request failed with this error; to fail a "
+          + "request on purpose, return .failure(_:) or throw a URLError.",
+        location: location))
+    return .failure(failure)
   }
 
   /// Problems that make the stub unable to answer as declared: an invalid pattern or a missing
@@ -93,7 +146,7 @@ public final class Stub: Sendable, CustomStringConvertible {
     switch responder {
     case .fixed(let response): problems += response.problem.map { [$0] } ?? []
     case .sequence(let responses): problems += responses.compactMap(\.problem)
-    case .dynamic: break
+    case .dynamic, .asynchronous: break
     }
     return problems
   }
@@ -110,6 +163,8 @@ public struct ResponderError: Error, Sendable, CustomStringConvertible, Localize
   public let stub: String
   /// What it threw, as text.
   public let underlying: String
+  /// The error it threw.
+  public let error: any Error
 
   /// A sentence naming the stub and the error.
   public var description: String { "the responder of stub \(stub) threw: \(underlying)" }

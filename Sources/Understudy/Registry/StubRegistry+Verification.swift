@@ -90,6 +90,10 @@ extension StubRegistry {
     if verification.contains(.allStubsUsed) {
       failures += unusedStubFailures()
     }
+    failures += userCodeFailures.withLock { kept in
+      defer { kept = nil }
+      return kept ?? []
+    }
     return failures
   }
 

@@ -21,6 +21,9 @@ public final class StubRegistry: Sendable {
     var routes = RouteIndex()
     var schemes: Set<String> = []
     var nextOrder = 0
+    /// How many stubs have a custom matcher; while any does, a request no stub matches inline
+    /// is resolved off the work queue, since its near-miss report runs every matcher.
+    var userCodePatterns = 0
   }
 
   // Guards the stubs and the index over them.
@@ -36,6 +39,9 @@ public final class StubRegistry: Sendable {
   private let cassetteStore = Locked<Cassette?>(nil)
   // Guards the name of the test this registry serves and whether that test has ended.
   let scope = Locked<(name: String?, ended: Bool)>((nil, false))
+  // Guards what user code did wrong (a responder threw, a closure overran its request's timeout)
+  // while a test scope owned the registry, reported when the scope ends; `nil` once it ended.
+  let userCodeFailures = Locked<[ScopeFailure]?>([])
   // Guards whether requests arriving after the scope ended are recorded as Swift Testing issues
   // (set by the trait; XCTest would pin them on whichever test runs next).
   private let stragglerReporting = Locked(false)
@@ -123,7 +129,11 @@ public final class StubRegistry: Sendable {
   /// Answers requests matching `pattern` with whatever `respond` returns for the request.
   ///
   /// The request carries its body and the values path templates captured, in
-  /// ``InterceptedRequest/pathParameters``. An error thrown by `respond` fails the request.
+  /// ``InterceptedRequest/pathParameters``. `respond` runs on a thread of its own, never on a
+  /// URLSession queue, so it may block or send requests of its own; the request's timeouts still
+  /// hold while it runs. A thrown `URLError` fails the request with that error; any other error
+  /// fails it with a ``ResponderError`` naming the stub, and the test scope reports it at this
+  /// line.
   @discardableResult
   public func stub(
     _ pattern: RequestPattern, limit: StubLimit = .unlimited, name: String? = nil,
@@ -133,6 +143,25 @@ public final class StubRegistry: Sendable {
   ) -> Stub {
     add(
       pattern, .dynamic(respond), limit: limit, name: name, scenario: scenario,
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Answers requests matching `pattern` with whatever the async `respond` returns for the
+  /// request: it may call actors, await fixture builders or `try await Task.sleep(for:)`.
+  ///
+  /// It runs in a task of its own, never on a URLSession queue, and cancelling the request (or
+  /// its timeout) cancels that task. A thrown `URLError` fails the request with that error; any
+  /// other error fails it with a ``ResponderError`` naming the stub, and the test scope reports
+  /// it at this line.
+  @discardableResult
+  public func stub(
+    _ pattern: RequestPattern, limit: StubLimit = .unlimited, name: String? = nil,
+    scenario: ScenarioStep? = nil, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column,
+    respond: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse
+  ) -> Stub {
+    add(
+      pattern, .asynchronous(respond), limit: limit, name: name, scenario: scenario,
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
@@ -146,6 +175,7 @@ public final class StubRegistry: Sendable {
         location: location, order: table.nextOrder, requestCapacity: journalCapacity)
       table.nextOrder += 1
       table.routes.add(stub)
+      if pattern.runsUserCode { table.userCodePatterns += 1 }
       table.schemes.formUnion(pattern.schemes)
       return stub
     }
@@ -158,7 +188,11 @@ public final class StubRegistry: Sendable {
 
   /// Removes one stub; requests it would have answered go to the next matching stub.
   public func remove(_ stub: Stub) {
-    table.withLock { $0.routes.remove(stub) }
+    table.withLock { table in
+      guard table.routes.all.contains(where: { $0 === stub }) else { return }
+      table.routes.remove(stub)
+      if stub.pattern.runsUserCode { table.userCodePatterns -= 1 }
+    }
   }
 
   /// Removes every stub. The journal is kept.
@@ -213,6 +247,9 @@ public final class StubRegistry: Sendable {
   /// What the protocol should do with an intercepted request.
   enum Resolution: Sendable {
     case respond(StubResponse)
+    /// The stub's responder is a closure the user wrote; it runs off the work queue and its
+    /// response then goes through ``answer(for:with:)``.
+    case respondLater(Stub, InterceptedRequest)
     case passThrough(PassThrough, Recording?)
     case unmatched(NearMissReport)
   }
@@ -233,8 +270,13 @@ public final class StubRegistry: Sendable {
   ///
   /// With `startsFlight`, the request is also noted as in flight, under the returned entry,
   /// until ``finish(flight:response:forEntry:)``; the protocol does this for the first request of
-  /// each exchange.
-  func resolve(_ request: InterceptedRequest, startsFlight: Bool = false) -> Decision {
+  /// each exchange. Without `runningUserCode` (on a URLSession work queue) it returns `nil`, having
+  /// claimed and journaled nothing, when a custom matcher would have to run: call it again off the
+  /// work queue, with a `userCode` run that notes each matcher as it runs.
+  /// ``answer(_:startsFlight:userCode:later:)`` does all of that.
+  func resolve(
+    _ request: InterceptedRequest, startsFlight: Bool = false, userCode: UserCodeRun?
+  ) -> Decision? {
     func record(_ logged: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
       journalStorage.withLock { journal in
         let entry = journal.append(logged, outcome)
@@ -246,19 +288,33 @@ public final class StubRegistry: Sendable {
     // stub logs, reports) and what responders receive is the request without it.
     var probe = request
     if probe.body != nil { probe.jsonCache = ParsedJSONBodyCache() }
-    let candidates = table.withLock { $0.routes.candidates(for: request) }
+    let (candidates, userCodePatterns) = table.withLock {
+      ($0.routes.candidates(for: request), $0.userCodePatterns)
+    }
     for stub in candidates {
+      if stub.pattern.runsUserCode {
+        guard let userCode else { return nil }
+        userCode.begin(.init(name: "the custom matcher of stub \(stub)", location: stub.location))
+      }
       guard let captures = stub.pattern.match(probe) else { continue }
       var matched = request
       // Setting even an empty value would copy the snapshot's shared storage.
       if !captures.isEmpty { matched.pathParameters = captures }
       guard let call = claim(stub, for: matched) else { continue }
-      let entry = record(matched, .stubbed(stub))
-      let response = stub.response(for: matched, call: call)
-      if case .passThrough(let rewrite) = response.outcome {
-        return Decision(resolution: .passThrough(rewrite, nil), entry: entry)
+      guard let response = stub.cannedResponse(call: call) else {
+        return Decision(
+          resolution: .respondLater(stub, matched), entry: record(matched, .stubbed(stub)))
       }
-      return Decision(resolution: .respond(response), entry: entry)
+      if case .passThrough(let rewrite) = response.outcome {
+        return Decision(
+          resolution: .passThrough(rewrite, nil), entry: record(matched, .passedThrough))
+      }
+      return Decision(resolution: .respond(response), entry: record(matched, .stubbed(stub)))
+    }
+    if userCodePatterns > 0 {
+      guard let userCode else { return nil }
+      userCode.begin(
+        .init(name: "the custom matchers explaining why no stub matched", location: location))
     }
     if let refusal = NetworkSchemes.refusal(for: request) {
       let report = NearMissReport(

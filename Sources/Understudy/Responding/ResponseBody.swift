@@ -34,15 +34,31 @@ public struct ResponseBody: Sendable, Hashable {
     case .data: return nil
     case .unavailable(let message): return message
     case .file(let url):
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-        return "fixture file not found at \(url.path)"
+      // Following links, as opening the file would; a FIFO or a device would block the read,
+      // or never end it, so only regular files are served.
+      let type =
+        try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[
+          .type] as? FileAttributeType
+      guard let type else { return "fixture file not found at \(url.path)" }
+      if type == .typeDirectory { return "fixture path \(url.path) is a directory, not a file" }
+      guard type == .typeRegular else {
+        return "fixture path \(url.path) is not a regular file (it is a \(Self.kind(type))); "
+          + "serve a regular file, or read what you need into memory and use .data(_:)"
       }
-      if isDirectory.boolValue { return "fixture path \(url.path) is a directory, not a file" }
       guard FileManager.default.isReadableFile(atPath: url.path) else {
         return "fixture file at \(url.path) is not readable (check its permissions)"
       }
       return nil
+    }
+  }
+
+  private static func kind(_ type: FileAttributeType) -> String {
+    switch type {
+    case .typeCharacterSpecial: return "character device"
+    case .typeBlockSpecial: return "block device"
+    case .typeSocket: return "socket"
+    case .typeSymbolicLink: return "symbolic link"
+    default: return "named pipe (FIFO) or other special file"
     }
   }
 

@@ -93,7 +93,7 @@ import Testing
   private func winner(_ registry: StubRegistry, _ path: String) -> String? {
     let request = InterceptedRequest(url: URL(string: "https://api.test" + path)!)
     let before = registry.stubs.map(\.callCount)
-    guard case .respond = registry.resolve(request).resolution else { return nil }
+    guard case .respond = registry.resolve(request, userCode: nil)?.resolution else { return nil }
     let used = zip(registry.stubs, before).filter { $0.0.callCount > $0.1 }.map(\.0)
     #expect(used.count == 1, "one stub answers \(path)")
     return used.first?.name

@@ -1,0 +1,79 @@
+extension StubRegistry {
+  /// Decides how to answer `request`: the one entry point for whatever answers from a registry
+  /// (the URL protocol, a loopback server).
+  ///
+  /// Canned stubs and the library's own matchers decide here and now, and the decision is
+  /// returned. When a closure the user wrote has to run (a custom matcher, a responder), this
+  /// returns `nil`: `userCode` is asked for the ``UserCodeRun`` to run it in (with the journal
+  /// entry of the request when its stub is chosen already), the closure runs
+  /// off the caller's thread, and the decision goes to `later`, from that thread. So the caller
+  /// may be a URLSession work queue, which must never wait.
+  func answer(
+    _ request: InterceptedRequest, startsFlight: Bool, userCode: (_ entry: Int?) -> UserCodeRun,
+    later: @escaping @Sendable (Decision) -> Void
+  ) -> Decision? {
+    if let decision = resolve(request, startsFlight: startsFlight, userCode: nil) {
+      guard case .respondLater(let stub, let matched) = decision.resolution else { return decision }
+      stub.respond(to: matched, in: userCode(decision.entry), onThisThread: false, for: self) {
+        response in
+        later(self.decision(entry: decision.entry, respondingWith: response))
+      }
+      return nil
+    }
+    let run = userCode(nil)
+    let matchers = UserCodeRun.Closure(
+      name: "the custom matchers of the registry created at \(location)", location: location)
+    run.run(matchers) {
+      // With a run to note each matcher in, resolving always decides.
+      guard let decision = self.resolve(request, startsFlight: startsFlight, userCode: run) else {
+        return
+      }
+      run.end()
+      guard case .respondLater(let stub, let matched) = decision.resolution else {
+        return later(decision)
+      }
+      stub.respond(to: matched, in: run, onThisThread: true, for: self) { response in
+        later(self.decision(entry: decision.entry, respondingWith: response))
+      }
+    }
+    return nil
+  }
+
+  /// Decides how to answer `request`, running any closure the user wrote off the current
+  /// thread; cancelling the calling task cancels an async responder. For answerers that can
+  /// wait, such as a server's connection handler.
+  func answer(_ request: InterceptedRequest) async -> Decision {
+    let run = UserCodeRun()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let decided = answer(request, startsFlight: true, userCode: { _ in run }) {
+          continuation.resume(returning: $0)
+        }
+        if let decided { continuation.resume(returning: decided) }
+      }
+    } onCancel: {
+      run.cancel()
+    }
+  }
+
+  /// The decision for a responder's `response`: a pass-through it returned is journaled as one.
+  private func decision(entry: Int, respondingWith response: StubResponse) -> Decision {
+    guard case .passThrough(let rewrite) = response.outcome else {
+      return Decision(resolution: .respond(response), entry: entry)
+    }
+    journalStorage.withLock { $0.setOutcome(.passedThrough, forEntry: entry) }
+    return Decision(resolution: .passThrough(rewrite, nil), entry: entry)
+  }
+
+  /// Reports what a closure the user wrote did wrong: when the test scope that owns the
+  /// registry ends, at the closure's line, or now when no scope owns it.
+  func reportUserCodeFailure(_ failure: ScopeFailure) {
+    let scoped = scopeExpectations.current.verification != nil
+    let kept = userCodeFailures.withLock { failures -> Bool in
+      guard scoped, let kept = failures else { return false }
+      failures = kept + [failure]
+      return true
+    }
+    if !kept { IssueReporter.report(failure.message, at: failure.location) }
+  }
+}

@@ -1,0 +1,81 @@
+/// The closures users write (responders, custom matchers) running for one request.
+///
+/// They never run on a URLSession work queue: every session's work queue targets one serial
+/// queue, so a closure there that blocks stalls every test in the process, and one that starts
+/// or cancels a task waits on the queue it is running on (a crash). Synchronous closures run on
+/// a serial dispatch queue of their own, which libdispatch serves from its overcommitting pool:
+/// it starts another thread when every thread is blocked, so a closure that blocks for seconds
+/// delays only its own request. Async responders run in a detached task, which cancelling the
+/// request cancels. The answer goes back to the protocol through its re-entry path, as a
+/// delayed answer does.
+final class UserCodeRun: Sendable {
+  /// What is running, as reports name it, and where it was declared.
+  struct Closure: Sendable {
+    let name: String
+    let location: SourceLocation?
+  }
+
+  private struct State {
+    var closure: Closure?
+    var startedAt = Date()
+    var task: Task<Void, Never>?
+    var cancelled = false
+  }
+
+  /// How long an async responder has to stop once its request is cancelled or timed out before
+  /// it counts as overrunning.
+  static let cancellationGrace: TimeInterval = 0.5
+
+  // Guards which closure runs now, since when, and the task to cancel.
+  private let state = Locked(State())
+
+  /// Runs `work` on a thread of its own, naming `closure` as what runs.
+  func run(_ closure: Closure, _ work: @escaping @Sendable () -> Void) {
+    begin(closure)
+    DispatchQueue(label: "Understudy user code").async(execute: work)
+  }
+
+  /// Runs `work` as a detached task, which ``cancel()`` cancels.
+  func runAsync(_ closure: Closure, _ work: @escaping @Sendable () async -> Void) {
+    begin(closure)
+    let task = Task.detached { await work() }
+    let cancelled = state.withLock { state -> Bool in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+  }
+
+  /// Notes that `closure` runs now: the first, or the next on the same thread (a responder after
+  /// the custom matchers that chose its stub).
+  func begin(_ closure: Closure) {
+    state.withLock { state in
+      state.closure = closure
+      state.startedAt = Date()
+    }
+  }
+
+  /// Notes that the closure returned.
+  func end() {
+    state.withLock { state in
+      state.closure = nil
+      state.task = nil
+    }
+  }
+
+  /// The closure still running, with how long it has run; `nil` once it returned.
+  var running: (closure: Closure, seconds: TimeInterval)? {
+    state.withLock { state in
+      state.closure.map { ($0, Date().timeIntervalSince(state.startedAt)) }
+    }
+  }
+
+  /// Cancels an async responder's task; a synchronous closure cannot be stopped and runs on.
+  func cancel() {
+    let task = state.withLock { state in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
+  }
+}

@@ -1,0 +1,158 @@
+import Testing
+
+@testable import Understudy
+
+/// A closure the user wrote that blocks or takes long is bounded by its request's timeouts: the
+/// caller gets `URLError(.timedOut)` on time while the closure still runs, and the closure is
+/// reported at its line.
+@Suite struct SlowUserCodeTests {
+  /// Holds a closure until the test lets it go (or 3 s pass), so no thread outlives the test long.
+  final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func block() { _ = semaphore.wait(timeout: .now() + 3) }
+    func open() { semaphore.signal() }
+  }
+
+  enum Timeout: String, CaseIterable, Sendable {
+    case request, sessionRequest, sessionResource
+
+    /// A session of `registry` and a request to `url` that time out after 0.3 s this way.
+    func setUp(_ registry: StubRegistry, _ url: URL) -> (URLSession, URLRequest) {
+      let configuration = URLSessionConfiguration.ephemeral
+      var request = URLRequest(url: url)
+      switch self {
+      case .request: request.timeoutInterval = 0.3
+      case .sessionRequest: configuration.timeoutIntervalForRequest = 0.3
+      case .sessionResource: configuration.timeoutIntervalForResource = 0.3
+      }
+      return (registry.makeSession(configuration: configuration), request)
+    }
+  }
+
+  @Test(arguments: Timeout.allCases)
+  func aBlockingResponderIsBoundedByTheTimeout(timeout: Timeout) async throws {
+    let registry = StubRegistry()
+    registry.beginScope(verifying: .default)
+    let gate = Gate()
+    let line = #line + 1
+    registry.stub(.get("/slow")) { _ in
+      gate.block()
+      return .text("too late")
+    }
+    let (session, request) = timeout.setUp(registry, URL(string: "https://api.test/slow")!)
+    let start = Date()
+    let error = try await withWatchdog {
+      try await errorOf { try await session.data(for: request) }
+    }
+    // On time: well before the responder's 3 s, however loaded the machine.
+    #expect(Date().timeIntervalSince(start) < 2.5)
+    #expect(error?.code == .timedOut)
+    #expect(error?.localizedDescription.contains("SlowUserCodeTests.swift:\(line)") == true)
+    #expect(error?.localizedDescription.contains("was still running") == true)
+    // The overrun is reported at the stub once the responder ran past the grace period.
+    try await eventually { registry.userCodeFailures.current?.isEmpty == false }
+    gate.open()
+    let failures = registry.endScope(testName: "slow()", location: SourceLocation())
+    #expect(failures.map(\.location.line) == [line])
+    #expect(failures.first?.message.contains("past the 0.3 s timeout") == true)
+  }
+
+  @Test func aBlockingCustomMatcherIsBoundedByTheTimeout() async throws {
+    let registry = StubRegistry()
+    let gate = Gate()
+    registry.stub(
+      .custom("waits") { _ in
+        gate.block()
+        return true
+      }, .text("too late"))
+    var request = URLRequest(url: URL(string: "https://api.test/slow")!)
+    request.timeoutInterval = 0.3
+    let start = Date()
+    let error = try await withWatchdog { [request] in
+      try await errorOf { try await registry.makeSession().data(for: request) }
+    }
+    gate.open()
+    #expect(Date().timeIntervalSince(start) < 2.5)
+    #expect(error?.code == .timedOut)
+    #expect(error?.localizedDescription.contains("the custom matcher of stub") == true)
+  }
+
+  @Test func aTimeoutCancelsAnAsyncResponderWhichIsThenNotReported() async throws {
+    let registry = StubRegistry()
+    registry.beginScope(verifying: .default)
+    let cancelled = Arrival()
+    registry.stub(.get("/slow")) { _ async throws -> StubResponse in
+      do {
+        try await Task.sleep(nanoseconds: 30_000_000_000)
+      } catch {
+        cancelled.signal()
+        throw error
+      }
+      return .text("too late")
+    }
+    var request = URLRequest(url: URL(string: "https://api.test/slow")!)
+    request.timeoutInterval = 0.3
+    let error = try await withWatchdog { [request] in
+      try await errorOf { try await registry.makeSession().data(for: request) }
+    }
+    #expect(error?.code == .timedOut)
+    try await cancelled.wait(within: 20)
+    try await Task.sleep(nanoseconds: UInt64(UserCodeRun.cancellationGrace * 2e9))
+    #expect(registry.endScope(testName: "slow()", location: SourceLocation()).isEmpty)
+  }
+}
+
+/// Fixture files that are not regular files would block or never end a read: they are refused.
+@Suite struct SpecialFixtureTests {
+  static func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "understudy-\(name)-\(UUID().uuidString)"
+    ).path
+  }
+
+  @Test func aFIFOIsRefusedNamingThePath() throws {
+    let path = Self.temporaryPath("fifo")
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let problem = try #require(ResponseBody.file(URL(fileURLWithPath: path)).problem)
+    #expect(problem.contains(path))
+    #expect(problem.contains("not a regular file"))
+  }
+
+  @Test func aSocketIsRefusedNamingThePath() throws {
+    let path = Self.temporaryPath("socket")
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = [
+      "python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path,
+    ]
+    try python.run()
+    python.waitUntilExit()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let problem = try #require(ResponseBody.file(URL(fileURLWithPath: path)).problem)
+    #expect(problem.contains(path))
+    #expect(problem.contains("socket"))
+  }
+
+  @Test func aDirectoryIsRefusedNamingThePath() throws {
+    let path = FileManager.default.temporaryDirectory.path
+    let problem = try #require(ResponseBody.file(URL(fileURLWithPath: path)).problem)
+    #expect(problem.contains("is a directory"))
+  }
+
+  @Test func aDeviceIsRefusedAtDeclarationAndTheRequestFailsAtOnce() async throws {
+    let registry = StubRegistry()
+    withKnownIssue {
+      registry.stub(.get("/zero"), .fixture(at: URL(fileURLWithPath: "/dev/zero")))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("/dev/zero is not a regular file") }
+    }
+    var request = URLRequest(url: URL(string: "https://api.test/zero")!)
+    request.timeoutInterval = 5
+    let error = try await withWatchdog { [request] in
+      try await errorOf { try await registry.makeSession().data(for: request) }
+    }
+    #expect(error?.code == .fileDoesNotExist)
+    #expect(error?.localizedDescription.contains("/dev/zero is not a regular file") == true)
+  }
+}
