@@ -162,7 +162,7 @@ class InterceptingProtocol: URLProtocol {
   /// `stopLoading`, say) would wait on itself.
   private static func cancelLater(_ network: URLSessionDataTask) {
     let task = Unchecked(network)
-    DispatchQueue.global().async { task.value.cancel() }
+    EngineQueue.async { task.value.cancel() }
   }
 
   private enum Step {
@@ -483,7 +483,7 @@ class InterceptingProtocol: URLProtocol {
         return true
       }
     }
-    if armed { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item) }
+    if armed { EngineQueue.after(seconds, execute: item) }
   }
 
   private func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
@@ -496,7 +496,7 @@ class InterceptingProtocol: URLProtocol {
         return true
       }
     }
-    if armed { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item) }
+    if armed { EngineQueue.after(seconds, execute: item) }
   }
 
   private func cancelTimers() {
@@ -526,7 +526,7 @@ class InterceptingProtocol: URLProtocol {
       URLError.understudy(
         .timedOut, message + "; \(running.closure.name) was still running", url))
     let grace = UserCodeRun.cancellationGrace
-    DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+    EngineQueue.after(grace) {
       guard let still = run.running, still.closure.name == running.closure.name else { return }
       registry.reportUserCodeFailure(
         ScopeFailure(
@@ -576,7 +576,7 @@ class InterceptingProtocol: URLProtocol {
       guard let task else { return }
       let sendableTask = Unchecked(task)
       // suspend/resume must not run on the work queue itself (platform notes 11g).
-      DispatchQueue.global().async {
+      EngineQueue.async {
         sendableTask.value.suspend()
         sendableTask.value.resume()
       }
@@ -732,7 +732,7 @@ class InterceptingProtocol: URLProtocol {
       if delay > 0 {
         schedule(after: delay) { instance.value.bodyPartDue() }
       } else {
-        DispatchQueue.global().async { instance.value.bodyPartDue() }
+        EngineQueue.async { instance.value.bodyPartDue() }
       }
     case .finish(let data):
       sender.close()
