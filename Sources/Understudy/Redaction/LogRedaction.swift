@@ -23,9 +23,14 @@ package enum LogRedaction {
     + "Understudy does not print."
 
   /// `text` with every credential masked; with `noting`, the ``note`` is added on its own line
-  /// when something was masked and the text does not say so already.
+  /// when something was masked and the text does not say so already. `naming` adds the names
+  /// and body patterns a test's own redaction lists.
   package static func mask(_ text: String, noting: Bool = false) -> String {
-    let masked = Masking(text).result
+    mask(text, noting: noting, naming: nil)
+  }
+
+  static func mask(_ text: String, noting: Bool = false, naming: NamedSecrets?) -> String {
+    let masked = Masking(text, naming: naming).result
     guard noting, masked != text, !masked.contains(note) else { return masked }
     return masked + "\n" + note
   }
@@ -45,8 +50,9 @@ package enum LogRedaction {
   }
 
   /// A header value for a log: masked whole when the name is a credential's.
-  static func mask(header name: String, value: String) -> String {
-    CredentialName.isCredential(name, at: .header) ? masked(value) : mask(value)
+  static func mask(header name: String, value: String, naming: NamedSecrets? = nil) -> String {
+    NamedSecrets.isSecret(name, at: .header, naming: naming)
+      ? masked(value) : mask(value, naming: naming)
   }
 
   /// One redactable field of a HAR entry, masked for an attachment.
@@ -79,10 +85,12 @@ package enum LogRedaction {
 /// the end.
 private struct Masking {
   let text: String
+  let naming: NamedSecrets?
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
 
-  init(_ text: String) {
+  init(_ text: String, naming: NamedSecrets?) {
     self.text = text
+    self.naming = naming
     guard text.count >= 4 else { return }
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
@@ -94,6 +102,13 @@ private struct Masking {
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
+    }
+    for pattern in naming?.patterns ?? [] {
+      for match in pattern.regex.matches(in: text) {
+        let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+        guard let range = Range(group, in: text) else { continue }
+        add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
+      }
     }
   }
 
@@ -134,9 +149,8 @@ private struct Masking {
         let valueRange = Range(match.range(at: valueGroup), in: text)
       else { continue }
       let name = String(text[nameRange])
-      guard CredentialName.isCredential(name.removingPercentEncoding ?? name, at: place) else {
-        continue
-      }
+      guard NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
+      else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
     }
   }

@@ -104,6 +104,28 @@ import Testing
     #expect(comments.contains("Authorization: ••••(") || comments.contains("Bearer ••••("))
   }
 
+  @Test func aReportAlsoMasksWhatTheCassettesRedactionNames() async throws {
+    let secrets = PlantedSecrets()
+    let registry = StubRegistry()
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("log-masking-\(UUID().uuidString).har")
+    registry.use(
+      Cassette(
+        at: file, mode: .never,
+        redaction: try Redaction.default.redactingHeaders("X-Session-Ref")
+          .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))))
+    registry.stub(.post("https://api.test/profile") && .header("X-Session-Ref", "fixture"), .ok)
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: secrets.matched[0])
+    }
+    let text = String(describing: error)
+    #expect(secrets.leaks(in: text, including: secrets.testNamed) == [])
+    #expect(text.contains("X-Session-Ref: ••••("))
+    #expect(text.contains("✗ header X-Session-Ref: expected == fixture, got ••••("))
+    #expect(text.contains(#""nationalID":"••••("#))
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
   @Test func aLateRequestsIssueIsMaskedToo() {
     let message = LogRedaction.mask(
       "Understudy: GET https://api.test/x?access_token=abcdef123456 arrived after its test",
