@@ -129,11 +129,17 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
-  @Test func aLateRequestsIssueIsMaskedToo() {
-    let message = LogRedaction.mask(
-      "Understudy: GET https://api.test/x?access_token=abcdef123456 arrived after its test",
-      noting: true)
-    #expect(!message.contains("abcdef123456"))
-    #expect(message.hasSuffix(LogRedaction.note))
+  @Test func aRequestAfterItsScopeEndedIsRefusedWithAMaskedMessage() async throws {
+    let registry = StubRegistry()
+    _ = registry.endScope(testName: "t", location: registry.location)
+    let token = "late-\(UUID().uuidString)"
+    var request = URLRequest(url: URL(string: "https://api.test/x?access_token=\(token)")!)
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    #expect(error.localizedDescription.contains("access_token=••••(41 chars) arrived after"))
+    #expect(!String(describing: error).contains(token))
   }
+
 }
