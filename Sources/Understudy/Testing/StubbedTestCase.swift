@@ -53,9 +53,7 @@
       #if !os(Linux) && !os(Windows) && !os(Android)
         // XCTest attachments exist on Apple platforms only (not verified here: built on Linux).
         if !failures.isEmpty || testRun?.hasSucceeded == false,
-          let bytes = TrafficAttachmentWriter.attachmentBytes(
-            of: registry.journal, testName: name,
-            redaction: registry.cassette?.redaction ?? .default)
+          let bytes = TrafficAttachmentWriter.attachmentBytes(of: registry, testName: name)
         {
           let attachment = XCTAttachment(data: Data(bytes), uniformTypeIdentifier: "public.json")
           attachment.name = "\(CassetteName.sanitized(name))-traffic.har"

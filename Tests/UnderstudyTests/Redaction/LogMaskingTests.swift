@@ -12,11 +12,20 @@ import Testing
 /// still name what was masked.
 @Suite struct LogMaskingTests {
   /// Sends every planted request through a registry that matches none of them closely enough.
-  private func run(_ secrets: inout PlantedSecrets, inScope: Bool) async throws -> (
-    registry: StubRegistry, errors: [String]
-  ) {
+  /// With `redaction`, the registry uses a cassette with those rules that holds nothing, as a
+  /// `.cassette(redaction:)` test does before its first recording.
+  private func run(
+    _ secrets: inout PlantedSecrets, inScope: Bool, redaction: Redaction? = nil
+  ) async throws -> (registry: StubRegistry, errors: [String]) {
     let registry = StubRegistry()
     if inScope { registry.beginScope(verifying: .default) }
+    if let redaction {
+      registry.use(
+        Cassette(
+          at: FileManager.default.temporaryDirectory
+            .appendingPathComponent("log-masking-\(UUID().uuidString).har"),
+          mode: .never, redaction: redaction))
+    }
     // Close enough to be listed with their differences, so mismatch lines show actual values.
     registry.stub(
       .get("https://api.test/users/{id}") && .header("Authorization", "Bearer fixture-value")
@@ -88,12 +97,11 @@ import Testing
 
   @Test func theTrafficAttachmentAppliesTheTestsRedactionAndMasksTheRest() async throws {
     var secrets = PlantedSecrets()
-    let (registry, _) = try await run(&secrets, inScope: false)
     let testRedaction = try Redaction.none.redactingHeaders("X-Session-Ref")
       .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))
-    let bytes = try #require(
-      TrafficAttachmentWriter.attachmentBytes(
-        of: registry.journal, testName: "t", redaction: testRedaction))
+    let (registry, _) = try await run(&secrets, inScope: false, redaction: testRedaction)
+    // What the trait and StubbedTestCase attach, byte for byte.
+    let bytes = try #require(TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "t"))
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(secrets.leaks(in: text, including: secrets.testNamed) == [])
     // The file stays a HAR document a viewer opens, with the near-miss reports as comments.
