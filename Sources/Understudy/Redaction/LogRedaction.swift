@@ -116,7 +116,7 @@ private struct Masking {
     guard !claims.isEmpty else { return text }
     var result = ""
     var position = text.startIndex
-    for claim in claims.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+    for claim in claims {
       result += text[position..<claim.range.lowerBound]
       result += claim.replacement
       position = claim.range.upperBound
@@ -125,12 +125,25 @@ private struct Masking {
     return result
   }
 
+  /// Claims `range` unless an earlier claim overlaps it. Claims stay sorted, so a body with
+  /// thousands of masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
-    guard !range.isEmpty, !claims.contains(where: { $0.range.overlaps(range) }),
-      !LogRedaction.isMaskedOrPlaceholder(text[range])
-    else { return }
-    claims.append((range, replacement))
+    guard !range.isEmpty, !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return }
+    var low = 0
+    var high = claims.count
+    while low < high {
+      let middle = (low + high) / 2
+      if claims[middle].range.lowerBound < range.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    if low > 0, claims[low - 1].range.upperBound > range.lowerBound { return }
+    if low < claims.count, claims[low].range.lowerBound < range.upperBound { return }
+    claims.insert((range, replacement), at: low)
   }
+
 
   private mutating func claim(
     _ regex: SharedRegex, group: Int, replacement: (Substring) -> String
