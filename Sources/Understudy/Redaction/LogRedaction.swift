@@ -144,7 +144,6 @@ private struct Masking {
     claims.insert((range, replacement), at: low)
   }
 
-
   private mutating func claim(
     _ regex: SharedRegex, group: Int, replacement: (Substring) -> String
   ) {
