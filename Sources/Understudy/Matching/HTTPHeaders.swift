@@ -119,9 +119,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// Whether there are no fields.
   public var isEmpty: Bool { fields.isEmpty }
 
-  /// `Name: value` lines.
+  /// `Name: value` lines, with credentials masked (`Authorization: Bearer ••••(42 chars)`),
+  /// since descriptions end up in logs; iterate the fields for the values themselves.
   public var description: String {
-    fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    fields.map { "\($0.name): \(LogRedaction.mask(header: $0.name, value: $0.value))" }
+      .joined(separator: "\n")
   }
 }
 

@@ -3,7 +3,9 @@ extension HAR {
   ///
   /// It is the document a failing test gets attached: one entry per request with what was
   /// answered (stubbed, replayed, passed through, or the near-miss report of an unmatched
-  /// request in the entry's comment), redacted with `redaction` before you see it.
+  /// request in the entry's comment), redacted with `redaction` and ``Redaction/default`` before
+  /// you see it, then masked as Understudy's logs are (`Bearer ••••(42 chars)`) wherever a
+  /// credential-named value or credential-shaped text is left.
   ///
   /// ```swift
   /// let traffic = HAR(journal: registry.journal, name: "checkout")
@@ -13,8 +15,8 @@ extension HAR {
   /// - Parameters:
   ///   - journal: The requests to include, such as ``StubRegistry/journal``.
   ///   - name: What the traffic is, written in the log's comment (a test's name).
-  ///   - redaction: The rules that replace credentials; ``Redaction/default`` unless the
-  ///     traffic holds secrets of other names.
+  ///   - redaction: Rules that replace credentials, applied with ``Redaction/default``: name
+  ///     the headers and JSON paths of your own secrets here.
   public init(journal: [JournalEntry], name: String, redaction: Redaction = .default) {
     self = TrafficAttachmentWriter.har(of: journal, testName: name, redaction: redaction)
   }

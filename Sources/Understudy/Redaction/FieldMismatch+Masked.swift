@@ -3,7 +3,7 @@ extension FieldMismatch {
   /// (`header Authorization`, `query access_token`) masked whole, other values masked wherever a
   /// credential shows in them. What the pattern expected comes from the test's own source, so
   /// only credential shapes are masked there.
-  var masked: FieldMismatch {
+  func masked(naming: NamedSecrets? = nil) -> FieldMismatch {
     var copy = self
     let words = field.split(separator: " ", maxSplits: 1)
     let place: CredentialName.Place? =
@@ -12,7 +12,8 @@ extension FieldMismatch {
       case "query", "form": .parameter
       default: nil
       }
-    if let place, words.count == 2, CredentialName.isCredential(String(words[1]), at: place),
+    if let place, words.count == 2,
+      NamedSecrets.isSecret(String(words[1]), at: place, naming: naming),
       !["absent", "no query", "no body"].contains(actual)
     {
       let present = "present: "
@@ -21,15 +22,15 @@ extension FieldMismatch {
         ? present + LogRedaction.masked(String(actual.dropFirst(present.count)))
         : LogRedaction.masked(actual)
     } else {
-      copy.actual = LogRedaction.mask(actual)
+      copy.actual = LogRedaction.mask(actual, naming: naming)
     }
-    copy.expected = LogRedaction.mask(expected)
+    copy.expected = LogRedaction.mask(expected, naming: naming)
     return copy
   }
 
   /// `✗ field: expected …, got …`, masked, as reports list it.
-  var reportLine: String {
-    let masked = masked
+  func reportLine(naming: NamedSecrets? = nil) -> String {
+    let masked = masked(naming: naming)
     return "✗ \(masked.field): expected \(masked.expected), got \(masked.actual)"
   }
 }

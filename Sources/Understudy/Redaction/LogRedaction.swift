@@ -23,9 +23,14 @@ package enum LogRedaction {
     + "Understudy does not print."
 
   /// `text` with every credential masked; with `noting`, the ``note`` is added on its own line
-  /// when something was masked and the text does not say so already.
+  /// when something was masked and the text does not say so already. `naming` adds the names
+  /// and body patterns a test's own redaction lists.
   package static func mask(_ text: String, noting: Bool = false) -> String {
-    let masked = Masking(text).result
+    mask(text, noting: noting, naming: nil)
+  }
+
+  static func mask(_ text: String, noting: Bool = false, naming: NamedSecrets?) -> String {
+    let masked = Masking(text, naming: naming).result
     guard noting, masked != text, !masked.contains(note) else { return masked }
     return masked + "\n" + note
   }
@@ -45,8 +50,9 @@ package enum LogRedaction {
   }
 
   /// A header value for a log: masked whole when the name is a credential's.
-  static func mask(header name: String, value: String) -> String {
-    CredentialName.isCredential(name, at: .header) ? masked(value) : mask(value)
+  static func mask(header name: String, value: String, naming: NamedSecrets? = nil) -> String {
+    NamedSecrets.isSecret(name, at: .header, naming: naming)
+      ? masked(value) : mask(value, naming: naming)
   }
 
   /// One redactable field of a HAR entry, masked for an attachment.
@@ -79,10 +85,12 @@ package enum LogRedaction {
 /// the end.
 private struct Masking {
   let text: String
+  let naming: NamedSecrets?
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
 
-  init(_ text: String) {
+  init(_ text: String, naming: NamedSecrets?) {
     self.text = text
+    self.naming = naming
     guard text.count >= 4 else { return }
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
@@ -95,13 +103,20 @@ private struct Masking {
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
     }
+    for pattern in naming?.patterns ?? [] {
+      for match in pattern.regex.matches(in: text) {
+        let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+        guard let range = Range(group, in: text) else { continue }
+        add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
+      }
+    }
   }
 
   var result: String {
     guard !claims.isEmpty else { return text }
     var result = ""
     var position = text.startIndex
-    for claim in claims.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+    for claim in claims {
       result += text[position..<claim.range.lowerBound]
       result += claim.replacement
       position = claim.range.upperBound
@@ -110,11 +125,23 @@ private struct Masking {
     return result
   }
 
+  /// Claims `range` unless an earlier claim overlaps it. Claims stay sorted, so a body with
+  /// thousands of masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
-    guard !range.isEmpty, !claims.contains(where: { $0.range.overlaps(range) }),
-      !LogRedaction.isMaskedOrPlaceholder(text[range])
-    else { return }
-    claims.append((range, replacement))
+    guard !range.isEmpty, !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return }
+    var low = 0
+    var high = claims.count
+    while low < high {
+      let middle = (low + high) / 2
+      if claims[middle].range.lowerBound < range.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    if low > 0, claims[low - 1].range.upperBound > range.lowerBound { return }
+    if low < claims.count, claims[low].range.lowerBound < range.upperBound { return }
+    claims.insert((range, replacement), at: low)
   }
 
   private mutating func claim(
@@ -134,9 +161,8 @@ private struct Masking {
         let valueRange = Range(match.range(at: valueGroup), in: text)
       else { continue }
       let name = String(text[nameRange])
-      guard CredentialName.isCredential(name.removingPercentEncoding ?? name, at: place) else {
-        continue
-      }
+      guard NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
+      else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
     }
   }

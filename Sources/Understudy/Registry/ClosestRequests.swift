@@ -29,7 +29,7 @@ struct ClosestRequests {
     for (index, candidate) in ranked.enumerated() {
       lines.append("  \(index + 1). \(candidate.request)")
       for mismatch in candidate.explanation.mismatches {
-        lines.append("     " + mismatch.reportLine)
+        lines.append("     " + mismatch.reportLine())
       }
     }
     return lines

@@ -30,11 +30,15 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   /// How many stubs a report lists.
   public static let maximumCandidates = 3
 
+  /// What the registry's cassette redacts, masked in the report's text as well.
+  let naming: NamedSecrets?
+
   init(
     request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:],
-    cassetteNote: String? = nil, refusal: String? = nil
+    cassetteNote: String? = nil, refusal: String? = nil, redaction: Redaction? = nil
   ) {
     self.request = request
+    self.naming = redaction.map(NamedSecrets.init)
     self.stubCount = stubs.count
     self.cassetteNote = cassetteNote
     self.refusal = refusal
@@ -64,25 +68,30 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The report's first line: which request matched nothing.
   public var headline: String {
-    "Understudy: no stub matched \(request)"
+    "Understudy: no stub matched \(request.method) "
+      + LogRedaction.mask(request.url.absoluteString, naming: naming)
   }
 
   /// The full report, several lines.
   public var description: String {
-    if let cassetteNote, candidates.isEmpty { return LogRedaction.mask(cassetteNote, noting: true) }
+    if let cassetteNote, candidates.isEmpty {
+      return LogRedaction.mask(cassetteNote, noting: true, naming: naming)
+    }
     var lines = [headline]
     if let refusal { lines.append(refusal) }
     if let cassetteNote { lines.append(cassetteNote) }
     for field in request.headers {
-      lines.append("  \(field.name): \(LogRedaction.mask(header: field.name, value: field.value))")
+      lines.append(
+        "  \(field.name): \(LogRedaction.mask(header: field.name, value: field.value, naming: naming))"
+      )
     }
     if let body = request.body, !body.isEmpty {
-      lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body))")
+      lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming))")
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
       lines.append("  registry.stub(.\(request.method.lowercased())(\"\(request.path)\"), .ok)")
-      return LogRedaction.mask(lines.joined(separator: "\n"), noting: true)
+      return LogRedaction.mask(lines.joined(separator: "\n"), noting: true, naming: naming)
     }
     lines.append(
       "Closest stubs (\(candidates.count) of \(stubCount)), best first:")
@@ -95,19 +104,20 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         )
       }
       for mismatch in candidate.mismatches {
-        lines.append("     " + mismatch.reportLine)
+        lines.append("     " + mismatch.reportLine(naming: naming))
       }
     }
-    return LogRedaction.mask(lines.joined(separator: "\n"), noting: true)
+    return LogRedaction.mask(lines.joined(separator: "\n"), noting: true, naming: naming)
   }
 
   /// The start of `body` on one line, masked before it is cut so a credential that straddles
   /// the cut is still recognised whole.
-  static func excerpt(of body: Data, limit: Int = 200) -> String {
+  static func excerpt(of body: Data, limit: Int = 200, naming: NamedSecrets? = nil) -> String {
     guard String(data: body.prefix(limit), encoding: .utf8) != nil else {
       return "<\(body.count) bytes, not UTF-8>"
     }
-    let text = LogRedaction.mask(String(decoding: body.prefix(limit * 20), as: UTF8.self))
+    let text = LogRedaction.mask(
+      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming)
     let flat = text.clipped(to: limit + 1).replacingOccurrences(of: "\n", with: "\\n")
     return body.count > limit ? flat.hasSuffix("…") ? flat : flat + "…" : flat
   }

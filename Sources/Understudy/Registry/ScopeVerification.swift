@@ -26,6 +26,13 @@ public struct ScopeFailure: Sendable, CustomStringConvertible {
   /// Where to report it: the stub's declaration, or the test's.
   public let location: SourceLocation
 
+  init(message: String, location: SourceLocation) {
+    // Failures end up in test logs, and callers of `finish()` or `endScope` print them too:
+    // masking here covers every failure, whoever prints it.
+    self.message = LogRedaction.mask(message, noting: true)
+    self.location = location
+  }
+
   /// The message.
   public var description: String { message }
 }

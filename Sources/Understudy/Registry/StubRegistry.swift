@@ -318,12 +318,14 @@ public final class StubRegistry: Sendable {
     }
     if let refusal = NetworkSchemes.refusal(for: request) {
       let report = NearMissReport(
-        request: request, stubs: stubs, scenarioStates: scenarioStates.current, refusal: refusal)
+        request: request, stubs: stubs, scenarioStates: scenarioStates.current, refusal: refusal,
+        redaction: cassetteStore.current?.redaction)
       return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
     var cassetteNote: String?
     let unmatchedPolicy = policy.current
-    if let cassette = cassetteStore.current {
+    let cassette = cassetteStore.current
+    if let cassette {
       // Recording and drift checks reach the server the way pass-through would: a registry
       // that passes unmatched requests to a local or staging server records from that server,
       // while the cassette keeps the URLs the code under test asked for.
@@ -352,7 +354,7 @@ public final class StubRegistry: Sendable {
     default:
       let report = NearMissReport(
         request: request, stubs: stubs, scenarioStates: scenarioStates.current,
-        cassetteNote: cassetteNote)
+        cassetteNote: cassetteNote, redaction: cassette?.redaction)
       return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
   }

@@ -82,6 +82,7 @@ public enum IssueReporter {
     }
 
     static func record(_ message: String, at location: SourceLocation, in testCase: XCTestCase) {
+      let message = LogRedaction.mask(message, noting: true)
       #if os(Linux) || os(Windows) || os(Android)
         testCase.recordFailure(
           withDescription: message, inFile: location.filePath, atLine: location.line,

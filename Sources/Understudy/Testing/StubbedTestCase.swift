@@ -53,10 +53,9 @@
       #if !os(Linux) && !os(Windows) && !os(Android)
         // XCTest attachments exist on Apple platforms only (not verified here: built on Linux).
         if !failures.isEmpty || testRun?.hasSucceeded == false,
-          let data = try? TrafficAttachmentWriter.har(of: registry.journal, testName: name)
-            .encoded()
+          let bytes = TrafficAttachmentWriter.attachmentBytes(of: registry, testName: name)
         {
-          let attachment = XCTAttachment(data: data, uniformTypeIdentifier: "public.json")
+          let attachment = XCTAttachment(data: Data(bytes), uniformTypeIdentifier: "public.json")
           attachment.name = "\(CassetteName.sanitized(name))-traffic.har"
           add(attachment)
         }

@@ -82,9 +82,7 @@
       for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
       let failed = thrown != nil || !failures.isEmpty
       if attachTraffic == .always || (attachTraffic == .onFailure && failed) {
-        TrafficAttachmentWriter.attach(
-          registry.journal, testName: name, redaction: cassette?.redaction ?? .default,
-          location: reportLocation)
+        TrafficAttachmentWriter.attach(registry, testName: name, location: reportLocation)
       }
       if let thrown { throw thrown }
     }

@@ -37,12 +37,14 @@ enum TrafficAttachmentWriter {
     return document
   }
 
-  /// The bytes of the attachment: the document encoded, then scanned as a whole, so whatever
-  /// still looks like a credential in the exact bytes written is masked too.
-  static func attachmentBytes(of journal: [JournalEntry], testName: String, redaction: Redaction)
-    -> [UInt8]?
-  {
-    guard let data = try? har(of: journal, testName: testName, redaction: redaction).encoded()
+  /// The bytes of the attachment for `registry`'s traffic, redacted with its cassette's rules
+  /// (the test's own) and the default ones: the document encoded, then scanned as a whole, so
+  /// whatever still looks like a credential in the exact bytes written is masked too.
+  static func attachmentBytes(of registry: StubRegistry, testName: String) -> [UInt8]? {
+    let redaction = registry.cassette?.redaction ?? .default
+    guard
+      let data = try? har(of: registry.journal, testName: testName, redaction: redaction)
+        .encoded()
     else { return nil }
     return Array(LogRedaction.mask(String(decoding: data, as: UTF8.self)).utf8)
   }
@@ -56,14 +58,10 @@ enum TrafficAttachmentWriter {
     }
   }
 
-  /// Attaches the journal to the current Swift Testing test as `<test>-traffic.har`, redacted
-  /// with `redaction` and the default rules.
-  static func attach(
-    _ journal: [JournalEntry], testName: String, redaction: Redaction, location: SourceLocation
-  ) {
+  /// Attaches `registry`'s traffic to the current Swift Testing test as `<test>-traffic.har`.
+  static func attach(_ registry: StubRegistry, testName: String, location: SourceLocation) {
     #if canImport(Testing)
-      guard Test.current != nil,
-        let bytes = attachmentBytes(of: journal, testName: testName, redaction: redaction)
+      guard Test.current != nil, let bytes = attachmentBytes(of: registry, testName: testName)
       else { return }
       // [UInt8] is attachable without the Foundation cross-import overlay.
       Attachment.record(

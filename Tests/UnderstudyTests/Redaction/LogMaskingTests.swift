@@ -12,11 +12,20 @@ import Testing
 /// still name what was masked.
 @Suite struct LogMaskingTests {
   /// Sends every planted request through a registry that matches none of them closely enough.
-  private func run(_ secrets: inout PlantedSecrets, inScope: Bool) async throws -> (
-    registry: StubRegistry, errors: [String]
-  ) {
+  /// With `redaction`, the registry uses a cassette with those rules that holds nothing, as a
+  /// `.cassette(redaction:)` test does before its first recording.
+  private func run(
+    _ secrets: inout PlantedSecrets, inScope: Bool, redaction: Redaction? = nil
+  ) async throws -> (registry: StubRegistry, errors: [String]) {
     let registry = StubRegistry()
     if inScope { registry.beginScope(verifying: .default) }
+    if let redaction {
+      registry.use(
+        Cassette(
+          at: FileManager.default.temporaryDirectory
+            .appendingPathComponent("log-masking-\(UUID().uuidString).har"),
+          mode: .never, redaction: redaction))
+    }
     // Close enough to be listed with their differences, so mismatch lines show actual values.
     registry.stub(
       .get("https://api.test/users/{id}") && .header("Authorization", "Bearer fixture-value")
@@ -31,7 +40,10 @@ import Testing
       do {
         _ = try await session.data(for: request)
       } catch {
-        errors += [String(describing: error), error.localizedDescription, "\(error)"]
+        errors += [
+          String(describing: error), String(reflecting: error), error.localizedDescription,
+          "\(error)",
+        ]
         if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] {
           errors.append(String(describing: underlying))
         }
@@ -43,7 +55,7 @@ import Testing
   @Test func theURLErrorsReportMasksEveryPlantedSecretAndSaysSo() async throws {
     var secrets = PlantedSecrets()
     let (_, errors) = try await run(&secrets, inScope: false)
-    #expect(errors.count >= 4 * secrets.unmatched.count)
+    #expect(errors.count >= 5 * secrets.unmatched.count)
     let text = errors.joined(separator: "\n")
     #expect(secrets.leaks(in: text) == [])
     #expect(text.contains("Authorization: Bearer ••••("))
@@ -85,12 +97,11 @@ import Testing
 
   @Test func theTrafficAttachmentAppliesTheTestsRedactionAndMasksTheRest() async throws {
     var secrets = PlantedSecrets()
-    let (registry, _) = try await run(&secrets, inScope: false)
     let testRedaction = try Redaction.none.redactingHeaders("X-Session-Ref")
       .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))
-    let bytes = try #require(
-      TrafficAttachmentWriter.attachmentBytes(
-        of: registry.journal, testName: "t", redaction: testRedaction))
+    let (registry, _) = try await run(&secrets, inScope: false, redaction: testRedaction)
+    // What the trait and StubbedTestCase attach, byte for byte.
+    let bytes = try #require(TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "t"))
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(secrets.leaks(in: text, including: secrets.testNamed) == [])
     // The file stays a HAR document a viewer opens, with the near-miss reports as comments.
@@ -104,11 +115,39 @@ import Testing
     #expect(comments.contains("Authorization: ••••(") || comments.contains("Bearer ••••("))
   }
 
-  @Test func aLateRequestsIssueIsMaskedToo() {
-    let message = LogRedaction.mask(
-      "Understudy: GET https://api.test/x?access_token=abcdef123456 arrived after its test",
-      noting: true)
-    #expect(!message.contains("abcdef123456"))
-    #expect(message.hasSuffix(LogRedaction.note))
+  @Test func aReportAlsoMasksWhatTheCassettesRedactionNames() async throws {
+    let secrets = PlantedSecrets()
+    let registry = StubRegistry()
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("log-masking-\(UUID().uuidString).har")
+    registry.use(
+      Cassette(
+        at: file, mode: .never,
+        redaction: try Redaction.default.redactingHeaders("X-Session-Ref")
+          .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))))
+    registry.stub(.post("https://api.test/profile") && .header("X-Session-Ref", "fixture"), .ok)
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: secrets.matched[0])
+    }
+    let text = String(describing: error)
+    #expect(secrets.leaks(in: text, including: secrets.testNamed) == [])
+    #expect(text.contains("X-Session-Ref: ••••("))
+    #expect(text.contains("✗ header X-Session-Ref: expected == fixture, got ••••("))
+    #expect(text.contains(#""nationalID":"••••("#))
+    #expect(!FileManager.default.fileExists(atPath: file.path))
   }
+
+  @Test func aRequestAfterItsScopeEndedIsRefusedWithAMaskedMessage() async throws {
+    let registry = StubRegistry()
+    _ = registry.endScope(testName: "t", location: registry.location)
+    let token = "late-\(UUID().uuidString)"
+    var request = URLRequest(url: URL(string: "https://api.test/x?access_token=\(token)")!)
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    #expect(error.localizedDescription.contains("access_token=••••(41 chars) arrived after"))
+    #expect(!String(describing: error).contains(token))
+  }
+
 }

@@ -52,6 +52,16 @@ import Testing
     #expect(LogRedaction.mask("Accept: application/json") == "Accept: application/json")
   }
 
+  @Test func headerAndRequestDescriptionsAreMasked() {
+    let headers = HTTPHeaders(["Authorization": "Basic YWRhOmh1bnRlcjI=", "Accept": "*/*"])
+    #expect(headers.description.contains("Authorization: Basic ••••(16 chars)"))
+    #expect(headers.description.contains("Accept: */*"))
+    let request = InterceptedRequest(
+      url: URL(string: "https://ada:pw@api.test/cb?code=x1y2&page=1")!, headers: headers)
+    #expect(
+      request.description == "GET https://••••(6 chars)@api.test/cb?code=••••(4 chars)&page=1")
+  }
+
   @Test func queryAndFormPairsAreMaskedByName() {
     #expect(
       LogRedaction.mask("GET https://h.test/cb?code=abc123&state=xyz&access_token=t0k;sig=s1g")
