@@ -27,8 +27,7 @@ enum JSONMemberText {
       guard value != replacement else { continue }
       let secret = value.hasPrefix("\"") ? unescaped(value.dropFirst().dropLast()) : String(value)
       echoes.remember(secret, as: name)
-      let start = text.utf8.distance(from: text.startIndex, to: valueRange.lowerBound)
-      replacements.append((start..<(start + value.utf8.count), replacement))
+      replacements.append((CompiledRedaction.byteRange(of: valueRange, in: text), replacement))
     }
     return replacements
   }

@@ -113,7 +113,9 @@ struct CompiledRedaction {
         echoes.remember(headerValue: value, named: name, as: key)
         return RedactionPlaceholder.text(key)
       }
-      return Self.urlHeaders.contains(name.lowercased()) ? redactURL(value, echoes: &echoes) : value
+      if Self.urlHeaders.contains(name.lowercased()) { return redactURL(value, echoes: &echoes) }
+      // A `Link` header, or any other that carries URLs.
+      return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     case .cookie(let isRequest):
       let key = isRequest ? "cookie" : "set-cookie"
       guard headerNames.matches(key) else { return value }
@@ -142,8 +144,10 @@ struct CompiledRedaction {
     -> String
   {
     var text = text
+    var isJSON = false
     if !jsonPaths.isEmpty || !memberNames.isEmpty {
       let found = AlmostJSON.documents(in: text)
+      isJSON = !found.documents.isEmpty
       var replacements: [(Range<Int>, String)] = []
       for (offset, document) in found.documents {
         for (node, name) in jsonMatches(in: document) {
@@ -160,6 +164,12 @@ struct CompiledRedaction {
     }
     if FormBody.isForm(text, mimeType: mimeType) {
       text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
+    } else {
+      text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
+      if !isJSON {
+        text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
+      }
+      text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
     }
     return applyPatterns(text)
   }
