@@ -117,7 +117,9 @@ public final class Cassette: Sendable {
       var recorded: [Recorded] = []
       var byKey: [String: [Int]] = [:]
       for (index, entry) in har.log.entries.enumerated() {
-        let request = try entry.request.interceptedRequest()
+        // Through today's rules, as live requests are: a cassette recorded when fewer names
+        // were redacted still matches a request whose value a newer rule now replaces.
+        let request = redactedForMatching(try entry.request.interceptedRequest())
         let answer = try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
           .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed))
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }

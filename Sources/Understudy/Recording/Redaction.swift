@@ -7,8 +7,8 @@
 /// | Rule | Where | Placeholder |
 /// | --- | --- | --- |
 /// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays; `Authorization` also covers URL userinfo (`https://user:pass@host`) | `<redacted:authorization>` (lower-cased name), `%3Credacted:userinfo%3E@host` |
-/// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers; `queryString`; form fields and form bodies, with or without a form `Content-Type` | `<redacted:access_token>` (lower-cased name) |
-/// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse | `<redacted:password>` (the member's name) |
+/// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers, and of URLs inside other headers and bodies; `;name=value` path parameters; `queryString`; form fields and form bodies, with or without a form `Content-Type`; `multipart/form-data` parts | `<redacted:access_token>` (lower-cased name) |
+/// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse; XML elements of that name | `<redacted:password>` (the member's name) |
 /// | ``JSONPath`` | JSON request and response bodies, in the same almost-JSON forms | `<redacted:user.token>` (the path's ``JSONPath/name``) |
 /// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the pattern's ``BodyPattern/name``) |
 ///
