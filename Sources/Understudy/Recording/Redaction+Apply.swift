@@ -18,19 +18,6 @@ extension Redaction {
     return CompiledRedaction(self).redact(entry, echoes: &echoes)
   }
 
-  /// Whether redacting `request` could change it: false for a bodiless request with no
-  /// credential header, userinfo or credential query parameter, which replay can then compare
-  /// as it is, skipping a conversion that costs more than the rest of a replay.
-  func mayChange(_ request: InterceptedRequest) -> Bool {
-    let rules = CompiledRedaction(self)
-    if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
-    if request.headers.contains(where: { rules.headerNames.matches($0.name) }) { return true }
-    let query = request.url.query ?? ""
-    let fragment = request.url.fragment ?? ""
-    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
-      || request.queryItems.contains { rules.queryNames.matches($0.name) }
-  }
-
   /// The archive with placeholders replaced by `values`, keyed by placeholder name (the `NAME`
   /// in `<redacted:NAME>`); placeholders without a value stay.
   ///
@@ -67,7 +54,7 @@ extension Redaction {
 }
 
 /// The rules compiled once, applied to one entry at a time.
-struct CompiledRedaction {
+struct CompiledRedaction: Sendable {
   let headerNames: CredentialName
   let queryNames: CredentialName
   let memberNames: CredentialName
@@ -86,6 +73,22 @@ struct CompiledRedaction {
     jsonPaths = redaction.jsonPaths
     patterns = redaction.bodyPatterns
     redactsUserinfo = headerNames.matches("Authorization")
+  }
+
+  /// Whether redacting `request` could change it: false for a bodiless request with no
+  /// credential header, userinfo or credential query parameter, which replay can then compare
+  /// as it is, skipping a conversion that costs more than the rest of a replay.
+  func mayChange(_ request: InterceptedRequest) -> Bool {
+    if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
+    let headerMayChange = { (field: HTTPHeaders.Field) in
+      headerNames.matches(field.name)
+        || (field.value.contains("=") && (field.value.contains("?") || field.value.contains("#")))
+    }
+    if request.headers.contains(where: headerMayChange) { return true }
+    let query = request.url.query ?? ""
+    let fragment = request.url.fragment ?? ""
+    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
+      || request.queryItems.contains { queryNames.matches($0.name) }
   }
 
   /// The entry with the rules applied, then every value they removed (now or in an earlier
