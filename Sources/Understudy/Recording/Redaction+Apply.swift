@@ -6,6 +6,13 @@ extension Redaction {
     let rules = CompiledRedaction(self)
     var echoes = RedactionEchoes()
     result.log.entries = har.log.entries.map { rules.redact($0, echoes: &echoes) }
+    // A page's title is usually its URL; it is checked against everything the entries held.
+    for index in result.log.pages.indices {
+      var page = result.log.pages[index]
+      page.title = rules.redactText(page.title, echoes: &echoes)
+      page.comment = page.comment.map { rules.redactText($0, echoes: &echoes) }
+      result.log.pages[index] = page
+    }
     return result
   }
 
@@ -91,6 +98,12 @@ struct CompiledRedaction: Sendable {
       || request.queryItems.contains { queryNames.matches($0.name) }
   }
 
+  /// Free text with URL query credentials and every remembered value replaced.
+  func redactText(_ text: String, echoes: inout RedactionEchoes) -> String {
+    let redacted = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
+    return echoes.replace(in: redacted, field: .text)
+  }
+
   /// The entry with the rules applied, then every value they removed (now or in an earlier
   /// entry, as `echoes` remembers) replaced wherever else it appears.
   func redact(_ entry: HAR.Entry, echoes: inout RedactionEchoes) -> HAR.Entry {
@@ -140,6 +153,8 @@ struct CompiledRedaction: Sendable {
       return RedactionPlaceholder.text(key)
     case .body(let mimeType):
       return redactBody(value, mimeType: mimeType, echoes: &echoes)
+    case .text:
+      return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     }
   }
 

@@ -114,7 +114,7 @@ struct RedactionEchoes {
         return replace(inStringsOf: document, text: text)
       }
       inURL = FormBody.isForm(text, mimeType: mimeType)
-    case .cookie, .queryParameter, .formParameter:
+    case .cookie, .queryParameter, .formParameter, .text:
       break
     }
     return replace(inPlain: text, encoded: inURL)

@@ -83,4 +83,28 @@ import Testing
       content: HAR.Content(body: Data("{\"id\":\"abcdefgh\"}".utf8), mimeType: "application/json"))
     #expect(Redaction.default.redact(HAR(entries: [entry, entry])).log.entries == [entry, entry])
   }
+
+  /// A report about the request written into a comment (as the traffic attachment does), a
+  /// status text and a page title repeat it too.
+  @Test func commentsStatusTextAndPageTitlesAreSearched() throws {
+    var entry = HAR.Entry.sample(
+      url: "https://api.example.com/v1?access_token=comment-token-1",
+      requestHeaders: [HAR.Header(name: "Authorization", value: "Bearer comment-bearer-2")])
+    entry.comment =
+      "no stub for GET https://api.example.com/v1?access_token=comment-token-1; "
+      + "Authorization: Bearer comment-bearer-2"
+    entry.response.statusText = "Hello comment-bearer-2"
+    var har = HAR(entries: [entry])
+    har.log.pages = [
+      HAR.Page(
+        startedDateTime: Date(timeIntervalSince1970: 0), id: "page_1",
+        title: "https://app.example.com/?token=page-token-3")
+    ]
+    let redacted = Redaction.default.redact(har)
+    let text = try redacted.encodedText
+    for secret in ["comment-token-1", "comment-bearer-2", "page-token-3"] {
+      #expect(!text.contains(secret), "\(secret) survived")
+    }
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
