@@ -26,7 +26,7 @@ enum JSONMemberText {
       let replacement = "\"\(RedactionPlaceholder.text(name))\""
       guard value != replacement else { continue }
       let secret = value.hasPrefix("\"") ? unescaped(value.dropFirst().dropLast()) : String(value)
-      echoes.remember(secret, as: name)
+      echoes.remember(memberValue: secret, as: name)
       replacements.append((CompiledRedaction.byteRange(of: valueRange, in: text), replacement))
     }
     return replacements

@@ -21,7 +21,8 @@
 /// entry, and replaced there by the same placeholder: a server that echoes a request's
 /// password, cookie or API key back, in a header, a JSON string or a redirect, does not get it
 /// written. Values shorter than ``minimumEchoLength`` characters are not searched for, because
-/// replacing every `12345` or `admin` in a cassette would mangle it. The credential scan that
+/// replacing every `12345` or `admin` in a cassette would mangle it; nor are JSON member and XML
+/// element values of a few plain words (`"passwordStrength": "medium"`). The credential scan that
 /// runs before a cassette is written still refuses any value left that is shaped like a credential.
 ///
 /// Base64 bodies that decode to UTF-8 text are redacted as text and encoded again; binary bodies

@@ -20,7 +20,7 @@ extension CompiledRedaction {
       let content = String(text[contentRange])
       guard !RedactionPlaceholder.isPresent(in: content) else { continue }
       let key = RedactionPlaceholder.name(from: String(text[nameRange]))
-      echoes.remember(content.trimmingCharacters(in: .whitespacesAndNewlines), as: key)
+      echoes.remember(memberValue: content.trimmingCharacters(in: .whitespacesAndNewlines), as: key)
       replacements.append(
         (Self.byteRange(of: contentRange, in: text), RedactionPlaceholder.percentEncoded(key)))
     }

@@ -78,6 +78,20 @@ import Testing
     #expect(Redaction.default.redact(entry).response.content.text == "status \(short)")
   }
 
+  /// Member patterns are broad; a value of a few plain words is replaced where it stands but
+  /// not searched for, or every later `medium` would become a placeholder.
+  @Test func plainWordValuesOfMembersAreNotSearchedFor() {
+    let first = RedactionPlacesTests.body(
+      #"{"passwordStrength":"medium","api_key":"k3y-value-1"}"#)
+    let later = HAR.Entry.sample(
+      content: HAR.Content(body: Data("medium k3y-value-1".utf8), mimeType: "text/plain"))
+    let redacted = Redaction.default.redact(HAR(entries: [first, later]))
+    #expect(
+      redacted.log.entries[0].response.content.text
+        == #"{"passwordStrength":"<redacted:passwordStrength>","api_key":"<redacted:api_key>"}"#)
+    #expect(redacted.log.entries[1].response.content.text == "medium <redacted:api_key>")
+  }
+
   @Test func aRequestCarryingNoSecretLeavesResponsesAlone() {
     let entry = HAR.Entry.sample(
       content: HAR.Content(body: Data("{\"id\":\"abcdefgh\"}".utf8), mimeType: "application/json"))
