@@ -8,7 +8,8 @@ import Understudy
 /// 3. a redaction JSON path
 /// 4. the request's path and query
 /// 5. the value of the request's `X-Fuzz` header
-/// 6. and on: a JSON body, for `JSONValue(parsing:)`, `.jsonBody` and JSON-path redaction
+/// 6. and on: a JSON body, for `JSONValue(parsing:)`, `.jsonBody`, JSON-path redaction and the
+///    default redaction (member names, almost-JSON, forms, echoes of the request's values)
 ///
 /// Nothing may crash, and the invariants below must hold: above all, a pattern with problems
 /// never matches, and a pattern without problems agrees with the parser it wraps.
@@ -22,6 +23,7 @@ public func fuzzPatterns(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   checkTemplate(field(0), request: request)
   checkRegex(field(1), request: request)
   checkJSONPath(field(2), body: field(5))
+  checkDefaultRedaction(pathAndQuery: field(3), header: field(4), body: field(5))
   checkJSONBody(field(5), request: request)
   return 0
 }
@@ -155,6 +157,30 @@ private func checkJSONPath(_ expression: String, body: String) {
     require(
       (try? JSONValue(parsing: redactedBody)) != nil,
       "redacting \(expression) made JSON invalid: \(body) became \(redactedBody)")
+  }
+}
+
+/// The default rules, on a request whose URL, `Authorization` header and body the fuzzer
+/// writes and a response that echoes them: redacting twice changes nothing, and valid JSON
+/// stays valid.
+private func checkDefaultRedaction(pathAndQuery: String, header: String, body: String) {
+  for mimeType in ["application/json", ""] {
+    var entry = makeEntry(body: body, mimeType: mimeType)
+    entry.request.url = "https://fuzz.test/" + pathAndQuery
+    entry.request.headers = [HAR.Header(name: "Authorization", value: header)]
+    entry.response.headers = [HAR.Header(name: "Location", value: pathAndQuery + header)]
+    let once = Redaction.default.redact(HAR(entries: [entry, entry]))
+    require(
+      Redaction.default.redact(once) == once,
+      "default redaction twice changes \(pathAndQuery) / \(header) / \(body)")
+    let isContainer = body.drop { " \t\r\n".contains($0) }.first.map { "[{".contains($0) } ?? false
+    if isContainer, (try? JSONValue(parsing: body)) != nil {
+      for redacted in once.log.entries.map({ $0.response.content.text ?? "" }) {
+        require(
+          (try? JSONValue(parsing: redacted)) != nil,
+          "default redaction made JSON invalid: \(body) became \(redacted)")
+      }
+    }
   }
 }
 

@@ -14,10 +14,14 @@ enum AlmostJSON {
     var start = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     start = skipWhitespace(bytes, from: start)
+    let unguarded = start
     start = skipGuard(bytes, from: start)
     guard start < bytes.count else { return ([], true) }
     if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
-      if let whole = parse(bytes, start..<bytes.count) { return ([(start, whole)], true) }
+      // The parser skips a byte order mark and whitespace itself: no copy for plain JSON.
+      let whole =
+        start == unguarded ? try? JSONNode.parse(bytes) : parse(bytes, start..<bytes.count)
+      if let whole { return ([(start == unguarded ? 0 : start, whole)], true) }
       return lines(bytes, from: start)
     }
     if let range = paddingRange(bytes, from: start), let document = parse(bytes, range) {

@@ -16,6 +16,8 @@ public final class Cassette: Sendable {
   public let matching: ReplayMatching
   /// What is redacted before anything is written (and applied to live requests before matching).
   public let redaction: Redaction
+  /// `redaction` compiled once, for the per-request check that most requests need no redacting.
+  private let compiledRedaction: CompiledRedaction
   /// Whether a recorded answer may be replayed again once every match was used.
   public let allowsRepeats: Bool
   /// Whether to write a cassette in which the credential scan still finds something.
@@ -90,6 +92,7 @@ public final class Cassette: Sendable {
     self.mode = RecordMode.effective(mode)
     self.matching = matching
     self.redaction = redaction
+    compiledRedaction = CompiledRedaction(redaction)
     self.allowsRepeats = allowsRepeats
     self.allowsCredentials = allowsCredentials
     self.reportsUnusedEntries = reportsUnusedEntries
@@ -127,7 +130,9 @@ public final class Cassette: Sendable {
       var recorded: [Recorded] = []
       var byKey: [String: [Int]] = [:]
       for (index, entry) in har.log.entries.enumerated() {
-        let request = try entry.request.interceptedRequest()
+        // Through today's rules, as live requests are: a cassette recorded when fewer names
+        // were redacted still matches a request whose value a newer rule now replaces.
+        let request = redactedForMatching(try entry.request.interceptedRequest())
         let answer: Result<StubResponse, Unreplayable>
         if let reason = Unreplayable(entry, index: index, file: url.path) {
           answer = .failure(reason)
@@ -246,7 +251,7 @@ public final class Cassette: Sendable {
   private func redactedForMatching(_ live: InterceptedRequest) -> InterceptedRequest {
     // Nothing to redact means nothing changes: skip the HAR round trip, which costs more than
     // the rest of a replay.
-    if !redaction.mayChange(live) { return live }
+    if !compiledRedaction.mayChange(live) { return live }
     let probe = HAR.Entry(
       request: live, response: HAR.Response(status: 0, headers: [:], body: nil),
       startedDateTime: Date(timeIntervalSince1970: 0), duration: .zero)

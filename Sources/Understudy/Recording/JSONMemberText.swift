@@ -26,9 +26,8 @@ enum JSONMemberText {
       let replacement = "\"\(RedactionPlaceholder.text(name))\""
       guard value != replacement else { continue }
       let secret = value.hasPrefix("\"") ? unescaped(value.dropFirst().dropLast()) : String(value)
-      echoes.remember(secret, as: name)
-      let start = text.utf8.distance(from: text.startIndex, to: valueRange.lowerBound)
-      replacements.append((start..<(start + value.utf8.count), replacement))
+      echoes.remember(memberValue: secret, as: name)
+      replacements.append((CompiledRedaction.byteRange(of: valueRange, in: text), replacement))
     }
     return replacements
   }

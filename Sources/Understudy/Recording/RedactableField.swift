@@ -13,6 +13,9 @@ enum RedactableField {
   case formParameter(name: String)
   /// A request or response body, decoded when it was base64 text.
   case body(mimeType: String)
+  /// Free text that can repeat a request: comments (where a report about the request may sit),
+  /// a response's status text, a page's title (often its URL).
+  case text
 }
 
 extension HAR.Entry {
@@ -21,6 +24,10 @@ extension HAR.Entry {
   /// Bodies reach `transform` as text: base64 bodies are decoded first and encoded again after,
   /// and binary bodies that are not UTF-8 are skipped. A body that changes gets its new size.
   mutating func transformRedactableFields(_ transform: (RedactableField, String) -> String) {
+    comment = comment.map { transform(.text, $0) }
+    request.comment = request.comment.map { transform(.text, $0) }
+    response.comment = response.comment.map { transform(.text, $0) }
+    response.statusText = transform(.text, response.statusText)
     request.url = transform(.url, request.url)
     request.headers = request.headers.map {
       $0.with(value: transform(.header(name: $0.name), $0.value))

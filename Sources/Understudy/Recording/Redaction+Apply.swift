@@ -6,6 +6,13 @@ extension Redaction {
     let rules = CompiledRedaction(self)
     var echoes = RedactionEchoes()
     result.log.entries = har.log.entries.map { rules.redact($0, echoes: &echoes) }
+    // A page's title is usually its URL; it is checked against everything the entries held.
+    for index in result.log.pages.indices {
+      var page = result.log.pages[index]
+      page.title = rules.redactText(page.title, echoes: &echoes)
+      page.comment = page.comment.map { rules.redactText($0, echoes: &echoes) }
+      result.log.pages[index] = page
+    }
     return result
   }
 
@@ -16,19 +23,6 @@ extension Redaction {
   public func redact(_ entry: HAR.Entry) -> HAR.Entry {
     var echoes = RedactionEchoes()
     return CompiledRedaction(self).redact(entry, echoes: &echoes)
-  }
-
-  /// Whether redacting `request` could change it: false for a bodiless request with no
-  /// credential header, userinfo or credential query parameter, which replay can then compare
-  /// as it is, skipping a conversion that costs more than the rest of a replay.
-  func mayChange(_ request: InterceptedRequest) -> Bool {
-    let rules = CompiledRedaction(self)
-    if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
-    if request.headers.contains(where: { rules.headerNames.matches($0.name) }) { return true }
-    let query = request.url.query ?? ""
-    let fragment = request.url.fragment ?? ""
-    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
-      || request.queryItems.contains { rules.queryNames.matches($0.name) }
   }
 
   /// The archive with placeholders replaced by `values`, keyed by placeholder name (the `NAME`
@@ -67,7 +61,7 @@ extension Redaction {
 }
 
 /// The rules compiled once, applied to one entry at a time.
-struct CompiledRedaction {
+struct CompiledRedaction: Sendable {
   let headerNames: CredentialName
   let queryNames: CredentialName
   let memberNames: CredentialName
@@ -86,6 +80,28 @@ struct CompiledRedaction {
     jsonPaths = redaction.jsonPaths
     patterns = redaction.bodyPatterns
     redactsUserinfo = headerNames.matches("Authorization")
+  }
+
+  /// Whether redacting `request` could change it: false for a bodiless request with no
+  /// credential header, userinfo or credential query parameter, which replay can then compare
+  /// as it is, skipping a conversion that costs more than the rest of a replay.
+  func mayChange(_ request: InterceptedRequest) -> Bool {
+    if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
+    let headerMayChange = { (field: HTTPHeaders.Field) in
+      headerNames.matches(field.name)
+        || (field.value.contains("=") && (field.value.contains("?") || field.value.contains("#")))
+    }
+    if request.headers.contains(where: headerMayChange) { return true }
+    let query = request.url.query ?? ""
+    let fragment = request.url.fragment ?? ""
+    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
+      || request.queryItems.contains { queryNames.matches($0.name) }
+  }
+
+  /// Free text with URL query credentials and every remembered value replaced.
+  func redactText(_ text: String, echoes: inout RedactionEchoes) -> String {
+    let redacted = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
+    return echoes.replace(in: redacted, field: .text)
   }
 
   /// The entry with the rules applied, then every value they removed (now or in an earlier
@@ -113,7 +129,9 @@ struct CompiledRedaction {
         echoes.remember(headerValue: value, named: name, as: key)
         return RedactionPlaceholder.text(key)
       }
-      return Self.urlHeaders.contains(name.lowercased()) ? redactURL(value, echoes: &echoes) : value
+      if Self.urlHeaders.contains(name.lowercased()) { return redactURL(value, echoes: &echoes) }
+      // A `Link` header, or any other that carries URLs.
+      return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     case .cookie(let isRequest):
       let key = isRequest ? "cookie" : "set-cookie"
       guard headerNames.matches(key) else { return value }
@@ -135,6 +153,8 @@ struct CompiledRedaction {
       return RedactionPlaceholder.text(key)
     case .body(let mimeType):
       return redactBody(value, mimeType: mimeType, echoes: &echoes)
+    case .text:
+      return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     }
   }
 
@@ -142,8 +162,10 @@ struct CompiledRedaction {
     -> String
   {
     var text = text
+    var isJSON = false
     if !jsonPaths.isEmpty || !memberNames.isEmpty {
       let found = AlmostJSON.documents(in: text)
+      isJSON = !found.documents.isEmpty
       var replacements: [(Range<Int>, String)] = []
       for (offset, document) in found.documents {
         for (node, name) in jsonMatches(in: document) {
@@ -160,6 +182,12 @@ struct CompiledRedaction {
     }
     if FormBody.isForm(text, mimeType: mimeType) {
       text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
+    } else {
+      text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
+      if !isJSON {
+        text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
+      }
+      text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
     }
     return applyPatterns(text)
   }

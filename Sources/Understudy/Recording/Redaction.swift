@@ -7,8 +7,8 @@
 /// | Rule | Where | Placeholder |
 /// | --- | --- | --- |
 /// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays; `Authorization` also covers URL userinfo (`https://user:pass@host`) | `<redacted:authorization>` (lower-cased name), `%3Credacted:userinfo%3E@host` |
-/// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers; `queryString`; form fields and form bodies, with or without a form `Content-Type` | `<redacted:access_token>` (lower-cased name) |
-/// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse | `<redacted:password>` (the member's name) |
+/// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers, and of URLs inside other headers and bodies; `;name=value` path parameters; `queryString`; form fields and form bodies, with or without a form `Content-Type`; `multipart/form-data` parts | `<redacted:access_token>` (lower-cased name) |
+/// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse; XML elements of that name | `<redacted:password>` (the member's name) |
 /// | ``JSONPath`` | JSON request and response bodies, in the same almost-JSON forms | `<redacted:user.token>` (the path's ``JSONPath/name``) |
 /// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the pattern's ``BodyPattern/name``) |
 ///
@@ -21,8 +21,9 @@
 /// entry, and replaced there by the same placeholder: a server that echoes a request's
 /// password, cookie or API key back, in a header, a JSON string or a redirect, does not get it
 /// written. Values shorter than ``minimumEchoLength`` characters are not searched for, because
-/// replacing every `12345` or `true` in a cassette would mangle it; the credential scan that runs
-/// before a cassette is written still sees them.
+/// replacing every `12345` or `admin` in a cassette would mangle it; nor are JSON member and XML
+/// element values of a few plain words (`"passwordStrength": "medium"`). The credential scan that
+/// runs before a cassette is written still refuses any value left that is shaped like a credential.
 ///
 /// Base64 bodies that decode to UTF-8 text are redacted as text and encoded again; binary bodies
 /// are left alone (``CredentialScanner`` still looks inside them). Redaction cannot recognise a

@@ -79,10 +79,19 @@ struct RedactionEchoes {
   /// Remembers a JSON value a rule selected, when it is a string or a number.
   mutating func remember(_ node: JSONNode, as name: String) {
     switch node.value {
-    case .string(let text): remember(text, as: name)
-    case .number(let text): remember(text, as: name)
+    case .string(let text): remember(memberValue: text, as: name)
+    case .number(let text): remember(memberValue: text, as: name)
     default: break
     }
+  }
+
+  /// Remembers the value of a JSON member or XML element a name pattern selected, unless it is
+  /// a few plain words: patterns such as `*password*` also select `"passwordStrength":
+  /// "medium"`, and every later `medium` must not become a placeholder.
+  mutating func remember(memberValue value: String, as name: String) {
+    let isWords =
+      value.count <= 16 && value.allSatisfy { $0.isLetter || $0 == " " || $0 == "-" || $0 == "_" }
+    if !isWords { remember(value, as: name) }
   }
 
   private mutating func remember(cookieValue pair: Substring, as name: String) {
@@ -114,7 +123,7 @@ struct RedactionEchoes {
         return replace(inStringsOf: document, text: text)
       }
       inURL = FormBody.isForm(text, mimeType: mimeType)
-    case .cookie, .queryParameter, .formParameter:
+    case .cookie, .queryParameter, .formParameter, .text:
       break
     }
     return replace(inPlain: text, encoded: inURL)

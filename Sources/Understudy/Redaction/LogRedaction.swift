@@ -64,7 +64,7 @@ package enum LogRedaction {
       return masked(value)
     case .queryParameter(let name), .formParameter(let name):
       return CredentialName.isCredential(name, at: .parameter) ? masked(value) : mask(value)
-    case .url, .body:
+    case .url, .body, .text:
       return mask(value)
     }
   }

@@ -78,9 +78,47 @@ import Testing
     #expect(Redaction.default.redact(entry).response.content.text == "status \(short)")
   }
 
+  /// Member patterns are broad; a value of a few plain words is replaced where it stands but
+  /// not searched for, or every later `medium` would become a placeholder.
+  @Test func plainWordValuesOfMembersAreNotSearchedFor() {
+    let first = RedactionPlacesTests.body(
+      #"{"passwordStrength":"medium","api_key":"k3y-value-1"}"#)
+    let later = HAR.Entry.sample(
+      content: HAR.Content(body: Data("medium k3y-value-1".utf8), mimeType: "text/plain"))
+    let redacted = Redaction.default.redact(HAR(entries: [first, later]))
+    #expect(
+      redacted.log.entries[0].response.content.text
+        == #"{"passwordStrength":"<redacted:passwordStrength>","api_key":"<redacted:api_key>"}"#)
+    #expect(redacted.log.entries[1].response.content.text == "medium <redacted:api_key>")
+  }
+
   @Test func aRequestCarryingNoSecretLeavesResponsesAlone() {
     let entry = HAR.Entry.sample(
       content: HAR.Content(body: Data("{\"id\":\"abcdefgh\"}".utf8), mimeType: "application/json"))
     #expect(Redaction.default.redact(HAR(entries: [entry, entry])).log.entries == [entry, entry])
+  }
+
+  /// A report about the request written into a comment (as the traffic attachment does), a
+  /// status text and a page title repeat it too.
+  @Test func commentsStatusTextAndPageTitlesAreSearched() throws {
+    var entry = HAR.Entry.sample(
+      url: "https://api.example.com/v1?access_token=comment-token-1",
+      requestHeaders: [HAR.Header(name: "Authorization", value: "Bearer comment-bearer-2")])
+    entry.comment =
+      "no stub for GET https://api.example.com/v1?access_token=comment-token-1; "
+      + "Authorization: Bearer comment-bearer-2"
+    entry.response.statusText = "Hello comment-bearer-2"
+    var har = HAR(entries: [entry])
+    har.log.pages = [
+      HAR.Page(
+        startedDateTime: Date(timeIntervalSince1970: 0), id: "page_1",
+        title: "https://app.example.com/?token=page-token-3")
+    ]
+    let redacted = Redaction.default.redact(har)
+    let text = try redacted.encodedText
+    for secret in ["comment-token-1", "comment-bearer-2", "page-token-3"] {
+      #expect(!text.contains(secret), "\(secret) survived")
+    }
+    #expect(Redaction.default.redact(redacted) == redacted)
   }
 }

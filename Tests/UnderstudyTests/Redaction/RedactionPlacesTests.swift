@@ -130,3 +130,50 @@ import Testing
     #expect(object?["note"] as? String == "keep")
   }
 }
+
+/// Bodies of other content types that carry credentials by name.
+@Suite struct RedactionBodyTypesTests {
+  @Test func multipartPartsNamedLikeCredentialsAreRedacted() {
+    let boundary = "XyZ123"
+    let text =
+      "--\(boundary)\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nada\r\n"
+      + "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nmulti-secret-1\r\n"
+      + "--\(boundary)\r\nContent-Disposition: form-data; name=\"token\"; filename=\"t.txt\"\r\n\r\n"
+      + "file-body\r\n--\(boundary)--\r\n"
+    let redacted = RedactionPlacesTests.redactedBody(
+      text, "multipart/form-data; boundary=\(boundary)")
+    #expect(
+      redacted == text.replacingOccurrences(of: "multi-secret-1", with: "<redacted:password>"))
+    // Without a declared boundary, the body's first line names it.
+    #expect(RedactionPlacesTests.redactedBody(text, "") == redacted)
+  }
+
+  @Test func xmlElementsNamedLikeCredentialsAreRedacted() {
+    let text =
+      "<?xml version=\"1.0\"?><Envelope><wsse:Password Type=\"t\">xml-secret-1</wsse:Password>"
+      + "<apiKey>xml-secret-2</apiKey><name>Ada</name></Envelope>"
+    #expect(
+      RedactionPlacesTests.redactedBody(text, "application/soap+xml")
+        == "<?xml version=\"1.0\"?><Envelope><wsse:Password Type=\"t\">%3Credacted:Password%3E"
+        + "</wsse:Password><apiKey>%3Credacted:apiKey%3E</apiKey><name>Ada</name></Envelope>")
+  }
+
+  @Test func urlsInsideBodiesAndHeadersHaveTheirQueriesRedacted() throws {
+    var entry = RedactionPlacesTests.body(
+      #"{"next":"https://app.example.com/cb?code=oauth-code-1&state=s","html":"<a href='/x?access_token=link-token-2'>"}"#
+    )
+    entry.response.headers = [
+      HAR.Header(
+        name: "Link", value: "<https://api.example.com/p?page=2&api_key=link-key-3>; rel=\"next\"")
+    ]
+    let redacted = Redaction.default.redact(entry)
+    let text = try HAR(entries: [redacted]).encodedText
+    for secret in ["oauth-code-1", "link-token-2", "link-key-3"] {
+      #expect(!text.contains(secret), "\(secret) survived")
+    }
+    #expect(text.contains("state=s"))
+    let body = try #require(redacted.response.content.body)
+    #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: body) }
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+}

@@ -165,6 +165,26 @@ import Testing
       "text/html",
       "<script>window.state = {\"accessToken\":\"\(corpus.plant("JSON in HTML"))\"};</script>")
 
+    // Other body types that name their credentials.
+    let boundary = "corpus-boundary"
+    try await reply(
+      "multipart/form-data; boundary=\(boundary)",
+      "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n"
+        + "\(corpus.plant("multipart"))\r\n--\(boundary)--\r\n")
+    try await reply(
+      "application/soap+xml",
+      "<Envelope><wsse:Password>\(corpus.plant("XML"))</wsse:Password>"
+        + "<apiKey>\(corpus.plant("XML"))</apiKey></Envelope>")
+    try await reply(
+      "application/json",
+      "{\"next\":\"https://app.example.com/cb?code=\(corpus.plant("URL in JSON string"))&state=1\"}"
+    )
+    var link = request("/reply?type=text/plain", body: "ok")
+    link.addValue(
+      "Link: <https://api.example.com/p?api_key=\(corpus.plant("URL in Link header"))>; rel=next",
+      forHTTPHeaderField: "X-Reply-Header")
+    try await send(link)
+
     // Response headers that hand out tokens; the reply endpoint is told them in a request
     // header no rule names, so only the echo search removes them there.
     var handout = request("/reply?type=text/plain", body: "ok")
