@@ -1,0 +1,64 @@
+import Foundation
+import Understudy
+
+/// `CredentialScanner.scan(_:)` over one entry with a 50 MB JSON response body, the size of a
+/// large exported HAR: megabytes per second, best of three runs.
+///
+/// The body is ordinary API traffic (ids, names, e-mail addresses, URLs, prose that says
+/// "token", "Basic" and "bearer") with one GitHub token near the end, so a scanner that gave up
+/// early or skipped the body would be caught by the finding count rather than reported as fast.
+enum ScanScenario {
+  static let group = "scan"
+  static let size = 50_000_000
+
+  static var scenario: Scenario {
+    Scenario(group: group, name: "scan a 50 MB body") { context in
+      let har = HAR(entries: [entry(body: body())])
+      let scanner = CredentialScanner()
+      let clock = ContinuousClock()
+      var best = Duration.seconds(1_000_000)
+      var findings: [CredentialFinding] = []
+      for _ in 0..<(context.isCI ? 1 : 3) {
+        let elapsed = clock.measure { findings = scanner.scan(har) }
+        best = min(best, elapsed)
+      }
+      guard findings.count == 1, findings[0].kind == .gitHubToken else {
+        throw WrongAnswer(description: "expected the one planted GitHub token, found \(findings)")
+      }
+      let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+      return [
+        .measured(
+          group, "scan a 50 MB JSON body", Double(size) / seconds / 1_000_000, unit: "MB/s",
+          bar: .scanThroughput, note: String(format: "best run %.2f s", seconds))
+      ]
+    }
+  }
+
+  private static func entry(body: String) -> HAR.Entry {
+    HAR.Entry(
+      request: InterceptedRequest(url: URL(string: CannedResponse.origin + "/export")!),
+      response: HAR.Response(
+        status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)),
+      startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), duration: .milliseconds(3))
+  }
+
+  /// `size` bytes of a JSON array of records; the planted token sits in the last record.
+  private static func body() -> String {
+    var text = "["
+    text.reserveCapacity(size + 1_000)
+    var index = 0
+    let token = "ghp_" + String(repeating: "Ab1", count: 12)
+    while text.utf8.count < size - 400 {
+      text += """
+        {"id":\(index),"name":"Customer \(index)","email":"user\(index)@example.com",\
+        "url":"https://shop.example.com/items/\(index)?ref=home&page=\(index % 7)",\
+        "note":"Basic plan; the bearer of this token may eye the catalogue, ask for a key",\
+        "tags":["sale","new"],"price":\(index % 1000).99,"active":true},
+        """
+      index += 1
+    }
+    text += #"{"id":\#(index),"note":"last","deploy":"\#(token)"}]"#
+    while text.utf8.count < size { text += " " }
+    return text
+  }
+}
