@@ -1,8 +1,9 @@
 import Foundation
 import Understudy
 
-/// `CredentialScanner.scan(_:)` over one entry with a 50 MB JSON response body, the size of a
-/// large exported HAR: megabytes per second, best of three runs.
+/// `CredentialScanner.scan(_:)` (the default redaction's rules plus every credential shape) over
+/// one entry with a 50 MB JSON response body, the size of a large exported HAR: megabytes per
+/// second of the scanning thread's CPU time, best of three runs (one in CI).
 ///
 /// The body is ordinary API traffic (ids, names, e-mail addresses, URLs, prose that says
 /// "token", "Basic" and "bearer") with one GitHub token near the end, so a scanner that gave up
@@ -16,22 +17,39 @@ enum ScanScenario {
       let har = HAR(entries: [entry(body: body())])
       let scanner = CredentialScanner()
       let clock = ContinuousClock()
-      var best = Duration.seconds(1_000_000)
+      var bestWall = Double.infinity
+      var bestCPU = Double.infinity
       var findings: [CredentialFinding] = []
       for _ in 0..<(context.isCI ? 1 : 3) {
+        let cpuStart = threadCPUSeconds()
         let elapsed = clock.measure { findings = scanner.scan(har) }
-        best = min(best, elapsed)
+        bestCPU = min(bestCPU, threadCPUSeconds() - cpuStart)
+        bestWall = min(
+          bestWall,
+          Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
       }
       guard findings.count == 1, findings[0].kind == .gitHubToken else {
         throw WrongAnswer(description: "expected the one planted GitHub token, found \(findings)")
       }
-      let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+      let megabytes = Double(size) / 1_000_000
+      // CPU time of the scanning thread: on a shared machine the wall clock mostly measures
+      // the neighbours.
       return [
         .measured(
-          group, "scan a 50 MB JSON body", Double(size) / seconds / 1_000_000, unit: "MB/s",
-          bar: .scanThroughput, note: String(format: "best run %.2f s", seconds))
+          group, "scan a 50 MB JSON body (CPU time)", megabytes / bestCPU, unit: "MB/s",
+          bar: .scanThroughput,
+          note: String(
+            format: "best run %.2f s CPU, %.2f s wall (%.1f MB/s wall)", bestCPU, bestWall,
+            megabytes / bestWall))
       ]
     }
+  }
+
+  /// CPU seconds the calling thread has used; the scan runs on one thread, synchronously.
+  private static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   private static func entry(body: String) -> HAR.Entry {

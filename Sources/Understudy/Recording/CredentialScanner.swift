@@ -72,21 +72,86 @@ public struct CredentialScanner: Sendable {
     for index in har.log.pages.indices {
       har.log.pages[index].startedDateTime = Date(timeIntervalSince1970: 0)
     }
-    let redacted = redaction.redact(har)
+    var redacted = redaction.redact(har)
     var replaced: [[JSONPathComponent]: [CredentialFinding]] = [:]
-    for (index, (original, result)) in zip(har.log.entries, redacted.log.entries).enumerated()
-    where original != result {
+    for index in har.log.entries.indices where har.log.entries[index] != redacted.log.entries[index]
+    {
+      var original = har.log.entries[index]
+      var result = redacted.log.entries[index]
+      let path: [JSONPathComponent] = [.key("log"), .key("entries"), .index(index)]
+      for (old, new) in zip(Self.takeBodies(from: &original), Self.takeBodies(from: &result))
+      where old.text != new.text {
+        record(
+          RedactedValue.replacements(
+            from: Self.readable(old.text, encoding: old.encoding),
+            to: Self.readable(new.text, encoding: new.encoding)),
+          at: path + old.path, into: &replaced)
+      }
       guard let before = Self.document(original), let after = Self.document(result) else {
         continue
       }
-      var path: [JSONPathComponent] = [.key("log"), .key("entries"), .index(index)]
-      compare(before, after, path: &path, encoding: nil, into: &replaced)
+      var walked = path
+      compare(before, after, path: &walked, encoding: nil, into: &replaced)
+    }
+    // Bodies are scanned as the strings they are; encoding and parsing them again as members
+    // of the document took most of the time of a large file.
+    var bodies: [[JSONPathComponent]: String] = [:]
+    for index in redacted.log.entries.indices {
+      for body in Self.takeBodies(from: &redacted.log.entries[index]) {
+        bodies[[.key("log"), .key("entries"), .index(index)] + body.path] = body.text
+      }
     }
     guard let document = Self.document(redacted) else { return [] }
     var findings: [CredentialFinding] = []
     var path: [JSONPathComponent] = []
-    visit(document, path: &path, encoding: nil, name: nil, replaced: replaced, into: &findings)
+    visit(
+      document, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
+      into: &findings)
     return findings
+  }
+
+  /// The entry's request and response body texts, each replaced by a one-character stand-in
+  /// that keeps its member in the encoding, with their paths inside the entry.
+  private static func takeBodies(from entry: inout HAR.Entry)
+    -> [(path: [JSONPathComponent], text: String, encoding: String?)]
+  {
+    var bodies: [(path: [JSONPathComponent], text: String, encoding: String?)] = []
+    if var postData = entry.request.postData {
+      bodies.append(
+        ([.key("request"), .key("postData"), .key("text")], postData.text, postData.encoding))
+      postData.text = "-"
+      entry.request.postData = postData
+    }
+    if let text = entry.response.content.text {
+      bodies.append(
+        ([.key("response"), .key("content"), .key("text")], text, entry.response.content.encoding))
+      entry.response.content.text = "-"
+    }
+    return bodies
+  }
+
+  /// Adds a finding at `path` for each of `replacements` no allowance accepts.
+  private func record(
+    _ replacements: [RedactedValue], at path: [JSONPathComponent],
+    into replaced: inout [[JSONPathComponent]: [CredentialFinding]]
+  ) {
+    let findings = replacements.compactMap { replacement -> CredentialFinding? in
+      if let removed = replacement.removed, isAllowed(removed) { return nil }
+      return CredentialFinding(
+        path: JSONPathComponent.render(path), kind: .redactionRule,
+        excerpt: replacement.description)
+    }
+    if !findings.isEmpty { replaced[path, default: []] += findings }
+  }
+
+  /// Whether a value a rule would remove is accepted: allowed itself, or holding credentials
+  /// that are all allowed (`Basic YXBw…` when `YXBw…` is).
+  private func isAllowed(_ removed: String) -> Bool {
+    guard !allowList.isEmpty else { return false }
+    if allowList.contains(where: { $0.allows(secret: removed, match: removed) }) { return true }
+    var text = removed
+    let shapes = text.withUTF8 { CredentialShape.find(in: $0).count }
+    return shapes > 0 && findings(in: removed, nameContext: false, path: { "" }).isEmpty
   }
 
   /// Every credential-shaped value in `text`, reported at `path`.
@@ -149,19 +214,10 @@ public struct CredentialScanner: Sendable {
         path.removeLast()
       }
     case (.string(let old), .string(let new)) where old != new:
-      let findings = RedactedValue.replacements(
-        from: Self.readable(old, encoding: encoding), to: Self.readable(new, encoding: encoding)
-      ).compactMap { replacement -> CredentialFinding? in
-        if let removed = replacement.removed,
-          allowList.contains(where: { $0.allows(secret: removed, match: removed) })
-        {
-          return nil
-        }
-        return CredentialFinding(
-          path: JSONPathComponent.render(path), kind: .redactionRule,
-          excerpt: replacement.description)
-      }
-      if !findings.isEmpty { replaced[path, default: []] += findings }
+      record(
+        RedactedValue.replacements(
+          from: Self.readable(old, encoding: encoding), to: Self.readable(new, encoding: encoding)),
+        at: path, into: &replaced)
     default:
       break
     }
@@ -169,7 +225,8 @@ public struct CredentialScanner: Sendable {
 
   private func visit(
     _ node: JSONNode, path: inout [JSONPathComponent], encoding: String?, name: String?,
-    replaced: [[JSONPathComponent]: [CredentialFinding]], into findings: inout [CredentialFinding]
+    replaced: [[JSONPathComponent]: [CredentialFinding]], bodies: [[JSONPathComponent]: String],
+    into findings: inout [CredentialFinding]
   ) {
     switch node.value {
     case .object(let members):
@@ -183,17 +240,21 @@ public struct CredentialScanner: Sendable {
         path.append(.key(member.key))
         visit(
           member.value, path: &path, encoding: member.key == "text" ? encoding : nil,
-          name: member.key == "value" ? name : nil, replaced: replaced, into: &findings)
+          name: member.key == "value" ? name : nil, replaced: replaced, bodies: bodies,
+          into: &findings)
         path.removeLast()
       }
     case .array(let elements):
       for (index, element) in elements.enumerated() {
         path.append(.index(index))
-        visit(element, path: &path, encoding: nil, name: nil, replaced: replaced, into: &findings)
+        visit(
+          element, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
+          into: &findings)
         path.removeLast()
       }
-    case .string(let text):
+    case .string(var text):
       if !replaced.isEmpty, let ruled = replaced[path] { findings += ruled }
+      if path.last == .key("text"), let body = bodies[path] { text = body }
       let location = path
       findings += self.findings(
         in: Self.readable(text, encoding: encoding),

@@ -59,20 +59,27 @@ private struct ShapeScanner {
 
   mutating func run(nameContext: Bool) -> [CredentialShape] {
     var found: [CredentialShape] = []
+    // A local copy, so the loop reads the table without the global's lazy-initialisation check.
+    let table = ByteClass.table
     var index = 0
     while index < count {
       let byte = bytes[index]
-      if ByteClass.isWord(byte) {
-        if let placeholderEnd = placeholderEnd(wordAt: index) {
-          index = placeholderEnd
-          continue
+      let flags = table[Int(byte)]
+      if flags & ByteClass.word != 0 {
+        // Only a word starting with a letter some shape starts with is looked at further.
+        if flags & ByteClass.shapeStart != 0 {
+          if let placeholderEnd = placeholderEnd(wordAt: index) {
+            index = placeholderEnd
+            continue
+          }
+          if let shape = shape(at: index) {
+            found.append(shape)
+            index = shape.whole.upperBound
+            continue
+          }
         }
-        if let shape = shape(at: index) {
-          found.append(shape)
-          index = shape.whole.upperBound
-          continue
-        }
-        while index < count, ByteClass.isWord(bytes[index]) { index += 1 }
+        index += 1
+        while index < count, table[Int(bytes[index])] & ByteClass.word != 0 { index += 1 }
         continue
       }
       if byte == UInt8(ascii: "-"), let shape = privateKey(at: index) {
@@ -331,9 +338,13 @@ private struct ShapeScanner {
     var index = 0
     while index + 2 < count {
       let byte = bytes[index] | 0x20
-      if byte == UInt8(ascii: "a"), hasIgnoringCase("aws", at: index) {
+      if byte == UInt8(ascii: "a"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"),
+        hasIgnoringCase("aws", at: index)
+      {
         positions.append(index + 3)
-      } else if byte == UInt8(ascii: "s"), hasIgnoringCase("secret", at: index) {
+      } else if byte == UInt8(ascii: "s"), bytes[index + 1] | 0x20 == UInt8(ascii: "e"),
+        hasIgnoringCase("secret", at: index)
+      {
         positions.append(index + 6)
       }
       index += 1
@@ -346,6 +357,8 @@ private struct ShapeScanner {
   /// The end of a `<redacted:NAME>` or `%3Credacted:NAME%3E` placeholder whose word
   /// `redacted` starts at `start`, so its name is never read as a credential.
   func placeholderEnd(wordAt start: Int) -> Int? {
+    let first = bytes[start] | 0x20
+    guard first == UInt8(ascii: "r") || first == UInt8(ascii: "3") else { return nil }
     let angle: Bool
     var end: Int
     if hasIgnoringCase("redacted:", at: start), start >= 1, bytes[start - 1] == UInt8(ascii: "<") {
@@ -400,13 +413,15 @@ private struct ShapeScanner {
 
 /// ASCII character classes by table, the scan's only per-byte work.
 private enum ByteClass {
-  private static let word: UInt8 = 1
+  static let word: UInt8 = 1
   private static let base64: UInt8 = 2
   private static let urlSafe: UInt8 = 4
   private static let token: UInt8 = 8
   private static let authority: UInt8 = 16
+  /// The first letters of every word-started shape and of `redacted` in a placeholder.
+  static let shapeStart: UInt8 = 32
 
-  private static let table: [UInt8] = (0..<256).map { value in
+  static let table: [UInt8] = (0..<256).map { value in
     let byte = UInt8(value)
     let alphanumeric = isLetter(byte) || isDigit(byte)
     var flags: UInt8 = 0
@@ -416,6 +431,7 @@ private enum ByteClass {
     if alphanumeric || "._~+/-".utf8.contains(byte) { flags |= token }
     // Everything that may sit in user information: not a delimiter, space, quote or bracket.
     if byte > 0x20, byte < 0x7F, !"/?#@\"'<>\\[]{}`|^ ".utf8.contains(byte) { flags |= authority }
+    if "AgxsrnebBtTR3".utf8.contains(byte) { flags |= shapeStart }
     return flags
   }
 
