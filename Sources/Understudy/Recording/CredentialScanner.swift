@@ -364,3 +364,18 @@ public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStri
     }
   }
 }
+
+extension CredentialScanner {
+  /// Where credential-shaped values sit in `text`: the secret part of each shape, without its
+  /// label (`Bearer `, `ghp_`), so logs can mask what the scanner would report.
+  static func secretRanges(in text: String) -> [Range<String.Index>] {
+    var copy = text
+    let byteRanges = copy.withUTF8 { bytes in CredentialShape.find(in: bytes).map(\.secret) }
+    // Every shape starts and ends on an ASCII byte, so these are valid String indices.
+    let utf8 = text.utf8
+    return byteRanges.map { range in
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      return lower..<utf8.index(lower, offsetBy: range.count)
+    }
+  }
+}

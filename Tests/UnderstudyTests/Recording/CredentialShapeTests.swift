@@ -93,6 +93,13 @@ extension RecordingTests {
       #expect(scanner.scan("<redacted:ghp_abcdefghijklmnopqrstuvwxyz>", at: "t").isEmpty)
     }
 
+    /// Log masking cuts out exactly the secret, after any non-ASCII text before it.
+    @Test func secretRangesAreTheSecretsWithoutTheirLabels() {
+      let text = "café ☕️ Authorization: Bearer abcdefghijklmnop, key " + FakeSecret.aws
+      let secrets = CredentialScanner.secretRanges(in: text).map { String(text[$0]) }
+      #expect(secrets == ["abcdefghijklmnop", "IOSFODNN7EXAMPLE"])
+    }
+
     @Test func shapesInALargeBodyAreFoundWithTheirOffsetsIntact() {
       let filler = String(repeating: "Basic plan, the bearer of this token; ", count: 20_000)
       let text = filler + "ghp" + "_" + String(repeating: "Ab1", count: 12) + " " + filler
