@@ -105,7 +105,7 @@ enum ConvertCommand: Command {
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)
 
-    let findings = ScanCommand.scanner(allowing: arguments).scan(redacted)
+    let findings = ScanCommand.scanner(arguments, redaction: redaction).scan(redacted)
     if !findings.isEmpty, !arguments.flag("--allow-credentials") {
       let listed = findings.map { "  \(input): \($0.renumbered(kept.map(\.index)))" }
       throw CLIError(

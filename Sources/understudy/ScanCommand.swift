@@ -1,40 +1,56 @@
 import Understudy
 
-/// `understudy scan`: credential-shaped values left in cassettes.
+/// `understudy scan`: values redaction would replace, and credential-shaped values, in HAR files.
 enum ScanCommand: Command {
   static let name = "scan"
-  static let summary = "Look for credentials left in HAR files; exit 1 when any is found."
-  static let usage = "understudy scan <file.har>... [--allow VALUE]..."
+  static let summary =
+    "Look for credentials and values redaction would replace in HAR files; exit 1 when any is found."
+  static let usage =
+    "understudy scan <file.har>... [--allow VALUE]... [--header NAME]... [--query NAME]... "
+    + "[--json-path PATH]... [--body-regex REGEX]..."
   static let discussion = """
-    Reads every member of each file as it is written, base64 bodies decoded, for values shaped
-    like credentials: bearer tokens, Basic credentials, JSON Web Tokens, AWS access keys, GitHub,
-    GitLab, Slack, Stripe, Google and OpenAI-style keys, PEM private keys. Placeholders left by
-    redaction are not reported. Each finding is printed to standard output as
-    `file: json.path: kind (excerpt)`; the excerpt shows the start of the value and its length,
-    never the whole secret, so the report itself is safe to log.
+    Reports what `understudy redact` with the same options would replace: the headers, query
+    parameters, form fields and JSON members of the default rules (see `understudy redact`)
+    and those the options add, whatever their values look like, so a browser's or
+    mitmproxy's export with a session cookie or an api_key is not called clean. It also reads
+    every member of each file as it is written, base64 bodies decoded, for values shaped like
+    credentials that no rule names: bearer, Basic and Token authorization, JSON Web Tokens
+    with any header, AWS access key IDs and secret keys, GitHub, GitLab, npm, Slack, Stripe,
+    Google and OpenAI-style keys, PEM private keys and URL user information. Placeholders
+    left by redaction are not reported.
+
+    Each finding is printed to standard output as `file: json.path: kind (excerpt)`. The
+    excerpt never holds the secret: a shape shows its label, the first few characters and the
+    length; a value redaction replaces shows only the placeholder it would get and the
+    length. The report is safe to log.
 
     Use it in CI before committing cassettes. A value a test uses on purpose can be allowed
     with --allow, compared with the credential itself or the whole match (`Bearer abc123`).
     """
-  static let options = [allowOption]
+  static let options = [allowOption] + RedactionOptions.specs
 
   /// `--allow VALUE`, which `convert` takes too.
   static let allowOption = OptionSpec(
     "--allow", kind: .repeatable("VALUE"),
     help: "Accept this exact credential-shaped value (a test token); report the rest.")
 
-  /// A scanner that accepts the values given with `--allow`.
-  static func scanner(allowing arguments: CommandLineArguments) -> CredentialScanner {
-    CredentialScanner(allowing: arguments.values("--allow").map { .value($0) })
+  /// A scanner for `redaction`'s rules that accepts the values given with `--allow`.
+  static func scanner(_ arguments: CommandLineArguments, redaction: Redaction)
+    -> CredentialScanner
+  {
+    CredentialScanner(
+      redaction: redaction, allowing: arguments.values("--allow").map { .value($0) })
   }
   static let examples = [
     "understudy scan Tests/Cassettes/*.har",
     "understudy scan login.har --allow sk_test_fixture0000000000",
+    "understudy scan export.har --header X-Session --json-path '$.user.ssn'",
   ]
 
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
     let paths = try files(arguments)
-    let scanner = scanner(allowing: arguments)
+    let scanner = scanner(
+      arguments, redaction: try RedactionOptions.redaction(from: arguments, for: self))
     var exitCode = ExitCode.success
     var total = 0
     var filesWithFindings = 0
@@ -60,7 +76,7 @@ enum ScanCommand: Command {
       return exitCode
     }
     Console.print(
-      "Found \(plural(total, "credential-shaped value")) in \(filesWithFindings) of \(files).\n"
+      "Found \(plural(total, "credential")) in \(filesWithFindings) of \(files).\n"
         + "Redact them with `understudy redact <file.har> --in-place` (add --header, --query, "
         + "--json-path or --body-regex for values the default rules miss), or --allow a value "
         + "a test uses on purpose.")

@@ -16,7 +16,11 @@ enum StubCommand: Command {
 
     Entries with the same pattern become one stub answering with their responses in order
     (`sequence:`). The default redaction is applied first, so credentials do not end up in test
-    code; anything credential-shaped that remains is listed on standard error.
+    code; anything credential-shaped that remains is listed on standard error. A redacted
+    request value cannot be sent again, so it is matched by presence: .query(name) for a query
+    item, .formField(name) for a form field, and for a JSON body a .jsonBody(subset:) of the
+    rest with .body(containing: "\"name\"") for each redacted member; a text body becomes
+    .body(matching:) with the placeholder matching any value.
     """
   static let options = [
     OptionSpec(

@@ -109,9 +109,12 @@ struct SwiftStubWriter {
         : ".request(\(SwiftLiteral.string(request.method)), \(SwiftLiteral.string(target)))"
     ]
     for item in components.queryItems ?? [] {
-      parts.append(
-        item.value.map { ".query(\(SwiftLiteral.string(item.name)), \(SwiftLiteral.string($0)))" }
-          ?? ".query(\(SwiftLiteral.string(item.name)))")
+      // A redacted value can never be sent again; the stub checks the item is there.
+      guard let value = item.value, !Self.isRedacted(value) else {
+        parts.append(".query(\(SwiftLiteral.string(item.name)))")
+        continue
+      }
+      parts.append(".query(\(SwiftLiteral.string(item.name)), \(SwiftLiteral.string(value)))")
     }
     if let postData = request.postData, let body = bodyPattern(postData) {
       parts.append(body)
@@ -129,17 +132,81 @@ struct SwiftStubWriter {
         ? postData.params.map { (name: $0.name, value: $0.value ?? "") }
         : formFields(text ?? "")
       if !fields.isEmpty, Set(fields.map(\.name)).count == fields.count {
-        return ".formBody(\(SwiftLiteral.dictionary(fields)))"
+        let compared = fields.filter { !Self.isRedacted($0.value) }
+        let present = fields.filter { Self.isRedacted($0.value) }.map {
+          ".formField(\(SwiftLiteral.string($0.name)))"
+        }
+        return
+          ((compared.isEmpty ? [] : [".formBody(\(SwiftLiteral.dictionary(compared)))"]) + present)
+          .joined(separator: "\n    && ")
       }
     }
     guard !body.isEmpty else { return nil }
     if mimeType.contains("json"), let json = try? JSONValue(parsing: body) {
-      return ".jsonBody(\(SwiftLiteral.json(json)))"
+      let redacted = Self.redactedMembers(in: json)
+      guard !redacted.isEmpty else { return ".jsonBody(\(SwiftLiteral.json(json)))" }
+      // The rest of the document is compared; each redacted member only has to be there.
+      return
+        ([".jsonBody(subset: \(SwiftLiteral.json(Self.removingRedacted(json))))"]
+        + redacted.map { ".body(containing: \(SwiftLiteral.string("\"\($0)\"")))" })
+        .joined(separator: "\n    && ")
     }
     if let text {
-      return ".body(\(SwiftLiteral.string(text)))"
+      guard Self.isRedacted(text) else { return ".body(\(SwiftLiteral.string(text)))" }
+      return ".body(matching: \(SwiftLiteral.string(Self.expression(matching: text))))"
     }
     return ".body(Data(base64Encoded: \(SwiftLiteral.string(body.base64EncodedString())))!)"
+  }
+
+  // MARK: Redacted values
+
+  /// Whether `text` holds a `<redacted:NAME>` placeholder, in either spelling.
+  static func isRedacted(_ text: String) -> Bool {
+    text.range(of: "<redacted:", options: .caseInsensitive) != nil
+      || text.range(of: "%3Credacted:", options: .caseInsensitive) != nil
+  }
+
+  /// The names of object members whose value is a placeholder, anywhere in `json`, sorted.
+  static func redactedMembers(in json: JSONValue) -> [String] {
+    switch json {
+    case .object(let members):
+      let own = members.compactMap { name, value -> String? in
+        if case .string(let text) = value, isRedacted(text) { return name }
+        return nil
+      }
+      return Array(Set(own + members.values.flatMap(redactedMembers))).sorted()
+    case .array(let elements):
+      return Array(Set(elements.flatMap(redactedMembers))).sorted()
+    default:
+      return []
+    }
+  }
+
+  /// `json` without the members whose value is a placeholder, for a subset match.
+  static func removingRedacted(_ json: JSONValue) -> JSONValue {
+    switch json {
+    case .object(let members):
+      return .object(
+        members.filter { _, value in
+          if case .string(let text) = value { return !isRedacted(text) }
+          return true
+        }.mapValues(removingRedacted))
+    case .array(let elements):
+      return .array(elements.map(removingRedacted))
+    default:
+      return json
+    }
+  }
+
+  /// A whole-body regular expression for `text` in which each placeholder matches any value.
+  static func expression(matching text: String) -> String {
+    let escaped = NSRegularExpression.escapedPattern(for: text)
+    let placeholder = try! NSRegularExpression(
+      pattern: "<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E", options: .caseInsensitive)
+    let range = NSRange(escaped.startIndex..., in: escaped)
+    return "^"
+      + placeholder.stringByReplacingMatches(in: escaped, range: range, withTemplate: ".*?")
+      + "$"
   }
 
   /// The fields of a form-encoded body, decoded as `.formBody` decodes them.

@@ -4,10 +4,70 @@ import Understudy
 
 @Suite struct ScanCommandTests {
   @Test func cleanFilesExitZero() async throws {
-    let result = try await understudy(
-      "scan", Fixtures.path("chrome-export.har"), Fixtures.path("mitmproxy-export.har"))
-    #expect(result.status == 0)
-    #expect(result.stdout == "No credentials found in 2 files.\n")
+    try await withTemporaryDirectory { directory in
+      let clean = try HAR(entries: [
+        .exchange(
+          url: "https://api.example.com/items?page=2",
+          requestHeaders: [HAR.Header(name: "Accept", value: "application/json")],
+          body: #"{"items": [], "note": "Basic plan; ask for a token"}"#)
+      ]).saved(as: "clean.har", in: directory)
+      let result = try await understudy("scan", clean, Fixtures.path("stub-edge-cases.har"))
+      #expect(result.status == 0)
+      #expect(result.stdout == "No credentials found in 2 files.\n")
+    }
+  }
+
+  /// A browser export whose authorization, cookie and api_key values have no credential shape
+  /// is not clean: they are what `redact` removes, and `scan` lists them, masked.
+  @Test func thirdPartyExportsListWhatRedactWouldRemove() async throws {
+    let export = Fixtures.path("firefox-export.har")
+    let result = try await understudy("scan", export)
+    #expect(result.status == 1)
+    let prefix = "\(export): log.entries[0].request."
+    #expect(
+      result.stdout.components(separatedBy: "\n").prefix(7) == [
+        prefix + "cookies[0].value: value redaction replaces (<redacted:cookie> for 15 characters)",
+        prefix + "cookies[1].value: value redaction replaces (<redacted:cookie> for 5 characters)",
+        prefix
+          + "headers[2].value: value redaction replaces (<redacted:authorization> for 21 characters)",
+        prefix + "headers[3].value: value redaction replaces (<redacted:cookie> for 36 characters)",
+        prefix
+          + "queryString[1].value: value redaction replaces (<redacted:api_key> for 11 characters)",
+        prefix + "url: value redaction replaces (%3Credacted:api_key%3E for 11 characters)",
+        "Found 6 credentials in 1 of 1 file.",
+      ])
+    for secret in ["ff-key-4711", "firefox-s3cr3t", "ff-session-0815", "light"] {
+      #expect(!result.output.contains(secret))
+    }
+    try await withTemporaryDirectory { directory in
+      let redacted = directory.appendingPathComponent("redacted.har").path
+      #expect(try await understudy("redact", export, "-o", redacted).status == 0)
+      let after = try await understudy("scan", redacted)
+      #expect(after.status == 0)
+      #expect(after.stdout == "No credentials found in 1 file.\n")
+    }
+  }
+
+  /// `scan` takes `redact`'s options, so a name only the options add is a finding too.
+  @Test func redactOptionsAddNamesToTheScan() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(entries: [
+        .exchange(
+          url: "https://api.example.com/me?ticket=T-77",
+          requestHeaders: [HAR.Header(name: "X-Session", value: "opaque-77")],
+          body: #"{"user": {"ssn": "078-05-1120"}}"#)
+      ]).saved(as: "custom.har", in: directory)
+      #expect(try await understudy("scan", path).status == 0)
+      let result = try await understudy(
+        "scan", path, "--header", "X-Session", "--query", "ticket", "--json-path", "$.user.ssn")
+      #expect(result.status == 1)
+      #expect(result.stdout.contains("<redacted:x-session> for 9 characters"))
+      #expect(result.stdout.contains("%3Credacted:ticket%3E for 4 characters"))
+      #expect(result.stdout.contains("<redacted:user.ssn> for 11 characters"))
+      #expect(result.stdout.contains("Found 3 credentials in 1 of 1 file."))
+      #expect(!result.output.contains("opaque-77"))
+      #expect(!result.output.contains("078-05-1120"))
+    }
   }
 
   @Test func findingsArePrintedMaskedWithTheirPathAndExitOne() async throws {
@@ -15,10 +75,10 @@ import Understudy
       let path = try HAR(entries: [
         .exchange(
           url: "https://api.example.com/keys",
-          requestHeaders: [HAR.Header(name: "X-Token", value: FakeSecret.gitHub)],
+          requestHeaders: [HAR.Header(name: "X-Trace", value: FakeSecret.gitHub)],
           body: #"{"aws": "\#(FakeSecret.aws)"}"#)
       ]).saved(as: "leaky.har", in: directory)
-      let result = try await understudy("scan", path, Fixtures.path("chrome-export.har"))
+      let result = try await understudy("scan", path, Fixtures.path("stub-edge-cases.har"))
       #expect(result.status == 1)
       let lines = result.stdout.split(separator: "\n").map(String.init)
       #expect(lines.count == 4)
@@ -27,7 +87,7 @@ import Understudy
       #expect(lines[0].hasSuffix("… (36 characters))"))
       #expect(
         lines[1].hasPrefix("\(path): log.entries[0].response.content.text: AWS access key (AKIA"))
-      #expect(lines[2].hasPrefix("Found 2 credential-shaped values in 1 of 2 files."))
+      #expect(lines[2].hasPrefix("Found 2 credentials in 1 of 2 files."))
       #expect(lines[3].hasPrefix("Redact them with `understudy redact <file.har> --in-place`"))
       #expect(!result.output.contains(FakeSecret.gitHub))
       #expect(!result.output.contains(FakeSecret.aws))
@@ -56,7 +116,8 @@ import Understudy
       ]).saved(as: "in.har", in: directory)
       let before = try await understudy("scan", input)
       #expect(before.status == 1)
-      #expect(before.stdout.contains("bearer token (Bearer "))
+      #expect(before.stdout.contains("value redaction replaces (<redacted:authorization> for "))
+      #expect(!before.output.contains(FakeSecret.bearerToken))
       let output = directory.appendingPathComponent("out.har").path
       #expect(try await understudy("redact", input, "-o", output).status == 0)
       #expect(try await understudy("scan", output).status == 0)

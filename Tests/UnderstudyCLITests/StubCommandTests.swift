@@ -15,7 +15,7 @@ import Understudy
       .joined(separator: "\n") + "\n"
   }
 
-  @Test(arguments: ["chrome-export.har", "stub-edge-cases.har"])
+  @Test(arguments: ["chrome-export.har", "stub-edge-cases.har", "stub-redacted.har"])
   func printsExactlyTheCompiledCode(_ fixture: String) async throws {
     let result = try await understudy("stub", Fixtures.path(fixture))
     #expect(result.status == 0)
@@ -25,9 +25,13 @@ import Understudy
 
   /// The compiled stubs answer each recorded request with the recorded status, body and
   /// content type; identical requests get their responses in recorded order.
-  @Test(arguments: ["chrome-export.har", "stub-edge-cases.har"])
+  @Test(arguments: ["chrome-export.har", "stub-edge-cases.har", "stub-redacted.har"])
   func compiledStubsReplayTheFixture(_ fixture: String) async throws {
-    let declare = fixture == "chrome-export.har" ? declareChromeExportStubs : declareEdgeCaseStubs
+    let declarations = [
+      "chrome-export.har": declareChromeExportStubs, "stub-edge-cases.har": declareEdgeCaseStubs,
+      "stub-redacted.har": declareRedactedStubs,
+    ]
+    let declare = try #require(declarations[fixture])
     let registry = StubRegistry()
     declare(registry)
     let session = registry.makeSession()
@@ -95,7 +99,8 @@ import Understudy
       ]).saved(as: "leaky.har", in: directory)
       let result = try await understudy("stub", path)
       #expect(result.status == 0)
-      #expect(result.stdout.contains(#".query("access_token", "<redacted:access_token>")"#))
+      #expect(result.stdout.contains(#".query("access_token"),"#))
+      #expect(!result.stdout.contains(#"<redacted:access_token>")"#))
       #expect(result.stdout.contains(#""Set-Cookie": "<redacted:set-cookie>""#))
       #expect(!result.stdout.contains(FakeSecret.accessToken))
       #expect(!result.stdout.contains(FakeSecret.sessionID))
@@ -104,6 +109,41 @@ import Understudy
           "the generated code holds 1 credential-shaped value the default redaction does not "
             + "cover:\n  log.entries[0].response.content.text: GitHub token"))
     }
+  }
+
+  /// A redacted request value cannot be sent again, so the generated pattern checks that it is
+  /// there, never that it equals its placeholder; the compiled stubs then match requests with
+  /// any value in its place and refuse one without it.
+  @Test func redactedRequestValuesBecomePresenceChecks() async throws {
+    let result = try await understudy("stub", Fixtures.path("stub-redacted.har"))
+    #expect(result.status == 0)
+    let code = result.stdout.components(separatedBy: "\n").filter { !$0.hasPrefix("//") }
+      .joined(separator: "\n")
+    #expect(!code.contains("redacted"))
+    for presence in [
+      #".query("api_key")"#, #".formBody(["user": "ada"])"#, #".formField("password")"#,
+      #".jsonBody(subset: ["device": ["id": "d1"], "user": "ada"])"#,
+      ##".body(containing: #""password""#)"##, #".body(matching: "^note .*? end$")"#,
+    ] {
+      #expect(code.contains(presence), "\(presence)")
+    }
+    let registry = StubRegistry()
+    declareRedactedStubs(on: registry)
+    let session = registry.makeSession()
+    var login = URLRequest(
+      url: try #require(URL(string: "https://api.example.com/login?v=2&api_key=other")))
+    login.httpMethod = "POST"
+    login.httpBody = Data("password=another&user=ada".utf8)
+    login.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    #expect((try await session.data(for: login).1 as? HTTPURLResponse)?.statusCode == 200)
+    var session2 = URLRequest(url: try #require(URL(string: "https://api.example.com/session")))
+    session2.httpMethod = "POST"
+    session2.httpBody = Data(#"{"user":"ada","device":{"id":"d1"},"password":"x"}"#.utf8)
+    #expect((try await session.data(for: session2).1 as? HTTPURLResponse)?.statusCode == 201)
+    #expect(registry.unmatchedReports.isEmpty)
+    login.httpBody = Data("user=ada".utf8)
+    _ = try? await session.data(for: login)
+    #expect(registry.unmatchedReports.count == 1)
   }
 
   @Test func badEntryOrRegistryIsAUsageError() async throws {
@@ -124,7 +164,10 @@ import Understudy
   /// factories exist.
   @Test func generatedCodeCallsOnlyKnownFactories() async throws {
     var seen: Set<String> = []
-    for fixture in ["chrome-export.har", "mitmproxy-export.har", "stub-edge-cases.har"] {
+    for fixture in [
+      "chrome-export.har", "mitmproxy-export.har", "stub-edge-cases.har", "stub-redacted.har",
+      "firefox-export.har",
+    ] {
       let result = try await understudy("stub", Fixtures.path(fixture))
       let calls = SwiftCalls.signatures(in: result.stdout)
       #expect(!calls.isEmpty)

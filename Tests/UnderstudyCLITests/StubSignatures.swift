@@ -23,6 +23,10 @@ enum LibraryFactories {
       "query(_:)": { _ = RequestPattern.query("a") },
       "jsonBody(_:)": { _ = RequestPattern.jsonBody(["a": 1]) },
       "formBody(_:)": { _ = RequestPattern.formBody(["a": "1"]) },
+      "formField(_:)": { _ = RequestPattern.formField("a") },
+      "jsonBody(subset:)": { _ = RequestPattern.jsonBody(subset: ["a": 1]) },
+      "body(containing:)": { _ = RequestPattern.body(containing: "a") },
+      "body(matching:)": { _ = RequestPattern.body(matching: "^a$") },
       "body(_:)": {
         _ = RequestPattern.body("text")
         _ = RequestPattern.body(Data())

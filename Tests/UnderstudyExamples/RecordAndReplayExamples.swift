@@ -93,7 +93,7 @@ import Understudy
 
     let findings = scanner.scan(HAR(entries: [Self.entry()]))
 
-    #expect(findings.map(\.kind) == [.basicCredentials, .gitHubToken])
+    #expect(findings.map(\.kind) == [.redactionRule, .redactionRule])
     #expect(scanner.scan(Redaction.default.redact(HAR(entries: [Self.entry()]))).isEmpty)
   }
 

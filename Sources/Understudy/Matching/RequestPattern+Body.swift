@@ -69,4 +69,24 @@ extension RequestPattern {
         ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))
     }
   }
+
+  /// Matches an `application/x-www-form-urlencoded` body that has a field `name`, with any
+  /// value; the name is percent-decoded, with `+` read as a space.
+  ///
+  /// `understudy stub` writes this for a field whose recorded value was redacted, so the stub
+  /// checks the field is sent without comparing it with a placeholder.
+  ///
+  /// ```swift
+  /// .post("/login") && .formBody(["user": "ann"]) && .formField("password")
+  /// ```
+  public static func formField(_ name: String) -> RequestPattern {
+    RequestPattern(field: "body", expected: "has form field \(name)".clipped()) { request in
+      guard let text = request.bodyText else {
+        return .mismatched(actual: request.bodySummary)
+      }
+      let actual = NameValuePairs(encoded: Substring(text), plusIsSpace: true)
+      return actual.pairs.contains { $0.name == name }
+        ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))
+    }
+  }
 }

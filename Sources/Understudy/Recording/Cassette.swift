@@ -463,7 +463,7 @@ public final class Cassette: Sendable {
     var har = HAR(entries: entries)
     har.log.creator = HAR.Creator(name: "Understudy", version: "1")
     har = redaction.redact(har)
-    let findings = CredentialScanner(allowing: redaction.credentialAllowances).scan(har)
+    let findings = CredentialScanner(redaction: redaction).scan(har)
     if !findings.isEmpty && !allowsCredentials {
       let listed = findings.prefix(5).map { "  \($0)" }.joined(separator: "\n")
       return [

@@ -1,8 +1,12 @@
-/// Looks through everything a cassette would write for values shaped like credentials, so a
-/// secret that redaction missed is caught before it reaches version control.
+/// Looks through everything a cassette would write for secrets, so one that redaction missed
+/// is caught before it reaches version control.
 ///
-/// The scanner reads the cassette as it would be written (every member of the encoded JSON,
-/// with base64 bodies decoded), so nothing the file holds escapes it. Placeholders left by
+/// One rule set drives the scanner and ``Redaction``: a finding is every value the scanner's
+/// ``redaction`` would replace (the headers, query parameters, form fields, JSON members and
+/// body patterns it names, found by running it, never by a second list of names) and every
+/// value shaped like a credential that is left after it ran (see ``CredentialKind``). The
+/// scanner reads the cassette as it would be written (every member of the encoded JSON, with
+/// base64 bodies decoded), so nothing the file holds escapes it. Placeholders left by
 /// ``Redaction`` are never reported. Findings show a masked excerpt, never the secret.
 ///
 /// ```swift
@@ -45,12 +49,20 @@ public struct CredentialScanner: Sendable {
   /// The values to accept.
   public var allowList: [Allowance]
 
-  /// Creates a scanner that reports everything except the `allowList`.
-  public init(allowing allowList: [Allowance] = []) {
-    self.allowList = allowList
+  /// The rules whose every replacement is a finding: a value `redaction` would remove is
+  /// reported whatever its shape (a session cookie, an `api_key` of any form).
+  public var redaction: Redaction
+
+  /// Creates a scanner that reports what `redaction` would replace and every other
+  /// credential-shaped value, except the `allowList` and the redaction's own
+  /// ``Redaction/credentialAllowances``.
+  public init(redaction: Redaction = .default, allowing allowList: [Allowance] = []) {
+    self.redaction = redaction
+    self.allowList = redaction.credentialAllowances + allowList
   }
 
-  /// Every credential-shaped value in `har`, in the order of the file.
+  /// Every value ``redaction`` would replace in `har` and every credential-shaped value left
+  /// after it, in the order of the file.
   public func scan(_ har: HAR) -> [CredentialFinding] {
     // Dates hold no secrets, and one a cassette cannot write must not stop the scan either.
     var har = har
@@ -60,67 +72,167 @@ public struct CredentialScanner: Sendable {
     for index in har.log.pages.indices {
       har.log.pages[index].startedDateTime = Date(timeIntervalSince1970: 0)
     }
-    let encoder = HAR.makeEncoder()
-    // NaN cannot be written to a file, but it must not stop a scan either.
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-    guard let data = try? encoder.encode(har), let document = try? JSONNode.parse(Array(data))
-    else { return [] }
+    var redacted = redaction.redact(har)
+    var replaced: [[JSONPathComponent]: [CredentialFinding]] = [:]
+    for index in har.log.entries.indices where har.log.entries[index] != redacted.log.entries[index]
+    {
+      var original = har.log.entries[index]
+      var result = redacted.log.entries[index]
+      let path: [JSONPathComponent] = [.key("log"), .key("entries"), .index(index)]
+      for (old, new) in zip(Self.takeBodies(from: &original), Self.takeBodies(from: &result))
+      where old.text != new.text {
+        record(
+          RedactedValue.replacements(
+            from: Self.readable(old.text, encoding: old.encoding),
+            to: Self.readable(new.text, encoding: new.encoding)),
+          at: path + old.path, into: &replaced)
+      }
+      guard let before = Self.document(original), let after = Self.document(result) else {
+        continue
+      }
+      var walked = path
+      compare(before, after, path: &walked, encoding: nil, into: &replaced)
+    }
+    // Bodies are scanned as the strings they are; encoding and parsing them again as members
+    // of the document took most of the time of a large file.
+    var bodies: [[JSONPathComponent]: String] = [:]
+    for index in redacted.log.entries.indices {
+      for body in Self.takeBodies(from: &redacted.log.entries[index]) {
+        bodies[[.key("log"), .key("entries"), .index(index)] + body.path] = body.text
+      }
+    }
+    guard let document = Self.document(redacted) else { return [] }
     var findings: [CredentialFinding] = []
     var path: [JSONPathComponent] = []
-    visit(document, path: &path, encoding: nil, into: &findings)
+    visit(
+      document, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
+      into: &findings)
     return findings
+  }
+
+  /// The entry's request and response body texts, each replaced by a one-character stand-in
+  /// that keeps its member in the encoding, with their paths inside the entry.
+  private static func takeBodies(from entry: inout HAR.Entry)
+    -> [(path: [JSONPathComponent], text: String, encoding: String?)]
+  {
+    var bodies: [(path: [JSONPathComponent], text: String, encoding: String?)] = []
+    if var postData = entry.request.postData {
+      bodies.append(
+        ([.key("request"), .key("postData"), .key("text")], postData.text, postData.encoding))
+      postData.text = "-"
+      entry.request.postData = postData
+    }
+    if let text = entry.response.content.text {
+      bodies.append(
+        ([.key("response"), .key("content"), .key("text")], text, entry.response.content.encoding))
+      entry.response.content.text = "-"
+    }
+    return bodies
+  }
+
+  /// Adds a finding at `path` for each of `replacements` no allowance accepts.
+  private func record(
+    _ replacements: [RedactedValue], at path: [JSONPathComponent],
+    into replaced: inout [[JSONPathComponent]: [CredentialFinding]]
+  ) {
+    let findings = replacements.compactMap { replacement -> CredentialFinding? in
+      if let removed = replacement.removed, isAllowed(removed) { return nil }
+      return CredentialFinding(
+        path: JSONPathComponent.render(path), kind: .redactionRule,
+        excerpt: replacement.description)
+    }
+    if !findings.isEmpty { replaced[path, default: []] += findings }
+  }
+
+  /// Whether a value a rule would remove is accepted: allowed itself, or holding credentials
+  /// that are all allowed (`Basic YXBw…` when `YXBw…` is).
+  private func isAllowed(_ removed: String) -> Bool {
+    guard !allowList.isEmpty else { return false }
+    if allowList.contains(where: { $0.allows(secret: removed, match: removed) }) { return true }
+    var text = removed
+    let shapes = text.withUTF8 { CredentialShape.find(in: $0).count }
+    return shapes > 0 && findings(in: removed, nameContext: false, path: { "" }).isEmpty
   }
 
   /// Every credential-shaped value in `text`, reported at `path`.
   public func scan(_ text: String, at path: String) -> [CredentialFinding] {
-    findings(in: text) { path }
+    findings(in: text, nameContext: false) { path }
+  }
+
+  /// `value` encoded as a cassette writes it, and parsed back with byte offsets.
+  private static func document(_ value: some Encodable) -> JSONNode? {
+    let encoder = HAR.makeEncoder()
+    // NaN cannot be written to a file, but it must not stop a scan either.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    guard let data = try? encoder.encode(value) else { return nil }
+    return try? JSONNode.parse(Array(data))
   }
 
   /// The findings in `text`; `path` is rendered only when there is one.
-  private func findings(in text: String, path: () -> String) -> [CredentialFinding] {
-    // Most strings in a cassette are short or plain; one combined expression turns them away
-    // before eleven separate ones run.
-    guard text.utf8.count >= CredentialDetector.shortestMatch,
-      CredentialDetector.any.regex.firstMatch(
-        in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    else { return [] }
-    let text =
-      text.range(of: "redacted:", options: .caseInsensitive) == nil
-      ? text
-      : RedactionPlaceholder.anyPlaceholder.regex.stringByReplacingMatches(
-        in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
-    var taken: [Range<String.Index>] = []
-    var findings: [CredentialFinding] = []
-    for detector in CredentialDetector.all {
-      for match in detector.regex.matches(in: text) {
-        guard let whole = Range(match.range, in: text),
-          let secretRange = Range(match.range(at: 2), in: text),
-          !taken.contains(where: { $0.overlaps(whole) })
-        else { continue }
-        let secret = String(text[secretRange])
-        guard detector.accepts(secret),
-          !allowList.contains(where: { $0.allows(secret: secret, match: String(text[whole])) })
-        else { continue }
-        taken.append(whole)
-        let label = text[whole.lowerBound..<secretRange.lowerBound]
+  private func findings(in text: String, nameContext: Bool, path: () -> String)
+    -> [CredentialFinding]
+  {
+    var text = text
+    return text.withUTF8 { bytes in
+      CredentialShape.find(in: bytes, nameContext: nameContext).compactMap { shape in
+        let secret = String(decoding: bytes[shape.secret], as: UTF8.self)
+        let whole = String(decoding: bytes[shape.whole], as: UTF8.self)
+        guard !allowList.contains(where: { $0.allows(secret: secret, match: whole) }) else {
+          return nil
+        }
+        let label = String(
+          decoding: bytes[shape.whole.lowerBound..<shape.secret.lowerBound], as: UTF8.self)
         let shown = secret.prefix(min(4, secret.count / 3))
-        findings.append(
-          CredentialFinding(
-            path: path(), kind: detector.kind,
-            excerpt: "\(label)\(shown)… (\(secret.count) characters)"))
+        return CredentialFinding(
+          path: path(), kind: shape.kind,
+          excerpt: "\(label)\(shown)… (\(secret.count) characters)")
       }
     }
-    return findings
+  }
+
+  /// Walks the original and the redacted encoding of one entry side by side and records, by
+  /// path, each value redaction replaced.
+  private func compare(
+    _ before: JSONNode, _ after: JSONNode, path: inout [JSONPathComponent], encoding: String?,
+    into replaced: inout [[JSONPathComponent]: [CredentialFinding]]
+  ) {
+    switch (before.value, after.value) {
+    case (.object(let old), .object(let new)):
+      let encoding = Self.encoding(of: new)
+      for (oldMember, newMember) in zip(old, new) where oldMember.key == newMember.key {
+        path.append(.key(newMember.key))
+        compare(
+          oldMember.value, newMember.value, path: &path,
+          encoding: newMember.key == "text" ? encoding : nil, into: &replaced)
+        path.removeLast()
+      }
+    case (.array(let old), .array(let new)):
+      for (index, (oldElement, newElement)) in zip(old, new).enumerated() {
+        path.append(.index(index))
+        compare(oldElement, newElement, path: &path, encoding: nil, into: &replaced)
+        path.removeLast()
+      }
+    case (.string(let old), .string(let new)) where old != new:
+      record(
+        RedactedValue.replacements(
+          from: Self.readable(old, encoding: encoding), to: Self.readable(new, encoding: encoding)),
+        at: path, into: &replaced)
+    default:
+      break
+    }
   }
 
   private func visit(
-    _ node: JSONNode, path: inout [JSONPathComponent], encoding: String?,
+    _ node: JSONNode, path: inout [JSONPathComponent], encoding: String?, name: String?,
+    replaced: [[JSONPathComponent]: [CredentialFinding]], bodies: [[JSONPathComponent]: String],
     into findings: inout [CredentialFinding]
   ) {
     switch node.value {
     case .object(let members):
-      let encoding = members.first { $0.key == "encoding" }.flatMap { member -> String? in
+      let encoding = Self.encoding(of: members)
+      // A header's or field's name tells an AWS secret key from other base64.
+      let name = members.first { $0.key == "name" }.flatMap { member -> String? in
         if case .string(let value) = member.value.value { return value }
         return nil
       }
@@ -128,26 +240,44 @@ public struct CredentialScanner: Sendable {
         path.append(.key(member.key))
         visit(
           member.value, path: &path, encoding: member.key == "text" ? encoding : nil,
+          name: member.key == "value" ? name : nil, replaced: replaced, bodies: bodies,
           into: &findings)
         path.removeLast()
       }
     case .array(let elements):
       for (index, element) in elements.enumerated() {
         path.append(.index(index))
-        visit(element, path: &path, encoding: nil, into: &findings)
+        visit(
+          element, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
+          into: &findings)
         path.removeLast()
       }
-    case .string(let text):
-      var readable = text
-      // Binary bodies are read leniently: an ASCII key inside an image is still a leak.
-      if encoding != nil, let data = try? HARBodyText.decode(text: text, encoding: encoding) {
-        readable = String(decoding: data, as: UTF8.self)
-      }
+    case .string(var text):
+      if !replaced.isEmpty, let ruled = replaced[path] { findings += ruled }
+      if path.last == .key("text"), let body = bodies[path] { text = body }
       let location = path
-      findings += self.findings(in: readable) { JSONPathComponent.render(location) }
+      findings += self.findings(
+        in: Self.readable(text, encoding: encoding),
+        nameContext: name.map(CredentialShape.namesAWSSecret) ?? false
+      ) { JSONPathComponent.render(location) }
     case .number, .bool, .null:
       break
     }
+  }
+
+  /// The `encoding` member of a HAR content object, which says how to read its `text`.
+  private static func encoding(of members: [JSONNode.Member]) -> String? {
+    members.first { $0.key == "encoding" }.flatMap { member -> String? in
+      if case .string(let value) = member.value.value { return value }
+      return nil
+    }
+  }
+
+  /// Binary bodies are read leniently: an ASCII key inside an image is still a leak.
+  private static func readable(_ text: String, encoding: String?) -> String {
+    guard encoding != nil, let data = try? HARBodyText.decode(text: text, encoding: encoding)
+    else { return text }
+    return String(decoding: data, as: UTF8.self)
   }
 }
 
@@ -178,10 +308,19 @@ public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStri
   case bearerToken
   /// `Basic` followed by base64 of `user:password`.
   case basicCredentials
-  /// A JSON Web Token (`eyJ….eyJ….…`).
+  /// `Authorization: Token …`, as Django REST framework and others write it: a credential that
+  /// mixes letters and digits.
+  case tokenCredentials
+  /// A JSON Web Token: three base64url segments whose first decodes to a JSON object, whatever
+  /// its members (`eyJ…`, `ewog…`); the signature may be empty.
   case jsonWebToken
   /// An AWS access key ID (`AKIA…`, `ASIA…`).
   case awsAccessKey
+  /// An AWS secret access key: 40 characters of base64 mixing cases and digits beside a name
+  /// that says `aws` or `secret`.
+  case awsSecretKey
+  /// An npm access token (`npm_…`).
+  case npmToken
   /// A GitHub token (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`).
   case gitHubToken
   /// A Slack token (`xoxb-`, `xoxp-`, …).
@@ -196,14 +335,23 @@ public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStri
   case openAIKey
   /// The header of a PEM private key.
   case privateKey
+  /// The user information of a URL: `https://user:password@host`, or a user name long
+  /// enough to be a token (`https://TOKEN@host`).
+  case urlUserinfo
+  /// A value the scanner's ``CredentialScanner/redaction`` would replace, whatever its shape:
+  /// a header, query parameter, form field, JSON member or body pattern its rules name.
+  case redactionRule
 
   /// A name for reports, such as `GitHub token`.
   public var description: String {
     switch self {
     case .bearerToken: return "bearer token"
     case .basicCredentials: return "Basic credentials"
+    case .tokenCredentials: return "Token credentials"
     case .jsonWebToken: return "JSON Web Token"
     case .awsAccessKey: return "AWS access key"
+    case .awsSecretKey: return "AWS secret key"
+    case .npmToken: return "npm token"
     case .gitHubToken: return "GitHub token"
     case .slackToken: return "Slack token"
     case .stripeKey: return "Stripe key"
@@ -211,79 +359,23 @@ public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStri
     case .gitLabToken: return "GitLab token"
     case .openAIKey: return "OpenAI-style secret key"
     case .privateKey: return "private key"
+    case .urlUserinfo: return "URL user information"
+    case .redactionRule: return "value redaction replaces"
     }
   }
-}
-
-/// One credential shape: a regular expression whose group 1 is the label (`Bearer `, `ghp_`)
-/// and group 2 the secret.
-private struct CredentialDetector: Sendable {
-  let kind: CredentialKind
-  let regex: SharedRegex
-  /// A second look at a match the expression alone cannot judge.
-  let accepts: @Sendable (String) -> Bool
-
-  init(
-    _ kind: CredentialKind, _ pattern: String,
-    accepts: @escaping @Sendable (String) -> Bool = { _ in true }
-  ) {
-    self.kind = kind
-    regex = SharedRegex(literal: pattern)
-    self.accepts = accepts
-  }
-
-  /// The fewest characters any detector matches (`Basic ` and six of base64).
-  static let shortestMatch = 12
-
-  /// Every detector in one expression, to rule out a string with a single pass.
-  static let any = SharedRegex(
-    literal: all.map { "(?:\($0.regex.pattern))" }.joined(separator: "|"))
-
-  /// Most specific first: a match claims its text, so a JWT inside `Bearer …` is reported as a
-  /// JWT, once.
-  static let all = [
-    CredentialDetector(.privateKey, "(-----BEGIN )((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"),
-    CredentialDetector(.awsAccessKey, "\\b(AKIA|ASIA)([0-9A-Z]{16})\\b"),
-    CredentialDetector(.gitHubToken, "\\b(gh[opusr]_|github_pat_)([A-Za-z0-9_]{20,})"),
-    CredentialDetector(.slackToken, "\\b(xox[abprs]-)([A-Za-z0-9-]{10,})"),
-    CredentialDetector(.stripeKey, "\\b((?:sk|rk)_(?:live|test)_)([A-Za-z0-9]{10,})"),
-    CredentialDetector(.googleAPIKey, "\\b(AIza)([0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])"),
-    CredentialDetector(.gitLabToken, "\\b(glpat-)([A-Za-z0-9_-]{20,})"),
-    CredentialDetector(.openAIKey, "\\b(sk-(?:proj-|svcacct-|admin-)?)([A-Za-z0-9_-]{20,})"),
-    CredentialDetector(
-      .jsonWebToken, "\\b(eyJ)([A-Za-z0-9_-]+\\.eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*)"),
-    CredentialDetector(
-      .bearerToken, "\\b((?i:bearer)\\s+)([A-Za-z0-9._~+/-]{12,}=*)(?![A-Za-z0-9._~+/=-])"),
-    // Only base64 of `user:password` counts, so prose such as "Basic authentication" does not.
-    CredentialDetector(
-      .basicCredentials, "\\b((?i:basic)\\s+)([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])",
-      accepts: { secret in
-        Data(base64Encoded: secret).map { String(decoding: $0, as: UTF8.self).contains(":") }
-          ?? false
-      }),
-  ]
 }
 
 extension CredentialScanner {
-  /// Where credential-shaped values sit in `text`: the secret part of each match, without its
+  /// Where credential-shaped values sit in `text`: the secret part of each shape, without its
   /// label (`Bearer `, `ghp_`), so logs can mask what the scanner would report.
   static func secretRanges(in text: String) -> [Range<String.Index>] {
-    guard text.utf8.count >= CredentialDetector.shortestMatch,
-      CredentialDetector.any.regex.firstMatch(
-        in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    else { return [] }
-    var taken: [Range<String.Index>] = []
-    var secrets: [Range<String.Index>] = []
-    for detector in CredentialDetector.all {
-      for match in detector.regex.matches(in: text) {
-        guard let whole = Range(match.range, in: text),
-          let secret = Range(match.range(at: 2), in: text),
-          !taken.contains(where: { $0.overlaps(whole) }), detector.accepts(String(text[secret]))
-        else { continue }
-        taken.append(whole)
-        secrets.append(secret)
-      }
+    var copy = text
+    let byteRanges = copy.withUTF8 { bytes in CredentialShape.find(in: bytes).map(\.secret) }
+    // Every shape starts and ends on an ASCII byte, so these are valid String indices.
+    let utf8 = text.utf8
+    return byteRanges.map { range in
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      return lower..<utf8.index(lower, offsetBy: range.count)
     }
-    return secrets
   }
 }

@@ -322,8 +322,16 @@ private struct JSONParser {
           "a string contains a raw control character (U+\(hex(byte, width: 4))); "
             + "JSON strings must write it as an escape such as \\n")
       default:
-        utf8.append(byte)
-        index += 1
+        // Copy the run up to the next quote, escape or control character in one go: a body
+        // stored as a JSON string is mostly escaped quotes, and a byte at a time was slow.
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+          bytes[end] >= 0x20
+        {
+          end += 1
+        }
+        utf8.append(contentsOf: bytes[index..<end])
+        index = end
       }
     }
   }

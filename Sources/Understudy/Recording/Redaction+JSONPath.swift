@@ -67,7 +67,9 @@ extension Redaction {
             return [elements[index]]
           case .anyChild: return node.children
           case .descendant(let name):
-            return node.subtree.flatMap { name.map($0.members(named:)) ?? $0.children }
+            var found: [JSONNode] = []
+            node.collectDescendants(named: name, into: &found)
+            return found
           }
         }
       }
@@ -151,15 +153,22 @@ extension JSONNode {
     }
   }
 
-  /// This node and everything below it.
-  fileprivate var subtree: [JSONNode] {
-    var nodes: [JSONNode] = []
-    func collect(_ node: JSONNode) {
-      nodes.append(node)
-      node.children.forEach(collect)
+  /// The members named `name` (every child when `nil`) of this node and of every node below
+  /// it, in document order. Walks in place: listing every node of a 50 MB body first and then
+  /// filtering it was most of the cost of a credential scan.
+  fileprivate func collectDescendants(named name: String?, into found: inout [JSONNode]) {
+    switch value {
+    case .object(let members):
+      for member in members where name == nil || member.key == name {
+        found.append(member.value)
+      }
+      for member in members { member.value.collectDescendants(named: name, into: &found) }
+    case .array(let elements):
+      if name == nil { found += elements }
+      for element in elements { element.collectDescendants(named: name, into: &found) }
+    default:
+      break
     }
-    collect(self)
-    return nodes
   }
 }
 

@@ -58,8 +58,18 @@ extension RecordingTests {
         body: Data([0xFF, 0xFE]) + Data(FakeSecret.aws.utf8), mimeType: "application/octet-stream")
       entry.comment = "copied from " + FakeSecret.stripe
       let findings = scanner.scan(HAR(entries: [entry]))
+      // The `key` parameter and the cookie are values the default redaction replaces.
       #expect(
         Set(findings.map { "\($0.path) \($0.kind.rawValue)" }) == [
+          "log.entries[0].comment stripeKey",
+          "log.entries[0].request.url redactionRule",
+          "log.entries[0].request.cookies[0].value redactionRule",
+          "log.entries[0].request.postData.text slackToken",
+          "log.entries[0].response.content.text awsAccessKey",
+        ])
+      let shapesOnly = CredentialScanner(redaction: .none).scan(HAR(entries: [entry]))
+      #expect(
+        Set(shapesOnly.map { "\($0.path) \($0.kind.rawValue)" }) == [
           "log.entries[0].comment stripeKey",
           "log.entries[0].request.url googleAPIKey",
           "log.entries[0].request.cookies[0].value gitHubToken",
@@ -99,8 +109,22 @@ extension RecordingTests {
     }
 
     @Test(arguments: ["chrome-export.har", "mitmproxy-export.har"])
-    func cleanCassettesHaveNoFindings(name: String) throws {
-      #expect(scanner.scan(try HAR.load(contentsOf: HARFixtures.url(name))).isEmpty)
+    func browserExportsHoldNoCredentialShapes(name: String) throws {
+      let har = try HAR.load(contentsOf: HARFixtures.url(name))
+      #expect(CredentialScanner(redaction: .none).scan(har).isEmpty)
+      #expect(scanner.scan(Redaction.default.redact(har)).isEmpty)
+    }
+
+    /// The cookies these exports carry are what `redact` removes, so a scan must say so.
+    @Test(arguments: [
+      ("chrome-export.har", "log.entries[0].request.cookies[0].value", "<redacted:cookie>"),
+      ("mitmproxy-export.har", "log.entries[0].response.cookies[0].value", "<redacted:set-cookie>"),
+    ])
+    func browserExportCookiesAreFindings(name: String, path: String, placeholder: String) throws {
+      let findings = scanner.scan(try HAR.load(contentsOf: HARFixtures.url(name)))
+      let finding = try #require(findings.first { $0.path == path })
+      #expect(finding.kind == .redactionRule)
+      #expect(finding.excerpt.hasPrefix(placeholder + " for "))
     }
 
     @Test func proseAboutCredentialsIsNotACredential() {

@@ -1,0 +1,461 @@
+/// A credential-shaped run of bytes: `whole` from its label (`Bearer `, `ghp_`) to its end,
+/// `secret` the part after the label.
+struct CredentialShape {
+  let kind: CredentialKind
+  let whole: Range<Int>
+  let secret: Range<Int>
+}
+
+extension CredentialShape {
+  /// Every credential shape in `bytes`, in order, without overlaps.
+  ///
+  /// Scans UTF-8 bytes once, trying the detectors only where one can start (the first byte of a
+  /// word, a `-` or a `:`), so a large body costs a table lookup per byte; the old per-string
+  /// regular expressions ran at about 1 MB/s. `nameContext` is the `name` beside a `value`
+  /// (a header's name): an AWS secret key is told from any other 40 characters of base64 only
+  /// by a name that says `aws` or `secret` nearby.
+  static func find(in bytes: UnsafeBufferPointer<UInt8>, nameContext: Bool = false)
+    -> [CredentialShape]
+  {
+    var scanner = ShapeScanner(bytes: bytes)
+    return scanner.run(nameContext: nameContext)
+  }
+
+  /// The byte ranges of the placeholders in `bytes`, both spellings.
+  static func placeholders(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    let scanner = ShapeScanner(bytes: bytes)
+    var spans: [Range<Int>] = []
+    var index = 0
+    while index < bytes.count {
+      let opening = bytes[index]
+      if opening == UInt8(ascii: "<") || opening == UInt8(ascii: "%"),
+        index + 1 < bytes.count, let end = scanner.placeholderEnd(wordAt: index + 1)
+      {
+        spans.append(index..<end)
+        index = end
+      } else {
+        index += 1
+      }
+    }
+    return spans
+  }
+
+  /// Whether `text` mentions `aws` or `secret` in any case, the names beside an AWS secret key.
+  static func namesAWSSecret(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { ShapeScanner(bytes: $0).keywordPositions().isEmpty == false }
+  }
+}
+
+/// The state of one scan; a struct over a buffer so the hot loop stays free of reference
+/// counting and bounds-checked `String` indexing.
+private struct ShapeScanner {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var count: Int { bytes.count }
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  mutating func run(nameContext: Bool) -> [CredentialShape] {
+    var found: [CredentialShape] = []
+    // A local copy, so the loop reads the table without the global's lazy-initialisation check.
+    let table = ByteClass.table
+    var index = 0
+    while index < count {
+      let byte = bytes[index]
+      let flags = table[Int(byte)]
+      if flags & ByteClass.word != 0 {
+        // Only a word starting with a letter some shape starts with is looked at further.
+        if flags & ByteClass.shapeStart != 0 {
+          if let placeholderEnd = placeholderEnd(wordAt: index) {
+            index = placeholderEnd
+            continue
+          }
+          if let shape = shape(at: index) {
+            found.append(shape)
+            index = shape.whole.upperBound
+            continue
+          }
+        }
+        index += 1
+        while index < count, table[Int(bytes[index])] & ByteClass.word != 0 { index += 1 }
+        continue
+      }
+      if byte == UInt8(ascii: "-"), let shape = privateKey(at: index) {
+        found.append(shape)
+        index = shape.whole.upperBound
+        continue
+      }
+      if byte == UInt8(ascii: ":"), let shape = userinfo(colonAt: index) {
+        found.append(shape)
+        index = shape.whole.upperBound
+        continue
+      }
+      index += 1
+    }
+    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
+    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+  }
+
+  // MARK: Detectors that start at the first byte of a word
+
+  /// The shape starting at `start`, the first byte of a word; most specific first, so a JWT
+  /// after `Bearer ` is reported as a JWT.
+  func shape(at start: Int) -> CredentialShape? {
+    if let specific = specificShape(at: start) { return specific }
+    switch bytes[start] | 0x20 {
+    case UInt8(ascii: "b"):
+      return authorization("bearer", .bearerToken, at: start)
+        ?? authorization("basic", .basicCredentials, at: start)
+    case UInt8(ascii: "t"):
+      return authorization("token", .tokenCredentials, at: start)
+    default:
+      return nil
+    }
+  }
+
+  /// Shapes recognised by a fixed prefix.
+  func specificShape(at start: Int) -> CredentialShape? {
+    switch bytes[start] {
+    case UInt8(ascii: "A"):
+      if has("AKIA", at: start) || has("ASIA", at: start) {
+        return fixed(.awsAccessKey, at: start, label: 4, length: 16, ByteClass.isUpperOrDigit)
+      }
+      if has("AIza", at: start) {
+        return fixed(.googleAPIKey, at: start, label: 4, length: 35, ByteClass.isURLSafeBase64)
+      }
+    case UInt8(ascii: "g"):
+      if has("github_pat_", at: start) {
+        return open(.gitHubToken, at: start, label: 11, minimum: 20, ByteClass.isWord)
+      }
+      if has("gh", at: start), start + 3 < count, bytes[start + 3] == UInt8(ascii: "_"),
+        "opusr".utf8.contains(bytes[start + 2])
+      {
+        return open(.gitHubToken, at: start, label: 4, minimum: 20, ByteClass.isWord)
+      }
+      if has("glpat-", at: start) {
+        return open(.gitLabToken, at: start, label: 6, minimum: 20, ByteClass.isURLSafeBase64)
+      }
+    case UInt8(ascii: "x"):
+      if has("xox", at: start), start + 4 < count, bytes[start + 4] == UInt8(ascii: "-"),
+        "abprs".utf8.contains(bytes[start + 3])
+      {
+        return open(.slackToken, at: start, label: 5, minimum: 10, ByteClass.isAlphanumericOrDash)
+      }
+    case UInt8(ascii: "s"), UInt8(ascii: "r"):
+      for prefix in ["sk_live_", "sk_test_", "rk_live_", "rk_test_"] where has(prefix, at: start) {
+        return open(.stripeKey, at: start, label: 8, minimum: 10, ByteClass.isAlphanumeric)
+      }
+      for prefix in ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-"] where has(prefix, at: start) {
+        return open(
+          .openAIKey, at: start, label: prefix.utf8.count, minimum: 20, ByteClass.isURLSafeBase64)
+      }
+    case UInt8(ascii: "n"):
+      if has("npm_", at: start) {
+        return fixed(.npmToken, at: start, label: 4, length: 36, ByteClass.isAlphanumeric)
+      }
+    case UInt8(ascii: "e"):
+      return jsonWebToken(at: start)
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// `label` then exactly `length` bytes of `allowed`, not followed by another.
+  func fixed(
+    _ kind: CredentialKind, at start: Int, label: Int, length: Int, _ allowed: (UInt8) -> Bool
+  ) -> CredentialShape? {
+    let end = run(from: start + label, allowed)
+    guard end - start - label == length, end == count || !ByteClass.isWord(bytes[end]) else {
+      return nil
+    }
+    return CredentialShape(kind: kind, whole: start..<end, secret: start + label..<end)
+  }
+
+  /// `label` then at least `minimum` bytes of `allowed`.
+  func open(
+    _ kind: CredentialKind, at start: Int, label: Int, minimum: Int, _ allowed: (UInt8) -> Bool
+  ) -> CredentialShape? {
+    let end = run(from: start + label, allowed)
+    guard end - start - label >= minimum else { return nil }
+    return CredentialShape(kind: kind, whole: start..<end, secret: start + label..<end)
+  }
+
+  /// Three base64url segments joined by dots whose first decodes to a JSON object: a JWT with
+  /// any header (`eyJ…` for `{"`, `ewo…` for `{` and a newline); the signature may be empty.
+  func jsonWebToken(at start: Int) -> CredentialShape? {
+    guard start + 1 < count,
+      bytes[start + 1] == UInt8(ascii: "y") || bytes[start + 1] == UInt8(ascii: "w")
+    else { return nil }
+    let headerEnd = run(from: start, ByteClass.isURLSafeBase64)
+    guard headerEnd - start >= 8, headerEnd < count, bytes[headerEnd] == UInt8(ascii: ".") else {
+      return nil
+    }
+    let payloadEnd = run(from: headerEnd + 1, ByteClass.isURLSafeBase64)
+    guard payloadEnd > headerEnd + 1, payloadEnd < count, bytes[payloadEnd] == UInt8(ascii: ".")
+    else { return nil }
+    let end = run(from: payloadEnd + 1, ByteClass.isURLSafeBase64)
+    guard decodesToJSONObject(start..<headerEnd) else { return nil }
+    return CredentialShape(kind: .jsonWebToken, whole: start..<end, secret: start + 3..<end)
+  }
+
+  /// Whether base64url `range` decodes to text that starts with `{` and ends with `}`.
+  func decodesToJSONObject(_ range: Range<Int>) -> Bool {
+    var text = String(decoding: bytes[range], as: UTF8.self)
+      .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    if text.utf8.count % 4 != 0 { text += String(repeating: "=", count: 4 - text.utf8.count % 4) }
+    guard let data = Data(base64Encoded: text) else { return false }
+    let trimmed = data.filter { !ByteClass.isSpace($0) }
+    return trimmed.first == UInt8(ascii: "{") && trimmed.last == UInt8(ascii: "}")
+  }
+
+  /// An authorization scheme word (`Bearer`, `Basic`, `Token`, any case), white space, and a
+  /// credential. A `Token` credential must mix letters and digits, and a `Basic` one must
+  /// decode to `user:password`, so prose such as "token authentication" or "Basic plan" is not
+  /// reported.
+  func authorization(_ scheme: String, _ kind: CredentialKind, at start: Int) -> CredentialShape? {
+    guard hasIgnoringCase(scheme, at: start) else { return nil }
+    var secretStart = start + scheme.utf8.count
+    guard secretStart < count, ByteClass.isSpace(bytes[secretStart]) else { return nil }
+    while secretStart < count, ByteClass.isSpace(bytes[secretStart]) { secretStart += 1 }
+    guard secretStart < count else { return nil }
+    if ByteClass.isWord(bytes[secretStart]), let specific = specificShape(at: secretStart) {
+      return specific
+    }
+    let allowed = kind == .basicCredentials ? ByteClass.isBase64 : ByteClass.isTokenCharacter
+    var end = run(from: secretStart, allowed)
+    let body = end - secretStart
+    var padding = 0
+    while end < count, bytes[end] == UInt8(ascii: "="),
+      padding < (kind == .basicCredentials ? 2 : 64)
+    {
+      end += 1
+      padding += 1
+    }
+    guard
+      end == count || !(ByteClass.isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "="))
+    else { return nil }
+    let secret = secretStart..<end
+    switch kind {
+    case .basicCredentials:
+      guard body >= 6,
+        let data = Data(base64Encoded: String(decoding: bytes[secret], as: UTF8.self)),
+        data.contains(UInt8(ascii: ":"))
+      else { return nil }
+    case .tokenCredentials:
+      guard body >= 12, bytes[secret].contains(where: ByteClass.isDigit),
+        bytes[secret].contains(where: ByteClass.isLetter)
+      else { return nil }
+    default:
+      guard body >= 12 else { return nil }
+    }
+    return CredentialShape(kind: kind, whole: start..<end, secret: secret)
+  }
+
+  // MARK: Detectors that start at punctuation
+
+  /// `-----BEGIN … PRIVATE KEY-----`; the secret is the header after `-----BEGIN `, which is
+  /// all a scan needs to refuse the key that follows.
+  func privateKey(at start: Int) -> CredentialShape? {
+    guard has("-----BEGIN ", at: start) else { return nil }
+    let nameStart = start + 11
+    let nameEnd = run(from: nameStart) { ByteClass.isUpperOrDigit($0) || $0 == UInt8(ascii: " ") }
+    guard has("-----", at: nameEnd) else { return nil }
+    let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+    guard name.hasSuffix("PRIVATE KEY") || name.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
+    return CredentialShape(
+      kind: .privateKey, whole: start..<nameEnd + 5, secret: nameStart..<nameEnd + 5)
+  }
+
+  /// `scheme://user:password@host`, or a user name long enough to be a token
+  /// (`https://TOKEN@host`); a placeholder in the user information is not reported.
+  func userinfo(colonAt colon: Int) -> CredentialShape? {
+    guard has("://", at: colon) else { return nil }
+    var schemeStart = colon
+    while schemeStart > 0, ByteClass.isSchemeCharacter(bytes[schemeStart - 1]) { schemeStart -= 1 }
+    guard schemeStart < colon, ByteClass.isLetter(bytes[schemeStart]) else { return nil }
+    let infoStart = colon + 3
+    let infoEnd = run(from: infoStart, ByteClass.isAuthorityCharacter)
+    guard infoEnd < count, bytes[infoEnd] == UInt8(ascii: "@"), infoEnd > infoStart else {
+      return nil
+    }
+    let info = bytes[infoStart..<infoEnd]
+    if let separator = info.firstIndex(of: UInt8(ascii: ":")) {
+      guard separator + 1 < infoEnd else { return nil }
+    } else if info.count < 16 {
+      return nil
+    }
+    let text = String(decoding: info, as: UTF8.self)
+    guard text.range(of: "redacted:", options: .caseInsensitive) == nil else { return nil }
+    return CredentialShape(
+      kind: .urlUserinfo, whole: schemeStart..<infoEnd, secret: infoStart..<infoEnd)
+  }
+
+  // MARK: AWS secret keys
+
+  /// 40 characters of base64 with upper- and lower-case letters and a digit, within 100 bytes
+  /// after `aws` or `secret`, or anywhere when the value's name says so.
+  func awsSecretKeys(nameContext: Bool, avoiding taken: [CredentialShape]) -> [CredentialShape] {
+    let windows: [Range<Int>]
+    if nameContext {
+      windows = [0..<count]
+    } else {
+      windows = keywordPositions().map { $0..<min(count, $0 + 100) }
+    }
+    var found: [CredentialShape] = []
+    var index = 0
+    for window in windows {
+      index = max(index, window.lowerBound)
+      while index < window.upperBound {
+        guard ByteClass.isBase64(bytes[index]),
+          index == 0 || !ByteClass.isBase64(bytes[index - 1])
+        else {
+          index += 1
+          continue
+        }
+        let end = run(from: index, ByteClass.isBase64)
+        let key = bytes[index..<end]
+        if end - index == 40, end == count || bytes[end] != UInt8(ascii: "="),
+          key.contains(where: ByteClass.isDigit),
+          key.contains(where: { (0x41...0x5A).contains($0) }),
+          key.contains(where: { (0x61...0x7A).contains($0) }),
+          !taken.contains(where: { $0.whole.overlaps(index..<end) })
+        {
+          found.append(
+            CredentialShape(kind: .awsSecretKey, whole: index..<end, secret: index..<end))
+        }
+        index = end
+      }
+    }
+    return found
+  }
+
+  /// Where `aws` or `secret` ends, in any case.
+  func keywordPositions() -> [Int] {
+    var positions: [Int] = []
+    var index = 0
+    while index + 2 < count {
+      let byte = bytes[index] | 0x20
+      if byte == UInt8(ascii: "a"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"),
+        hasIgnoringCase("aws", at: index)
+      {
+        positions.append(index + 3)
+      } else if byte == UInt8(ascii: "s"), bytes[index + 1] | 0x20 == UInt8(ascii: "e"),
+        hasIgnoringCase("secret", at: index)
+      {
+        positions.append(index + 6)
+      }
+      index += 1
+    }
+    return positions
+  }
+
+  // MARK: Placeholders
+
+  /// The end of a `<redacted:NAME>` or `%3Credacted:NAME%3E` placeholder whose word
+  /// `redacted` starts at `start`, so its name is never read as a credential.
+  func placeholderEnd(wordAt start: Int) -> Int? {
+    let first = bytes[start] | 0x20
+    guard first == UInt8(ascii: "r") || first == UInt8(ascii: "3") else { return nil }
+    let angle: Bool
+    var end: Int
+    if hasIgnoringCase("redacted:", at: start), start >= 1, bytes[start - 1] == UInt8(ascii: "<") {
+      angle = true
+      end = start + 9
+    } else if hasIgnoringCase("3Credacted:", at: start), start >= 1,
+      bytes[start - 1] == UInt8(ascii: "%")
+    {
+      angle = false
+      end = start + 11
+    } else {
+      return nil
+    }
+    while end < count {
+      if angle, bytes[end] == UInt8(ascii: ">") { return end + 1 }
+      if !angle, hasIgnoringCase("%3E", at: end) { return end + 3 }
+      if ByteClass.isSpace(bytes[end]) || bytes[end] == UInt8(ascii: "\"") { return end }
+      end += 1
+    }
+    return end
+  }
+
+  // MARK: Byte helpers
+
+  func run(from start: Int, _ allowed: (UInt8) -> Bool) -> Int {
+    var end = start
+    while end < count, allowed(bytes[end]) { end += 1 }
+    return end
+  }
+
+  func has(_ literal: String, at start: Int) -> Bool {
+    var position = start
+    for byte in literal.utf8 {
+      guard position < count, bytes[position] == byte else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// Whether `literal` is at `start`, ASCII letters compared in any case.
+  func hasIgnoringCase(_ literal: String, at start: Int) -> Bool {
+    var position = start
+    for byte in literal.utf8 {
+      guard position < count, ByteClass.folded(bytes[position]) == ByteClass.folded(byte) else {
+        return false
+      }
+      position += 1
+    }
+    return true
+  }
+}
+
+/// ASCII character classes by table, the scan's only per-byte work.
+private enum ByteClass {
+  static let word: UInt8 = 1
+  private static let base64: UInt8 = 2
+  private static let urlSafe: UInt8 = 4
+  private static let token: UInt8 = 8
+  private static let authority: UInt8 = 16
+  /// The first letters of every word-started shape and of `redacted` in a placeholder.
+  static let shapeStart: UInt8 = 32
+
+  static let table: [UInt8] = (0..<256).map { value in
+    let byte = UInt8(value)
+    let alphanumeric = isLetter(byte) || isDigit(byte)
+    var flags: UInt8 = 0
+    if alphanumeric || byte == UInt8(ascii: "_") { flags |= word }
+    if alphanumeric || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { flags |= base64 }
+    if alphanumeric || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") { flags |= urlSafe }
+    if alphanumeric || "._~+/-".utf8.contains(byte) { flags |= token }
+    // Everything that may sit in user information: not a delimiter, space, quote or bracket.
+    if byte > 0x20, byte < 0x7F, !"/?#@\"'<>\\[]{}`|^ ".utf8.contains(byte) { flags |= authority }
+    if "AgxsrnebBtTR3".utf8.contains(byte) { flags |= shapeStart }
+    return flags
+  }
+
+  static func isWord(_ byte: UInt8) -> Bool { table[Int(byte)] & word != 0 }
+  static func isBase64(_ byte: UInt8) -> Bool { table[Int(byte)] & base64 != 0 }
+  static func isURLSafeBase64(_ byte: UInt8) -> Bool { table[Int(byte)] & urlSafe != 0 }
+  static func isTokenCharacter(_ byte: UInt8) -> Bool { table[Int(byte)] & token != 0 }
+  static func isAuthorityCharacter(_ byte: UInt8) -> Bool { table[Int(byte)] & authority != 0 }
+  static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+  /// The byte with ASCII letters lower-cased.
+  static func folded(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
+  static func isAlphanumericOrDash(_ byte: UInt8) -> Bool {
+    isAlphanumeric(byte) || byte == UInt8(ascii: "-")
+  }
+  static func isUpperOrDigit(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || isDigit(byte)
+  }
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+  static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+    isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+      || byte == UInt8(ascii: ".")
+  }
+}
