@@ -520,10 +520,11 @@ class InterceptingProtocol: URLProtocol {
     guard let (run, registry) = state.withLock({ $0.userCode }), let running = run.running else {
       return fail(URLError.understudy(.timedOut, message, url))
     }
-    run.cancel()
+    // Failed first: the cancelled responder's own answer must find the exchange decided.
     fail(
       URLError.understudy(
         .timedOut, message + "; \(running.closure.name) was still running", url))
+    run.cancel()
     let grace = UserCodeRun.cancellationGrace
     DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
       guard let still = run.running, still.closure.name == running.closure.name else { return }
