@@ -117,6 +117,47 @@ import Understudy
       error?.description.contains("the responder of stub method == POST && path == /users") == true)
   }
 
+  @Test func asyncResponders() async throws {
+    let directory = Directory()
+    registry.stub(.get("/users/{id}")) { request in
+      let id = Int(request.pathParameters["id"] ?? "") ?? 0
+      return .json(await directory.user(id: id))
+    }
+
+    let client = UserClient(session: registry.makeSession())
+    #expect(try await client.user(id: 7) == User(id: 7, name: "Ada"))
+  }
+
+  @Test func respondersMaySendRequestsOfTheirOwn() async throws {
+    registry.stub(.post("https://hooks.example.com/user-created"), .status(204))
+    let hooks = registry.makeSession()
+    registry.stub(.post("/users")) { request in
+      var hook = URLRequest(url: URL(string: "https://hooks.example.com/user-created")!)
+      hook.httpMethod = "POST"
+      hook.httpBody = request.body
+      _ = try await hooks.data(for: hook)
+      return .json(User(id: 99, name: "Lin"), status: 201)
+    }
+
+    let client = UserClient(session: registry.makeSession())
+    #expect(try await client.createUser(named: "Lin") == User(id: 99, name: "Lin"))
+    #expect(registry.requests.contains { $0.url.host == "hooks.example.com" })
+  }
+
+  @Test func aSlowResponderIsBoundedByTheTimeout() async throws {
+    registry.stub(.get("/users/{id}")) { _ in
+      try await Task.sleep(nanoseconds: 30_000_000_000)
+      return .json(User(id: 1, name: "Ada"))
+    }
+
+    var request = URLRequest(url: URL(string: "https://api.example.com/users/1")!)
+    request.timeoutInterval = 0.5
+    let error = await #expect(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    #expect(error?.code == .timedOut)
+  }
+
   @Test func sequences() async throws {
     registry.stub(.get("/job/1"), sequence: [.json(["state": "queued"]), .json(["state": "done"])])
 
@@ -148,4 +189,9 @@ extension UnmatchedRequestPolicy {
     if case .passThrough = self { return true }
     return false
   }
+}
+
+/// Where the async responder example looks its users up: any actor will do.
+actor Directory {
+  func user(id: Int) -> User { User(id: id, name: "Ada") }
 }

@@ -33,6 +33,20 @@ enum StubScenarios {
             CannedResponse.floorBody, context)
         ]
       },
+      Scenario(group: group, name: "one responder stub") { context in
+        // A closure answers: it runs on a thread of its own, off URLSession's work queue, and
+        // its answer comes back through the re-entry path. The difference to "one exact stub"
+        // is what that hop costs (Documentation/Responses.md quotes it).
+        let registry = StubRegistry()
+        let url = CannedResponse.origin + "/items/1"
+        let response = json(CannedResponse.floorBody)
+        registry.stub(.get(url)) { _ in response }
+        return [
+          try await compare(
+            "one responder stub", registry, URLRequest(url: URL(string: url)!),
+            CannedResponse.floorBody, context)
+        ]
+      },
       Scenario(group: group, name: "one path-template stub") { context in
         let registry = StubRegistry()
         registry.stub(.get(CannedResponse.origin + "/items/{id}"), json(CannedResponse.floorBody))

@@ -514,18 +514,20 @@ class InterceptingProtocol: URLProtocol {
   }
 
   /// Fails the exchange with `URLError(.timedOut)` from any queue. A closure the user wrote that
-  /// is still deciding the answer is named in the error, cancelled if it is async, and reported
-  /// at its line if it runs on regardless: it cannot be stopped, and it overran its request.
+  /// is still deciding the answer is named in the error; an async responder is cancelled, and a
+  /// synchronous closure, which nothing can stop, is reported at its line if it runs on: it
+  /// overran its request.
   private func timedOut(_ message: String, after seconds: TimeInterval) {
     let url = request.url
     guard let (run, registry) = state.withLock({ $0.userCode }), let running = run.running else {
       return fail(URLError.understudy(.timedOut, message, url))
     }
-    run.cancel()
+    // Failed first: the cancelled responder's own answer must find the exchange decided.
     fail(
       URLError.understudy(
         .timedOut, message + "; \(running.closure.name) was still running", url))
-    let grace = UserCodeRun.cancellationGrace
+    guard !run.isAsync else { return run.cancel() }
+    let grace = UserCodeRun.overrunGrace
     EngineQueue.after(grace) {
       guard let still = run.running, still.closure.name == running.closure.name else { return }
       registry.reportUserCodeFailure(

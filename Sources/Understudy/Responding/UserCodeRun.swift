@@ -22,9 +22,9 @@ final class UserCodeRun: Sendable {
     var cancelled = false
   }
 
-  /// How long an async responder has to stop once its request is cancelled or timed out before
-  /// it counts as overrunning.
-  static let cancellationGrace: TimeInterval = 0.5
+  /// How long a synchronous closure may run on after its request timed out before it counts as
+  /// overrunning.
+  static let overrunGrace: TimeInterval = 0.5
 
   // Guards which closure runs now, since when, and the task to cancel.
   private let state = Locked(State())
@@ -69,6 +69,9 @@ final class UserCodeRun: Sendable {
       state.closure.map { ($0, Date().timeIntervalSince(state.startedAt)) }
     }
   }
+
+  /// Whether the closure running now is an async responder, which cancelling stops.
+  var isAsync: Bool { state.withLock { $0.task != nil } }
 
   /// Cancels an async responder's task; a synchronous closure cannot be stopped and runs on.
   func cancel() {
