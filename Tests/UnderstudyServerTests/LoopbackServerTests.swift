@@ -142,13 +142,12 @@
     @Test(.servedStubs)
     func connectIsRefusedAtOnceAndNothingIsJournaled() async throws {
       let server = try #require(LoopbackServer.current)
-      let started = Date()
+      // A hang would end in curl's own time limit (exit 28), not in the refusal (exit 56).
       let curl = try await Subprocess.curl(
         "--proxy", server.baseURL.absoluteString, "https://api.example.com/secure")
       // 56: curl's "failure receiving network data", here the proxy's refusal of the tunnel.
       #expect(curl.status == 56, "\(curl.errors)")
       #expect(curl.errors.contains("501"))
-      #expect(Date().timeIntervalSince(started) < 5)
       #expect(server.registry.journal.isEmpty)
 
       let raw = try await Subprocess.curl(
