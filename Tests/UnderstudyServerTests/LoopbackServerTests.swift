@@ -107,6 +107,16 @@
       #expect(events.output.hasSuffix("data: 1\n\ndata: 2\n\n"))
     }
 
+    /// On Linux no custom protocol can serve a download task; a real server can.
+    @Test(.servedStubs { $0.stub(.get("/report.csv"), .text("a,b\n1,2\n")) })
+    func aDownloadTaskIsServed() async throws {
+      let base = try #require(LoopbackServer.current).baseURL
+      let (file, response) = try await plainSession.download(
+        from: base.appending(path: "report.csv"))
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(try String(contentsOf: file, encoding: .utf8) == "a,b\n1,2\n")
+    }
+
     @Test(.servedStubs { $0.stub(.get("/hello"), .text("hi from the registry")) })
     func curlIsAnsweredInOriginForm() async throws {
       let base = try #require(LoopbackServer.current).baseURL
