@@ -149,6 +149,30 @@
       #expect(python.output == "user 3 at api.example.com\n")
     }
 
+    @Test func aCassetteReplaysThroughTheServer() async throws {
+      // A cassette made from a registry's journal, replayed by another registry's server.
+      let recorder = StubRegistry()
+      recorder.stub(.get("http://api.example.com/feed"), .text("recorded feed"))
+      _ = try await recorder.makeSession().data(from: URL(string: "http://api.example.com/feed")!)
+      let file = FileManager.default.temporaryDirectory
+        .appending(path: "understudy-served-\(UUID().uuidString).har")
+      defer { try? FileManager.default.removeItem(at: file) }
+      try HAR(journal: recorder.journal, name: "feed").write(to: file)
+
+      let registry = StubRegistry()
+      registry.use(Cassette(at: file))
+      let server = try await registry.startServer()
+      let curl = try await Subprocess.curl(
+        "--proxy", server.baseURL.absoluteString, "http://api.example.com/feed")
+      await server.stop()
+      #expect(curl.output == "recorded feed", "\(curl.errors)")
+      guard case .replayed(let replayedFrom) = registry.journal.first?.outcome else {
+        Issue.record("the request was not replayed: \(registry.journal)")
+        return
+      }
+      #expect(replayedFrom == file)
+    }
+
     @Test(.servedStubs)
     func connectIsRefusedAtOnceAndNothingIsJournaled() async throws {
       let server = try #require(LoopbackServer.current)
