@@ -42,7 +42,15 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
-    .testTarget(name: "UnderstudyServerTests", dependencies: ["UnderstudyServer", "Understudy"]),
+    .testTarget(
+      name: "UnderstudyServerTests",
+      dependencies: [
+        "UnderstudyServer", "Understudy",
+        // A SwiftNIO client, the kind of client a URLProtocol never reaches.
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+      ]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
     .testTarget(
       name: "UnderstudyExamples",
