@@ -191,6 +191,15 @@
       #expect(raw.output.contains("does not tunnel CONNECT api.example.com:443"))
     }
 
+    @Test(.servedStubs(unmatchedRequests: .passThrough(PassThrough())))
+    func aPassThroughBackToTheServerItselfIsRefused() async throws {
+      let server = try #require(LoopbackServer.current)
+      let (data, response) = try await plainSession.data(
+        from: URL(string: "http://localhost:\(server.port)/anything")!)
+      #expect((response as? HTTPURLResponse)?.statusCode == 508)
+      #expect(text(data).contains("this loopback server itself"))
+    }
+
     @Test func parallelRegistriesNeverSeeEachOthersStubs() async throws {
       try await withThrowingTaskGroup(of: Void.self) { group in
         for index in 0..<8 {

@@ -59,7 +59,9 @@ package final class ServedExchange: @unchecked Sendable {
       exchange.set(response, for: request)
     case .passThrough(let rewrite, let recording):
       let outgoing = rewrite.apply(to: request)
-      if let url = outgoing.url, url.host == origin.host, url.port == origin.port {
+      if let url = outgoing.url, url.port == origin.port,
+        ["127.0.0.1", "localhost", "::1", origin.host].contains(url.host)
+      {
         exchange.setText(
           508,
           "Understudy: \(request) would pass through to \(url.absoluteString), this loopback "
