@@ -7,6 +7,18 @@ let package = Package(
   products: [
     .library(name: "Understudy", targets: ["Understudy"]),
     .executable(name: "understudy", targets: ["UnderstudyCLI"]),
+    .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
+  ],
+  // The loopback server is opt-in: without the `Server` trait the package resolves no package at
+  // all (SwiftPM does not even fetch a dependency only a disabled trait uses), and the
+  // UnderstudyServer module compiles to nothing.
+  traits: [
+    .trait(
+      name: "Server",
+      description: "A loopback HTTP/1.1 server per StubRegistry (UnderstudyServer), on SwiftNIO.")
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2")
   ],
   targets: [
     .target(name: "Understudy"),
@@ -14,12 +26,31 @@ let package = Package(
     // on case-insensitive file systems (macOS's default).
     .executableTarget(
       name: "UnderstudyCLI", dependencies: ["Understudy"], path: "Sources/understudy"),
+    .target(
+      name: "UnderstudyServer",
+      dependencies: [
+        "Understudy",
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(
+          name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+      ]),
     .testTarget(
       name: "UnderstudyTests",
       dependencies: ["Understudy"],
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
+    .testTarget(
+      name: "UnderstudyServerTests",
+      dependencies: [
+        "UnderstudyServer", "Understudy",
+        // A SwiftNIO client, the kind of client a URLProtocol never reaches.
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+      ]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
     .testTarget(
       name: "UnderstudyExamples",

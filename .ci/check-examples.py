@@ -2,7 +2,8 @@
 """Checks that the Swift examples in the documentation are the code the test suite compiles.
 
 Every ```swift block in README.md, Documentation/*.md and the DocC articles must appear in a
-file under Tests/UnderstudyExamples, line for line; only the indentation of the whole block may
+file under Tests/UnderstudyExamples (or, for the loopback server's guide, under
+Tests/UnderstudyServerTests, which compiles with the Server trait in .ci/server.sh), line for line; only the indentation of the whole block may
 differ (a snippet is usually the body of a test). A block whose preceding line is
 `<!-- not compiled: REASON -->` is skipped; the reason must not be empty.
 
@@ -25,6 +26,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "Tests" / "UnderstudyExamples"
+SERVER_EXAMPLES = ROOT / "Tests" / "UnderstudyServerTests"
 CATALOG = ROOT / "Sources" / "Understudy" / "Understudy.docc"
 SKIP = re.compile(r"^<!--\s*not compiled:\s*(\S.*?)\s*-->$")
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
@@ -212,7 +214,8 @@ def check_example_client(failures):
 def main():
     sources = {
         path: path.read_text(encoding="utf-8").splitlines()
-        for path in sorted(EXAMPLES.rglob("*.swift"))
+        for folder in (EXAMPLES, SERVER_EXAMPLES)
+        for path in sorted(folder.rglob("*.swift"))
     }
     failures = []
     checked, skipped = check_markdown(sources, failures)

@@ -68,6 +68,7 @@ extension StubRegistry {
     location: SourceLocation
   ) -> [ScopeFailure] {
     scope.withLock { $0 = (testName, true) }
+    runScopeEndActions()
     finishJournalWatchers()
     RegistryDirectory.shared.retire(
       id, reason: "its test \(testName) ended (scope declared at \(location))",

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds and tests the loopback server: the `Server` trait brings SwiftNIO and compiles the
+# UnderstudyServer module. Its own scratch folder (.build-server, git-ignored), so the default
+# build in .build never sees SwiftNIO.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+
+swift build --traits Server --scratch-path .build-server --build-tests 2>&1 \
+  | tee .server-build-log.txt | tail -3
+if grep -E "/Sources/.*(warning|error):" .server-build-log.txt; then
+  echo "FAIL: the lines above are compiler warnings or errors in Sources/ with the Server trait" >&2
+  exit 1
+fi
+echo "server trait build: $(( $(date +%s) - started )) s"
+
+swift test --traits Server --scratch-path .build-server --skip-build \
+  --filter 'UnderstudyServerTests' 2>&1 | tee .server-test-log.txt \
+  | grep -E "✘|error:|Executed [0-9]+ tests|Test run with" || true
+if ! grep -qE "Test run with [0-9]+ tests? .*passed" .server-test-log.txt; then
+  echo "FAIL: the loopback server tests did not pass" >&2
+  exit 1
+fi
+if grep -qE "Executed [0-9]+ tests?, with [1-9][0-9]* failures?" .server-test-log.txt; then
+  echo "FAIL: the loopback server's XCTest tests did not pass" >&2
+  exit 1
+fi
+echo "server trait build and tests: $(( $(date +%s) - started )) s"

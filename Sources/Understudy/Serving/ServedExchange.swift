@@ -1,0 +1,221 @@
+/// One request a loopback server (the UnderstudyServer module) received, answered by the
+/// registry exactly as an intercepted request is: the same matching, responders, sequences,
+/// scenarios, latency, cassettes, pass-through, journal and near-miss reports.
+///
+/// The server owns the socket; this owns everything else, so the server never reaches into the
+/// registry. What differs from the `URLProtocol` path is only what a real server does differently:
+/// redirects go back to the client (which follows them, through the server again), a stubbed
+/// error closes the connection, and a request no stub matches gets a `404` whose body is the
+/// near-miss report.
+package final class ServedExchange: @unchecked Sendable {
+  // Written only by `serve`, before the exchange is handed to the server; the body is then read
+  // by the one task that writes the response.
+
+  /// The status line's code; meaningless when ``dropsConnection``.
+  package private(set) var status = 200
+  /// The response's header fields, with a `Content-Length` when the length is known and the body
+  /// is not streamed.
+  package private(set) var headers = HTTPHeaders()
+  /// The body, part by part; `nil` for none (`HEAD`, or a dropped connection).
+  package private(set) var body: ServedBody?
+  /// Seconds to wait before the first body byte (`bodyDelayed(by:)`).
+  package private(set) var bodyDelay: TimeInterval = 0
+  /// Why the connection closes without an answer: a stubbed error, said in the server's own
+  /// terms (a real server's only way to fail a request is to hang up).
+  package private(set) var dropsConnection: String?
+
+  private let registry: StubRegistry
+  private var flight: (entry: Int, startedAt: Date)?
+  private var journalResponse: JournalEntry.Response?
+  private let settled = Locked(false)
+
+  private init(registry: StubRegistry) {
+    self.registry = registry
+  }
+
+  /// Answers `request` from `registry`; `origin` is the server's own base URL, which a
+  /// pass-through must never be sent back to.
+  package static func serve(
+    _ request: InterceptedRequest, by registry: StubRegistry, origin: URL
+  ) async -> ServedExchange {
+    let exchange = ServedExchange(registry: registry)
+    if case .retired(let reason, let reportAt) = RegistryDirectory.shared.lookup(registry.id) {
+      let message =
+        "Understudy: \(request) arrived at the loopback server after \(reason). It is not "
+        + "answered, so no other test's stubs can answer it; make sure the code under test "
+        + "finishes its requests before the test or registry ends."
+      if let reportAt { IssueReporter.reportOrphaned(message, at: reportAt) }
+      exchange.setText(503, message, for: request)
+      return exchange
+    }
+    let startedAt = Date()
+    let decision = registry.resolve(request, startsFlight: true)
+    exchange.flight = (decision.entry, startedAt)
+    switch decision.resolution {
+    case .unmatched(let report):
+      exchange.setText(404, ServedReport.masked(report), for: request)
+    case .respond(let response):
+      if response.delay > 0 { try? await Task.sleep(for: .seconds(response.delay)) }
+      exchange.set(response, for: request)
+    case .passThrough(let rewrite, let recording):
+      let outgoing = rewrite.apply(to: request)
+      if let url = outgoing.url, url.port == origin.port,
+        ["127.0.0.1", "localhost", "::1", origin.host].contains(url.host)
+      {
+        exchange.setText(
+          508,
+          "Understudy: \(request) would pass through to \(url.absoluteString), this loopback "
+            + "server itself. Give PassThrough a baseURL (the real server), or stub the request.",
+          for: request)
+        return exchange
+      }
+      let reply = await passThrough(outgoing, for: request, recording: recording)
+      exchange.set(reply, for: request)
+    }
+    return exchange
+  }
+
+  /// Sends `outgoing` to the network as the `URLProtocol` path does, recording or comparing it
+  /// against the cassette.
+  private static func passThrough(
+    _ outgoing: URLRequest, for request: InterceptedRequest, recording: StubRegistry.Recording?
+  ) async -> Reply {
+    await withCheckedContinuation { continuation in
+      let sentAt = Date()
+      _ = PassThroughSession.send(outgoing) { reply in
+        recording?.keep(reply, for: request, sentAt: sentAt)
+        continuation.resume(returning: reply)
+      }
+    }
+  }
+
+  private func set(_ response: StubResponse, for request: InterceptedRequest) {
+    if case .http(_, _, let responseBody) = response.outcome, let problem = responseBody.problem {
+      // The stub's declaration was already reported; the client gets the reason, not a hang-up.
+      return setText(500, "Understudy: cannot serve \(request): \(problem)", for: request)
+    }
+    set(Reply(response, for: request), for: request)
+  }
+
+  private func set(_ reply: Reply, for request: InterceptedRequest) {
+    journalResponse = reply.journalResponse(duration: 0)
+    switch reply {
+    case .failure(let error):
+      dropsConnection = error.localizedDescription
+    case .response(let http):
+      status = http.status
+      headers = http.headers
+      bodyDelay = http.bodyDelay
+      let source: BodySender.Source
+      let length: Int?
+      switch http.body.storage {
+      case .data(let data):
+        source = .data(data, offset: 0)
+        length = data.count
+      case .file(let url):
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+          return setText(500, "Understudy: cannot open fixture file \(url.path)", for: request)
+        }
+        source = .file(handle)
+        length = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+      case .unavailable(let message):
+        return setText(500, message, for: request)
+      }
+      // A streamed body has no length up front, as with a real server sending events.
+      if http.chunks == nil, let length, !headers.contains("Content-Length"),
+        !headers.contains("Transfer-Encoding")
+      {
+        headers.add(name: "Content-Length", value: String(length))
+      }
+      let sender = BodySender(
+        source: source, bytesPerSecond: http.bytesPerSecond, dropAfterBytes: http.dropAfterBytes,
+        chunks: http.chunks, deliversChunks: true, url: http.url)
+      if request.method == "HEAD" {
+        sender.close()
+      } else {
+        body = ServedBody(sender)
+      }
+    }
+  }
+
+  private func setText(_ status: Int, _ text: String, for request: InterceptedRequest) {
+    let data = Data(text.utf8)
+    self.status = status
+    headers = [
+      "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(data.count),
+    ]
+    body =
+      request.method == "HEAD"
+      ? nil
+      : ServedBody(
+        BodySender(
+          source: .data(data, offset: 0), bytesPerSecond: nil, dropAfterBytes: nil,
+          deliversChunks: true, url: request.url))
+    journalResponse = JournalEntry.Response(
+      statusCode: status, headers: headers, body: data, error: nil, duration: 0)
+  }
+
+  /// Journals what the client received and ends the request's flight; call it once the response
+  /// is out (or the connection dropped). Later calls do nothing.
+  package func finish() {
+    let first = settled.withLock { settled in
+      defer { settled = true }
+      return !settled
+    }
+    guard first else { return }
+    body?.close()
+    guard let flight else { return }
+    var response = journalResponse
+    response?.duration = Date().timeIntervalSince(flight.startedAt)
+    registry.finish(flight: flight.entry, response: response, forEntry: flight.entry)
+  }
+}
+
+/// A response body going out in parts: paced, sliced, streamed or cut short as the stub says.
+package final class ServedBody: @unchecked Sendable {
+  // Used by one task at a time: the one writing the response.
+  private let sender: BodySender
+
+  init(_ sender: BodySender) {
+    self.sender = sender
+  }
+
+  /// The next part to write.
+  package enum Step {
+    /// Write the bytes, wait the seconds, ask again.
+    case send(Data, thenAfter: TimeInterval)
+    /// Write the bytes (maybe none) and end the response.
+    case finish(Data)
+    /// Write the bytes (maybe none) and drop the connection, for the reason given.
+    case drop(Data, String)
+  }
+
+  /// Seconds before the first part of a streamed body.
+  package var initialDelay: TimeInterval { sender.initialDelay }
+
+  /// The next part.
+  package func next() -> Step {
+    switch sender.next() {
+    case .send(let data, let delay): return .send(data, thenAfter: delay)
+    case .finish(let data): return .finish(data)
+    case .fail(let data, let error): return .drop(data, error.localizedDescription)
+    }
+  }
+
+  func close() {
+    sender.close()
+  }
+}
+
+extension StubRegistry.Recording {
+  /// Records `reply` into the cassette, or compares it with the recorded entry, as the mode says.
+  func keep(_ reply: Reply, for request: InterceptedRequest, sentAt: Date) {
+    switch self {
+    case .record(let cassette):
+      cassette.record(
+        request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
+    case .compare(let cassette, let entry):
+      cassette.compare(live: reply, for: request, recordedEntry: entry)
+    }
+  }
+}

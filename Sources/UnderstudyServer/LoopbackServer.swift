@@ -1,0 +1,118 @@
+#if Server
+  import NIOConcurrencyHelpers
+  import NIOCore
+  import NIOHTTP1
+  import NIOPosix
+  import Understudy
+
+  /// A real HTTP/1.1 server on `127.0.0.1` that answers from one ``Understudy/StubRegistry``, for
+  /// clients a `URLSession` stub cannot reach: SwiftNIO clients, subprocesses (`curl`, Python), an
+  /// app under UI test, Linux download tasks.
+  ///
+  /// Every request goes through the registry exactly as an intercepted one does: matching,
+  /// responders, sequences, scenarios, latency, throttling, dropped connections (a real hang-up
+  /// mid-body), streamed bodies (chunked), cassettes, the journal and verification. A request no
+  /// stub matches gets a `404` whose body is the near-miss report (credentials masked), and the
+  /// test's scope records it as an issue. A stubbed error closes the connection without an answer.
+  ///
+  /// ```swift
+  /// @Test(.servedStubs { $0.stub(.get("/users/{id}"), .json(["name": "Ada"])) })
+  /// func readsAUser() async throws {
+  ///   let baseURL = try #require(LoopbackServer.current).baseURL
+  ///   let (data, _) = try await URLSession.shared.data(from: baseURL.appending(path: "users/7"))
+  ///   #expect(String(decoding: data, as: UTF8.self) == #"{"name":"Ada"}"#)
+  /// }
+  /// ```
+  ///
+  /// Absolute-form requests (`GET http://api.example.com/x HTTP/1.1`, what a client configured
+  /// with this server as its HTTP proxy sends) are matched with their own URL, so stubs written
+  /// for the real host answer them. `CONNECT` (HTTPS through a proxy) is refused with `501` and a
+  /// body saying why: the server never opens a tunnel or any other connection of its own.
+  ///
+  /// Each server listens on a port of its own, chosen by the system, so parallel tests never
+  /// collide; it stops when its registry's test scope ends, or at ``stop()``.
+  public final class LoopbackServer: Sendable {
+    /// `http://127.0.0.1:PORT`: where to send requests, and the proxy to configure for
+    /// absolute-form ones.
+    public let baseURL: URL
+    /// The port the system chose.
+    public let port: Int
+    /// The registry that answers.
+    public let registry: StubRegistry
+
+    private let channel: any Channel
+    private let serving: NIOLockedValueBox<Task<Void, Never>?>
+
+    private init(registry: StubRegistry, channel: any Channel, port: Int) {
+      self.registry = registry
+      self.channel = channel
+      self.port = port
+      self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+      self.serving = NIOLockedValueBox(nil)
+    }
+
+    /// The server of the current test's registry (``Understudy/StubRegistry/current``), if one was
+    /// started.
+    public static var current: LoopbackServer? { StubRegistry.current?.server }
+
+    /// Binds a listener on `127.0.0.1`, on a free port, and returns once it accepts connections.
+    static func start(for registry: StubRegistry) async throws -> LoopbackServer {
+      let listener = try await ServerBootstrap(group: NIOSingletons.posixEventLoopGroup)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        .bind(host: "127.0.0.1", port: 0) { channel in
+          channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+              wrappingChannelSynchronously: channel)
+          }
+        }
+      guard let port = listener.channel.localAddress?.port else {
+        try? await listener.channel.close()
+        throw LoopbackServerError(
+          "Understudy: the loopback listener has no local port; nothing was served.")
+      }
+      let server = LoopbackServer(registry: registry, channel: listener.channel, port: port)
+      let connections = ServerConnection(registry: registry, origin: server.baseURL)
+      let task = Task {
+        await withTaskGroup(of: Void.self) { group in
+          try? await listener.executeThenClose { inbound in
+            for try await connection in inbound {
+              group.addTask { await connections.serve(connection) }
+            }
+          }
+          // Connections still open (keep-alive, a paced body) end with the listener.
+          group.cancelAll()
+        }
+      }
+      server.serving.withLockedValue { $0 = task }
+      return server
+    }
+
+    /// Stops listening and closes every connection; requests still being answered are cut off.
+    /// Calling it again does nothing.
+    public func stop() async {
+      await closeListener()?.value
+    }
+
+    /// Closes the listener and forgets the server without waiting; what the scope's end does.
+    @discardableResult
+    func closeListener() -> Task<Void, Never>? {
+      let task = serving.withLockedValue { $0 }
+      task?.cancel()
+      channel.close(promise: nil)
+      ServerDirectory.remove(self)
+      return task
+    }
+  }
+
+  /// Why a loopback server could not start.
+  public struct LoopbackServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong and what to do.
+    public let description: String
+
+    init(_ description: String) {
+      self.description = description
+    }
+  }
+#endif

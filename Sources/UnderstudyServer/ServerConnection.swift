@@ -1,0 +1,140 @@
+#if Server
+  import NIOCore
+  import NIOHTTP1
+  import Understudy
+
+  /// One accepted connection: reads requests in turn and writes what the registry answers.
+  struct ServerConnection: Sendable {
+    typealias Channel = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    typealias Outbound = NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+
+    let registry: StubRegistry
+    /// The server's own base URL: the host of origin-form requests that name none.
+    let origin: URL
+
+    func serve(_ connection: Channel) async {
+      try? await connection.executeThenClose { inbound, outbound in
+        var head: HTTPRequestHead?
+        var body = Data()
+        for try await part in inbound {
+          switch part {
+          case .head(let received):
+            head = received
+            body = Data()
+          case .body(let buffer):
+            body.append(contentsOf: buffer.readableBytesView)
+          case .end:
+            guard let request = head else { continue }
+            head = nil
+            // Whatever is left unsaid closes the connection: a refusal, a drop, `close`.
+            guard try await respond(to: request, body: body, outbound) else { return }
+          }
+        }
+      }
+    }
+
+    /// Answers one request; returns whether the connection stays open for the next.
+    private func respond(to head: HTTPRequestHead, body: Data, _ outbound: Outbound) async throws
+      -> Bool
+    {
+      if head.method == .CONNECT {
+        // SwiftNIO sends no body with any answer to CONNECT (RFC 9112 lets 2xx ones have none),
+        // so the reason phrase and a header carry the explanation.
+        try await outbound.write(
+          .head(
+            HTTPResponseHead(
+              version: head.version,
+              status: .custom(
+                code: 501, reasonPhrase: "Understudy's loopback server does not tunnel CONNECT"),
+              headers: [
+                "Connection": "close",
+                "X-Understudy-Refusal":
+                  "Understudy's loopback server does not tunnel CONNECT \(head.uri): it answers "
+                  + "plain http only and never opens a connection of its own. Send http:// URLs "
+                  + "through it as a proxy (they are matched against stubs for the real host), or "
+                  + "stub HTTPS with a URLSession from the registry.",
+              ])))
+        try await outbound.write(.end(nil))
+        return false
+      }
+      guard let url = Self.url(of: head, origin: origin) else {
+        try await writeText(
+          .badRequest,
+          "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
+            + "\(head.uri): send an origin-form path (/path) or an absolute http:// URL.\n",
+          head, outbound)
+        return false
+      }
+      var fields = Understudy.HTTPHeaders()
+      for (name, value) in head.headers { fields.add(name: name, value: value) }
+      let request = InterceptedRequest(
+        method: head.method.rawValue, url: url, headers: fields, body: body.isEmpty ? nil : body)
+      let exchange = await ServedExchange.serve(request, by: registry, origin: origin)
+      defer { exchange.finish() }
+      if exchange.dropsConnection != nil { return false }
+      var headers = NIOHTTP1.HTTPHeaders(exchange.headers.map { ($0.name, $0.value) })
+      if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+      try await outbound.write(
+        .head(
+          HTTPResponseHead(
+            version: head.version, status: HTTPResponseStatus(statusCode: exchange.status),
+            headers: headers)))
+      if let parts = exchange.body {
+        try await pause(exchange.bodyDelay + parts.initialDelay)
+        sending: while true {
+          switch parts.next() {
+          case .send(let data, let delay):
+            try await write(data, outbound)
+            try await pause(delay)
+          case .finish(let data):
+            try await write(data, outbound)
+            break sending
+          case .drop(let data, _):
+            // A real hang-up mid-body: the client sees fewer bytes than announced.
+            try await write(data, outbound)
+            return false
+          }
+        }
+      }
+      try await outbound.write(.end(nil))
+      return head.isKeepAlive
+    }
+
+    private func write(_ data: Data, _ outbound: Outbound) async throws {
+      guard !data.isEmpty else { return }
+      try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: data))))
+    }
+
+    private func pause(_ seconds: TimeInterval) async throws {
+      if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
+    }
+
+    private func writeText(
+      _ status: HTTPResponseStatus, _ text: String, _ head: HTTPRequestHead, _ outbound: Outbound
+    ) async throws {
+      let bytes = ByteBuffer(string: text)
+      try await outbound.write(
+        .head(
+          HTTPResponseHead(
+            version: head.version, status: status,
+            headers: [
+              "Content-Type": "text/plain; charset=utf-8",
+              "Content-Length": String(bytes.readableBytes), "Connection": "close",
+            ])))
+      try await outbound.write(.body(.byteBuffer(bytes)))
+      try await outbound.write(.end(nil))
+    }
+
+    /// The request's URL: its own in absolute form (a client using the server as its proxy),
+    /// else its path on the host it named (`Host`), or on the server.
+    static func url(of head: HTTPRequestHead, origin: URL) -> URL? {
+      let target = head.uri
+      if target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") {
+        return URL(string: target)
+      }
+      guard target.hasPrefix("/") else { return nil }
+      let host = head.headers.first(name: "Host") ?? "\(origin.host!):\(origin.port!)"
+      return URL(string: "http://\(host)\(target)")
+    }
+  }
+#endif

@@ -1,0 +1,59 @@
+#if Server
+  import Foundation
+
+  /// A value handed from one thread to another.
+  private final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.withLock { value! } }
+  }
+
+  /// A command-line client run to completion: what it printed and how it exited.
+  struct Subprocess {
+    let status: Int32
+    let output: String
+    let errors: String
+
+    /// Runs `arguments` (the first found on `PATH`), with standard input closed. The waiting
+    /// happens on a Dispatch thread: blocking the few threads of Swift's cooperative pool would
+    /// starve the very server the client is talking to.
+    static func run(_ arguments: [String]) async throws -> Subprocess {
+      try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(with: Result { try runBlocking(arguments) })
+        }
+      }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Subprocess {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = arguments
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      // Standard error is read on another thread, so neither pipe can fill and stall the client.
+      let complained = Locked<Data>()
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        complained.set(errors.fileHandleForReading.readDataToEndOfFile())
+      }
+      let printed = output.fileHandleForReading.readDataToEndOfFile()
+      group.wait()
+      process.waitUntilExit()
+      return Subprocess(
+        status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self),
+        errors: String(decoding: complained.get(), as: UTF8.self))
+    }
+
+    /// `curl` with a time limit, so a server that hangs fails the test instead of stalling it.
+    static func curl(_ arguments: String...) async throws -> Subprocess {
+      try await run(["curl", "--silent", "--show-error", "--max-time", "10"] + arguments)
+    }
+  }
+#endif
