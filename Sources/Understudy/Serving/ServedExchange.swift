@@ -49,11 +49,16 @@ package final class ServedExchange: @unchecked Sendable {
       return exchange
     }
     let startedAt = Date()
-    let decision = registry.resolve(request, startsFlight: true)
+    // Responders and custom matchers run off this task's thread; cancelling the connection's
+    // task cancels an async responder.
+    let decision = await registry.answer(request)
     exchange.flight = (decision.entry, startedAt)
     switch decision.resolution {
     case .unmatched(let report):
       exchange.setText(404, ServedReport.masked(report), for: request)
+    case .respondLater:
+      // `answer(_:)` runs the responder before it returns; this is never the final decision.
+      exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
     case .respond(let response):
       if response.delay > 0 { try? await Task.sleep(for: .seconds(response.delay)) }
       exchange.set(response, for: request)
