@@ -39,7 +39,9 @@ import Testing
       Issue.record("the \(scheme) request hung", sourceLocation: sourceLocation)
     case .success:
       Issue.record("the \(scheme) request succeeded", sourceLocation: sourceLocation)
-    case .failure(let error):
+    case .failure(let failure):
+      // Delegate tasks hand their error over wrapped.
+      let error = (failure as? DelegateFailure)?.error ?? failure
       let described = (error as? URLError).map { $0.localizedDescription } ?? "\(error)"
       #expect(error is URLError, sourceLocation: sourceLocation)
       if scheme != "http" {
@@ -68,6 +70,16 @@ import Testing
           }
         }.resume()
       }
+    }
+    await Self.expectRefused(scheme.lowercased()) {
+      var upload = URLRequest(url: url)
+      upload.httpMethod = "PUT"
+      return try await session.upload(for: upload, from: Data("x".utf8)).0
+    }
+    let delegate = CollectingDelegate()
+    await Self.expectRefused(scheme.lowercased()) {
+      registry.makeSession(delegate: delegate).dataTask(with: url).resume()
+      return try await delegate.result().body
     }
     #expect(try await canary.connections() == 0)
     // The refusal is also the test's failure, naming the request.
