@@ -121,6 +121,24 @@ import Testing
   }
 
   #if canImport(FoundationNetworking)
+    /// WebSocket tasks never reach a URL protocol; on this toolchain FoundationNetworking fails
+    /// them itself (its libcurl has no WebSocket support). Should a toolchain ever connect, this
+    /// says so.
+    @Test func aWebSocketTaskFromAStrictSessionOpensNoConnection() async throws {
+      let canary = try TCPCanary()
+      defer { canary.stop() }
+      let session = StubRegistry().makeSession()
+      let task = session.webSocketTask(with: URL(string: "ws://127.0.0.1:\(canary.port)/x")!)
+      task.resume()
+      let result = await Self.outcome {
+        _ = try await task.receive()
+        return Data()
+      }
+      #expect(result != nil, "the WebSocket task hung")
+      if case .success = result { Issue.record("the WebSocket task received a message") }
+      #expect(try await canary.connections() == 0)
+    }
+
     /// The canary does count connections: a session without Understudy opens one for http and
     /// for ftp on Linux, which is what strict sessions prevent.
     @Test func aPlainSessionReachesTheCanary() async throws {
