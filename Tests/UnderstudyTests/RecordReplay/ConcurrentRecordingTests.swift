@@ -61,11 +61,15 @@ import Testing
     let url = directory.appendingPathComponent("shared.har")
     let count = 24
     let cassettes = (0..<count).map { _ in Cassette(at: url, mode: .missing) }
+    // Threads of their own, as recorders in other tests or processes would be: a recorder waiting
+    // for the lock blocks its thread, which must not be one of Swift Testing's few pool threads.
     let failures = await withTaskGroup(of: [ScopeFailure].self) { group in
       for (index, cassette) in cassettes.enumerated() {
         group.addTask {
-          Self.recorded(cassette, "/\(index)")
-          return cassette.finish()
+          await onThread {
+            Self.recorded(cassette, "/\(index)")
+            return cassette.finish()
+          }
         }
       }
       return await group.reduce(into: []) { $0 += $1 }
@@ -134,21 +138,32 @@ import Testing
     child.standardInput = input
     child.standardOutput = output
     try child.run()
-    #expect(output.fileHandleForReading.availableData.starts(with: Data("locked".utf8)))
+    let started = await onThread { output.fileHandleForReading.availableData }
+    #expect(started.starts(with: Data("locked".utf8)))
 
     let done = Locked(false)
-    let finishing = Task.detached {
-      defer { done.withLock { $0 = true } }
-      return cassette.finish()
+    let finishing = Task {
+      await onThread {
+        defer { done.withLock { $0 = true } }
+        return cassette.finish()
+      }
     }
     // While the other process holds the lock the write must wait (a wrong pass needs no timing).
     try await Task.sleep(for: .milliseconds(300))
     #expect(!done.current)
     try input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
     let failures = await finishing.value
-    child.waitUntilExit()
+    await onThread { child.waitUntilExit() }
     #expect(failures.isEmpty)
     #expect(try Self.paths(in: url) == ["/theirs", "/mine"])
+  }
+}
+
+/// Runs `body` on a thread of its own, so what blocks (waiting for a lock or a child process)
+/// never holds one of the cooperative pool's threads, which other tests need.
+private func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+  await withCheckedContinuation { continuation in
+    Thread.detachNewThread { continuation.resume(returning: body()) }
   }
 }
 

@@ -39,7 +39,9 @@ import Testing
       Issue.record("the \(scheme) request hung", sourceLocation: sourceLocation)
     case .success:
       Issue.record("the \(scheme) request succeeded", sourceLocation: sourceLocation)
-    case .failure(let error):
+    case .failure(let failure):
+      // Delegate tasks hand their error over wrapped.
+      let error = (failure as? DelegateFailure)?.error ?? failure
       let described = (error as? URLError).map { $0.localizedDescription } ?? "\(error)"
       #expect(error is URLError, sourceLocation: sourceLocation)
       if scheme != "http" {
@@ -68,6 +70,16 @@ import Testing
           }
         }.resume()
       }
+    }
+    await Self.expectRefused(scheme.lowercased()) {
+      var upload = URLRequest(url: url)
+      upload.httpMethod = "PUT"
+      return try await session.upload(for: upload, from: Data("x".utf8)).0
+    }
+    let delegate = CollectingDelegate()
+    await Self.expectRefused(scheme.lowercased()) {
+      registry.makeSession(delegate: delegate).dataTask(with: url).resume()
+      return try await delegate.result().body
     }
     #expect(try await canary.connections() == 0)
     // The refusal is also the test's failure, naming the request.
@@ -109,6 +121,24 @@ import Testing
   }
 
   #if canImport(FoundationNetworking)
+    /// WebSocket tasks never reach a URL protocol; on this toolchain FoundationNetworking fails
+    /// them itself (its libcurl has no WebSocket support). Should a toolchain ever connect, this
+    /// says so.
+    @Test func aWebSocketTaskFromAStrictSessionOpensNoConnection() async throws {
+      let canary = try TCPCanary()
+      defer { canary.stop() }
+      let session = StubRegistry().makeSession()
+      let task = session.webSocketTask(with: URL(string: "ws://127.0.0.1:\(canary.port)/x")!)
+      task.resume()
+      let result = await Self.outcome {
+        _ = try await task.receive()
+        return Data()
+      }
+      #expect(result != nil, "the WebSocket task hung")
+      if case .success = result { Issue.record("the WebSocket task received a message") }
+      #expect(try await canary.connections() == 0)
+    }
+
     /// The canary does count connections: a session without Understudy opens one for http and
     /// for ftp on Linux, which is what strict sessions prevent.
     @Test func aPlainSessionReachesTheCanary() async throws {
