@@ -54,14 +54,14 @@ import Understudy
       let path = try HAR(entries: [
         .exchange(
           url: "https://api.example.com/me?ticket=T-77",
-          requestHeaders: [HAR.Header(name: "X-Session", value: "opaque-77")],
+          requestHeaders: [HAR.Header(name: "X-Shop-Ref", value: "opaque-77")],
           body: #"{"user": {"ssn": "078-05-1120"}}"#)
       ]).saved(as: "custom.har", in: directory)
       #expect(try await understudy("scan", path).status == 0)
       let result = try await understudy(
-        "scan", path, "--header", "X-Session", "--query", "ticket", "--json-path", "$.user.ssn")
+        "scan", path, "--header", "X-Shop-Ref", "--query", "ticket", "--json-path", "$.user.ssn")
       #expect(result.status == 1)
-      #expect(result.stdout.contains("<redacted:x-session> for 9 characters"))
+      #expect(result.stdout.contains("<redacted:x-shop-ref> for 9 characters"))
       #expect(result.stdout.contains("%3Credacted:ticket%3E for 4 characters"))
       #expect(result.stdout.contains("<redacted:user.ssn> for 11 characters"))
       #expect(result.stdout.contains("Found 3 credentials in 1 of 1 file."))

@@ -56,12 +56,12 @@ extension RecordingTests {
 
     /// Rules added to the redaction are the scanner's rules too.
     @Test func rulesAddedToTheRedactionAreFindings() throws {
-      let redaction = try Redaction.default.redactingHeaders("X-Session")
+      let redaction = try Redaction.default.redactingHeaders("X-Shop-Ref")
         .redactingQueryParameters("ticket").redactingJSON(Redaction.JSONPath("$.user.ssn"))
         .redactingBodies(Redaction.BodyPattern(name: "pin", pattern: "PIN ([0-9]+)"))
       let entry = HAR.Entry.sample(
         url: "https://api.example.com/?ticket=T-1",
-        requestHeaders: [HAR.Header(name: "X-Session", value: "s1")],
+        requestHeaders: [HAR.Header(name: "X-Shop-Ref", value: "s1")],
         content: HAR.Content(
           body: Data(#"{"user": {"ssn": "078-05-1120"}, "note": "PIN 4321"}"#.utf8),
           mimeType: "application/json"))
@@ -69,7 +69,7 @@ extension RecordingTests {
       let findings = CredentialScanner(redaction: redaction).scan(HAR(entries: [entry]))
       #expect(
         findings.map(\.description) == [
-          "log.entries[0].request.headers[0].value: value redaction replaces (<redacted:x-session> for 2 characters)",
+          "log.entries[0].request.headers[0].value: value redaction replaces (<redacted:x-shop-ref> for 2 characters)",
           "log.entries[0].request.url: value redaction replaces (%3Credacted:ticket%3E for 3 characters)",
           "log.entries[0].response.content.text: value redaction replaces (<redacted:user.ssn> for 11 characters)",
           "log.entries[0].response.content.text: value redaction replaces (<redacted:pin> for 4 characters)",

@@ -26,7 +26,7 @@ extension RecordingTests {
     func eachKindIsFoundInAHeaderWithItsPath(value: String, kind: CredentialKind) throws {
       let entry = HAR.Entry.sample(requestHeaders: [
         HAR.Header(name: "Accept", value: "*/*"), HAR.Header(name: "X-Other", value: "plain"),
-        HAR.Header(name: "X-Credential", value: value),
+        HAR.Header(name: "X-Note", value: value),
       ])
       let findings = scanner.scan(HAR(entries: [entry]))
       let finding = try #require(findings.first)
@@ -58,13 +58,14 @@ extension RecordingTests {
         body: Data([0xFF, 0xFE]) + Data(FakeSecret.aws.utf8), mimeType: "application/octet-stream")
       entry.comment = "copied from " + FakeSecret.stripe
       let findings = scanner.scan(HAR(entries: [entry]))
-      // The `key` parameter and the cookie are values the default redaction replaces.
+      // The `key` parameter, the cookie and the `token` member are values the default
+      // redaction replaces.
       #expect(
         Set(findings.map { "\($0.path) \($0.kind.rawValue)" }) == [
           "log.entries[0].comment stripeKey",
           "log.entries[0].request.url redactionRule",
           "log.entries[0].request.cookies[0].value redactionRule",
-          "log.entries[0].request.postData.text slackToken",
+          "log.entries[0].request.postData.text redactionRule",
           "log.entries[0].response.content.text awsAccessKey",
         ])
       let shapesOnly = CredentialScanner(redaction: .none).scan(HAR(entries: [entry]))
