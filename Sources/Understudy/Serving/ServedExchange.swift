@@ -55,7 +55,8 @@ package final class ServedExchange: @unchecked Sendable {
     exchange.flight = (decision.entry, startedAt)
     switch decision.resolution {
     case .unmatched(let report):
-      exchange.setText(404, ServedReport.masked(report), for: request)
+      // The report masks credentials itself (LogRedaction), as it does for the console.
+      exchange.setText(404, report.description, for: request)
     case .respondLater:
       // `answer(_:)` runs the responder before it returns; this is never the final decision.
       exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
