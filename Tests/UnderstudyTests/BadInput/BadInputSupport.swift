@@ -33,6 +33,8 @@ func withWatchdog<Value: Sendable>(
   sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () -> Value
 ) async -> Value? {
+  // Sanitizer runs are several times slower; the watchdog is for hangs, not for speed.
+  let seconds = seconds * TestTiming.scale
   let value: Value? = await withCheckedContinuation { continuation in
     let resumed = Locked(false)
     let finish: @Sendable (Value?) -> Void = { value in

@@ -139,7 +139,7 @@ import Testing
       _ = try await session.data(for: sync)
     }
     let request = try await registry.request(
-      matching: .post("https://api.test/sync"), timeout: .seconds(20))
+      matching: .post("https://api.test/sync"), timeout: .seconds(20 * TestTiming.scale))
     #expect(request.body == Data(#"{"items":3}"#.utf8))
   }
 
