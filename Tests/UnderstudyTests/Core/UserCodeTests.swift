@@ -118,7 +118,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
 
   @Test func aResponderMayCancelAnotherTask() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30))
+    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30 * TestTiming.scale))
     let session = registry.makeSession()
     let slowError = Locked<URLError?>(nil)
     let slowDone = DispatchSemaphore(value: 0)
@@ -141,7 +141,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
 
   @Test func aCustomMatcherMayCancelAnotherTask() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30))
+    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30 * TestTiming.scale))
     let session = registry.makeSession()
     let slow = Unchecked(session.dataTask(with: URL(string: "https://api.test/slow")!))
     slow.value.resume()

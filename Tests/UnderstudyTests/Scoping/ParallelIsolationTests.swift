@@ -134,7 +134,7 @@ struct NestedTraitTests {
     registry.stub(.get("/slow")) { _ in
       arrival.signal()
       // Far longer than any scheduling delay under load; the test cancels it below.
-      return StubResponse.text("late").delayed(by: 30)
+      return StubResponse.text("late").delayed(by: 30 * TestTiming.scale)
     }
     let session = registry.makeSession()
     let inFlight = Task { try await session.text(from: URL(string: "https://api.test/slow")!) }
