@@ -314,15 +314,7 @@ class InterceptingProtocol: URLProtocol {
         let sentAt = Date()
         let network = PassThroughSession.send(outgoing) { reply in
           instance.value.state.withLock { $0.network = nil }
-          switch recording {
-          case .record(let cassette):
-            cassette.record(
-              request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
-          case .compare(let cassette, let entry):
-            cassette.compare(live: reply, for: request, recordedEntry: entry)
-          case nil:
-            break
-          }
+          recording?.keep(reply, for: request, sentAt: sentAt)
           instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
         }
         let keep = instance.value.state.withLock { state -> Bool in

@@ -258,6 +258,18 @@ public final class StubRegistry: Sendable {
   enum Recording: Sendable {
     case record(Cassette)
     case compare(Cassette, entry: Int?)
+
+    /// Records `reply` into the cassette, or compares it with the recorded entry, as the mode
+    /// says; the URL protocol and the loopback server both call this.
+    func keep(_ reply: Reply, for request: InterceptedRequest, sentAt: Date) {
+      switch self {
+      case .record(let cassette):
+        cassette.record(
+          request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
+      case .compare(let cassette, let entry):
+        cassette.compare(live: reply, for: request, recordedEntry: entry)
+      }
+    }
   }
 
   /// A resolution and the journal entry that records it.

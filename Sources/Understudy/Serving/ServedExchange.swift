@@ -212,16 +212,3 @@ package final class ServedBody: @unchecked Sendable {
     sender.close()
   }
 }
-
-extension StubRegistry.Recording {
-  /// Records `reply` into the cassette, or compares it with the recorded entry, as the mode says.
-  func keep(_ reply: Reply, for request: InterceptedRequest, sentAt: Date) {
-    switch self {
-    case .record(let cassette):
-      cassette.record(
-        request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
-    case .compare(let cassette, let entry):
-      cassette.compare(live: reply, for: request, recordedEntry: entry)
-    }
-  }
-}
