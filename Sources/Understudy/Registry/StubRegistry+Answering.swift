@@ -13,8 +13,12 @@ extension StubRegistry {
     later: @escaping @Sendable (Decision) -> Void
   ) -> Decision? {
     if let decision = resolve(request, startsFlight: startsFlight, userCode: nil) {
-      guard case .respondLater(let stub, let matched) = decision.resolution else { return decision }
-      stub.respond(to: matched, in: userCode(decision.entry), onThisThread: false, for: self) {
+      guard case .respondLater(let stub, let matched, let call) = decision.resolution else {
+        return decision
+      }
+      stub.respond(
+        to: matched, call: call, in: userCode(decision.entry), onThisThread: false, for: self
+      ) {
         response in
         later(self.decision(entry: decision.entry, respondingWith: response))
       }
@@ -29,10 +33,10 @@ extension StubRegistry {
         return
       }
       run.end()
-      guard case .respondLater(let stub, let matched) = decision.resolution else {
+      guard case .respondLater(let stub, let matched, let call) = decision.resolution else {
         return later(decision)
       }
-      stub.respond(to: matched, in: run, onThisThread: true, for: self) { response in
+      stub.respond(to: matched, call: call, in: run, onThisThread: true, for: self) { response in
         later(self.decision(entry: decision.entry, respondingWith: response))
       }
     }

@@ -249,7 +249,7 @@ public final class StubRegistry: Sendable {
     case respond(StubResponse)
     /// The stub's responder is a closure the user wrote; it runs off the work queue and its
     /// response then goes through ``answer(for:with:)``.
-    case respondLater(Stub, InterceptedRequest)
+    case respondLater(Stub, InterceptedRequest, call: Int)
     case passThrough(PassThrough, Recording?)
     case unmatched(NearMissReport)
   }
@@ -315,7 +315,8 @@ public final class StubRegistry: Sendable {
       guard let call = claim(stub, for: matched) else { continue }
       guard let response = stub.cannedResponse(call: call) else {
         return Decision(
-          resolution: .respondLater(stub, matched), entry: record(matched, .stubbed(stub)))
+          resolution: .respondLater(stub, matched, call: call),
+          entry: record(matched, .stubbed(stub)))
       }
       if case .passThrough(let rewrite) = response.outcome {
         return Decision(
