@@ -44,7 +44,7 @@ public struct MultipartPart: Sendable, Hashable, CustomStringConvertible {
     var line = "part " + (name.map { $0.quoted(limit: 60) } ?? "(no name)")
     if let filename { line += ", file " + LogRedaction.mask(filename.quoted(limit: 60)) }
     let type = contentType.map { LogRedaction.mask($0.clipped(to: 60), naming: naming) + ", " }
-    line += " (\(type ?? "")\(data.count) bytes)"
+    line += " (\(type ?? "")\(data.count) byte\(data.count == 1 ? "" : "s"))"
     // A file's content is not shown: it is rarely text, and often large.
     guard filename == nil, let text else { return line }
     if let name, NamedSecrets.isSecret(name, at: .parameter, naming: naming) {

@@ -152,6 +152,27 @@ struct MultipartUpload {
     #expect(text.contains(#"✗ part password: expected text "other", got ••••("#), "\(text)")
   }
 
+  @Test func verificationListsTheClosestUploadsWithTheirPartsMasked() async throws {
+    var upload = Self.upload
+    upload.field("api_key", "key-in-a-part-123")
+    let registry = StubRegistry()
+    registry.stub(.any, .ok)
+    var urlRequest = URLRequest(url: URL(string: "https://api.test/upload")!)
+    urlRequest.httpMethod = "POST"
+    urlRequest.setValue(upload.contentType, forHTTPHeaderField: "Content-Type")
+    urlRequest.httpBody = upload.body
+    _ = try await registry.makeSession().data(for: urlRequest)
+    withKnownIssue {
+      registry.verify(.post("/upload") && .multipartPart("avatar", filename: "you.png"), .once)
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains(#"part "avatar", file "me.png" (image/png, 10 bytes)"#)
+        && text.contains(#"part "api_key" (17 bytes): ••••(17 chars)"#)
+        && text.contains(#"✗ part avatar: expected filename "you.png", got filename "me.png""#)
+        && !text.contains("key-in-a-part")
+    }
+  }
+
   @Test func aStubMatchesAnUploadSentThroughURLSession() async throws {
     let registry = StubRegistry()
     registry.stub(.multipartPart("avatar", filename: "me.png"), .text("stored"))
