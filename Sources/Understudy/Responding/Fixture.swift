@@ -22,7 +22,7 @@ extension StubResponse {
   /// file), is refused the same way, so a test never depends on a file that other checkouts do
   /// not have. `../Fixtures/user.json` is fine; `../../../../etc/passwd` is not. The check is on
   /// the path as written; symbolic links inside the package are followed. Use
-  /// ``fixture(at:status:headers:)`` for a file elsewhere on purpose.
+  /// ``fixture(at:status:headers:templated:)`` for a file elsewhere on purpose.
   public static func fixture(
     _ path: String, status: Int = 200, headers: HTTPHeaders = [:], templated: Bool = false,
     filePath: String = #filePath
