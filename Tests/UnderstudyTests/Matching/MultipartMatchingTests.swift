@@ -136,6 +136,7 @@ struct MultipartUpload {
   @Test func nearMissReportsListPartsAndMaskSecretsInThem() async throws {
     var upload = Self.upload
     upload.field("password", "hunter2-multipart")
+    upload.field("profile", #"{"user":"ann","access_token":"json-part-secret-77"}"#)
     let registry = StubRegistry()
     registry.stub(.post("/upload") && .multipartPart("password", content: .text("other")), .ok)
     var urlRequest = URLRequest(url: URL(string: "https://api.test/upload")!)
@@ -145,7 +146,9 @@ struct MultipartUpload {
     _ = try? await registry.makeSession().data(for: urlRequest)
     let text = try #require(registry.unmatchedReports.first).description
     #expect(!text.contains("hunter2"), "\(text)")
-    #expect(text.contains("multipart/form-data, 4 parts):"), "\(text)")
+    #expect(!text.contains("json-part-secret"), "\(text)")
+    #expect(text.contains(#"part "profile" (51 bytes): "{"user":"ann","access_token":"••••("#))
+    #expect(text.contains("multipart/form-data, 5 parts):"), "\(text)")
     #expect(text.contains(#"part "note" (12 bytes): "hello\r\nworld""#), "\(text)")
     #expect(text.contains(#"part "avatar", file "me.png" (image/png, 10 bytes)"#), "\(text)")
     #expect(text.contains(#"part "password" (17 bytes): ••••(17 chars)"#), "\(text)")
