@@ -176,6 +176,24 @@
       #expect((intercepted as? HTTPURLResponse)?.statusCode == 426)
     }
 
+    @Test(
+      .servedStubs {
+        $0.stub(.get("/chat"), .webSocket([.send(.text("hi"))]))
+        $0.stub(.get("/plain"), .text("plain"))
+      })
+    func upgradesTheServerDoesNotPerformAreStillAnswered() async throws {
+      let base = try #require(LoopbackServer.current).baseURL
+      // No Sec-WebSocket-Key: the handshake cannot complete, and the client is told why.
+      let handshake = try await Subprocess.curl(
+        "--write-out", "%{http_code}", "--header", "Upgrade: websocket", "--header",
+        "Connection: Upgrade", "\(base)/chat")
+      #expect(handshake.output.hasSuffix("400"), "\(handshake.output)")
+      #expect(handshake.output.contains("Sec-WebSocket-Key"))
+      // An upgrade to another protocol (curl asks for h2c) is answered as plain HTTP/1.1.
+      let h2c = try await Subprocess.curl("--http2", "\(base)/plain")
+      #expect(h2c.output == "plain", "\(h2c.errors)")
+    }
+
     @Test func parallelRegistriesEachHoldTheirOwnConversations() async throws {
       try await withThrowingTaskGroup(of: Void.self) { group in
         for name in ["left", "right"] {
