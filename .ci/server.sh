@@ -15,7 +15,7 @@ fi
 echo "server trait build: $(( $(date +%s) - started )) s"
 
 swift test --traits Server --scratch-path .build-server --skip-build \
-  --filter 'UnderstudyServerTests' 2>&1 | tee .server-test-log.txt \
+  --filter 'UnderstudyServerTests|ServeCommandTests|RecordCommandTests' 2>&1 | tee .server-test-log.txt \
   | grep -E "✘|error:|Executed [0-9]+ tests|Test run with" || true
 if ! grep -qE "Test run with [0-9]+ tests? .*passed" .server-test-log.txt; then
   echo "FAIL: the loopback server tests did not pass" >&2
