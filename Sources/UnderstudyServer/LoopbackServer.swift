@@ -61,11 +61,7 @@
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
         .bind(host: "127.0.0.1", port: 0) { channel in
-          channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-              wrappingChannelSynchronously: channel)
-          }
+          AcceptedConnection.configure(channel, registry: registry)
         }
       guard let port = listener.channel.localAddress?.port else {
         try? await listener.channel.close()

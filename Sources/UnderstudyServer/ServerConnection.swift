@@ -12,8 +12,23 @@
     /// The server's own base URL: the host of origin-form requests that name none.
     let origin: URL
 
-    func serve(_ connection: Channel) async {
+    func serve(_ accepted: EventLoopFuture<AcceptedConnection>) async {
+      switch try? await accepted.get() {
+      case .http(let connection, let declined): await serve(connection, declined: declined)
+      case .webSocket(let webSocket, let exchange):
+        await WebSocketSession(registry: registry, exchange: exchange).serve(webSocket)
+      case nil: return
+      }
+    }
+
+    private func serve(_ connection: Channel, declined: DeclinedUpgrade) async {
       try? await connection.executeThenClose { inbound, outbound in
+        if let first = declined.take() {
+          // An upgrade request SwiftNIO consumed without upgrading; it had no body.
+          guard try await respond(to: first.head, body: Data(), first.answer, outbound) else {
+            return
+          }
+        }
         var head: HTTPRequestHead?
         var body = Data()
         for try await part in inbound {
@@ -27,16 +42,17 @@
             guard let request = head else { continue }
             head = nil
             // Whatever is left unsaid closes the connection: a refusal, a drop, `close`.
-            guard try await respond(to: request, body: body, outbound) else { return }
+            guard try await respond(to: request, body: body, nil, outbound) else { return }
           }
         }
       }
     }
 
-    /// Answers one request; returns whether the connection stays open for the next.
-    private func respond(to head: HTTPRequestHead, body: Data, _ outbound: Outbound) async throws
-      -> Bool
-    {
+    /// Answers one request (with `answer` when the registry gave it already); returns whether
+    /// the connection stays open for the next.
+    private func respond(
+      to head: HTTPRequestHead, body: Data, _ answer: ServedExchange?, _ outbound: Outbound
+    ) async throws -> Bool {
       if head.method == .CONNECT {
         // SwiftNIO sends no body with any answer to CONNECT (RFC 9112 lets 2xx ones have none),
         // so the reason phrase and a header carry the explanation.
@@ -57,7 +73,7 @@
         try await outbound.write(.end(nil))
         return false
       }
-      guard let url = Self.url(of: head, origin: origin) else {
+      guard let request = Self.request(head, body: body, origin) else {
         try await writeText(
           .badRequest,
           "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
@@ -65,13 +81,22 @@
           head, outbound)
         return false
       }
-      var fields = Understudy.HTTPHeaders()
-      for (name, value) in head.headers { fields.add(name: name, value: value) }
-      let request = InterceptedRequest(
-        method: head.method.rawValue, url: url, headers: fields, body: body.isEmpty ? nil : body)
-      let exchange = await ServedExchange.serve(request, by: registry, origin: origin)
+      let exchange: ServedExchange
+      if let answer {
+        exchange = answer
+      } else {
+        exchange = await ServedExchange.serve(request, by: registry, origin: origin)
+      }
       defer { exchange.finish() }
       if exchange.dropsConnection != nil { return false }
+      if exchange.webSocket != nil {
+        try await writeText(
+          .badRequest,
+          "Understudy: a WebSocket stub matched \(request), but the upgrade was not a valid "
+            + "WebSocket handshake: send it as the first request of a connection, with "
+            + "Sec-WebSocket-Key and Sec-WebSocket-Version: 13.\n", head, outbound)
+        return false
+      }
       var headers = NIOHTTP1.HTTPHeaders(exchange.headers.map { ($0.name, $0.value) })
       if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
       try await outbound.write(
@@ -123,6 +148,15 @@
             ])))
       try await outbound.write(.body(.byteBuffer(bytes)))
       try await outbound.write(.end(nil))
+    }
+
+    /// The request as the registry sees it, or `nil` when its URL cannot be told.
+    static func request(_ head: HTTPRequestHead, body: Data, _ origin: URL) -> InterceptedRequest? {
+      guard let url = url(of: head, origin: origin) else { return nil }
+      var fields = Understudy.HTTPHeaders()
+      for (name, value) in head.headers { fields.add(name: name, value: value) }
+      return InterceptedRequest(
+        method: head.method.rawValue, url: url, headers: fields, body: body.isEmpty ? nil : body)
     }
 
     /// The request's URL: its own in absolute form (a client using the server as its proxy),
