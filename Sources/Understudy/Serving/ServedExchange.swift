@@ -60,7 +60,7 @@ package final class ServedExchange: @unchecked Sendable {
     case .unmatched(let report):
       // The report masks credentials itself (LogRedaction), as it does for the console.
       exchange.setText(404, report.description, for: request)
-    case .respondLater:
+    case .respondLater, .replayLater:
       // `answer(_:)` runs the responder before it returns; this is never the final decision.
       exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
     case .respond(let response):
