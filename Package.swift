@@ -40,6 +40,7 @@ let package = Package(
           name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
       ]),
     .testTarget(
       name: "UnderstudyTests",
@@ -55,6 +56,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
       ]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
     .testTarget(

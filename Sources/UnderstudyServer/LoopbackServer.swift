@@ -64,11 +64,7 @@
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
         .bind(host: "127.0.0.1", port: port) { channel in
-          channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-              wrappingChannelSynchronously: channel)
-          }
+          AcceptedConnection.configure(channel, registry: registry, standingInFor: origin)
         }
       guard let port = listener.channel.localAddress?.port else {
         try? await listener.channel.close()
