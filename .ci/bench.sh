@@ -4,7 +4,13 @@
 # when a ratio is far past its bar (ratios, never absolute times; limits in
 # Benchmarks/Sources/understudy-bench/Bar.swift). See Documentation/Performance.md.
 # Extra arguments go to the benchmark, e.g. `.ci/bench.sh --json bench.json`.
+# `.ci/bench.sh --only server` runs the loopback server's benchmark instead (understudy-server-bench,
+# the full run: it needs SwiftNIO, which takes minutes to build, so CI's default run leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --package-path Benchmarks
+if [[ "${1:-}" == "--only" && "${2:-}" == "server" ]]; then
+  swift build -c release --package-path Benchmarks --product understudy-server-bench
+  exec Benchmarks/.build/release/understudy-server-bench "${@:3}"
+fi
+swift build -c release --package-path Benchmarks --product understudy-bench
 Benchmarks/.build/release/understudy-bench --ci "$@"

@@ -103,35 +103,50 @@
       }
       var headers = NIOHTTP1.HTTPHeaders(exchange.headers.map { ($0.name, $0.value) })
       if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-      try await outbound.write(
+      // Parts that go out without a wait in between are written together: each write is a hop
+      // to the event loop, and three of them per answer cost the server half its throughput.
+      var pending: [HTTPServerResponsePart] = [
         .head(
           HTTPResponseHead(
             version: head.version, status: HTTPResponseStatus(statusCode: exchange.status),
-            headers: headers)))
+            headers: headers))
+      ]
+      func flush() async throws {
+        guard !pending.isEmpty else { return }
+        try await outbound.write(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
+      }
+      func add(_ data: Data) {
+        if !data.isEmpty { pending.append(.body(.byteBuffer(ByteBuffer(bytes: data)))) }
+      }
       if let parts = exchange.body {
-        try await pause(exchange.bodyDelay + parts.initialDelay)
+        let delay = exchange.bodyDelay + parts.initialDelay
+        if delay > 0 {
+          try await flush()
+          try await pause(delay)
+        }
         sending: while true {
           switch parts.next() {
           case .send(let data, let delay):
-            try await write(data, outbound)
-            try await pause(delay)
+            add(data)
+            if delay > 0 {
+              try await flush()
+              try await pause(delay)
+            }
           case .finish(let data):
-            try await write(data, outbound)
+            add(data)
             break sending
           case .drop(let data, _):
             // A real hang-up mid-body: the client sees fewer bytes than announced.
-            try await write(data, outbound)
+            add(data)
+            try await flush()
             return false
           }
         }
       }
-      try await outbound.write(.end(nil))
+      pending.append(.end(nil))
+      try await flush()
       return head.isKeepAlive
-    }
-
-    private func write(_ data: Data, _ outbound: Outbound) async throws {
-      guard !data.isEmpty else { return }
-      try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: data))))
     }
 
     private func pause(_ seconds: TimeInterval) async throws {
