@@ -24,8 +24,13 @@ let package = Package(
     .target(name: "Understudy"),
     // The module is not called `understudy`: beside `Understudy`, its build products would clash
     // on case-insensitive file systems (macOS's default).
+    // `serve` and `record` exist only with the `Server` trait, which brings SwiftNIO.
     .executableTarget(
-      name: "UnderstudyCLI", dependencies: ["Understudy"], path: "Sources/understudy"),
+      name: "UnderstudyCLI",
+      dependencies: [
+        "Understudy", .target(name: "UnderstudyServer", condition: .when(traits: ["Server"])),
+      ],
+      path: "Sources/understudy"),
     .target(
       name: "UnderstudyServer",
       dependencies: [

@@ -19,7 +19,9 @@
     /// Sets up an accepted connection's pipeline: HTTP/1.1 whose first request may upgrade to a
     /// WebSocket. Whether it does is the registry's answer to that request, found off the event
     /// loop (matchers and responders are user code) and answered only once.
-    static func configure(_ channel: any Channel, registry: StubRegistry) -> EventLoopFuture<
+    static func configure(
+      _ channel: any Channel, registry: StubRegistry, standingInFor: URL? = nil
+    ) -> EventLoopFuture<
       EventLoopFuture<AcceptedConnection>
     > {
       let declined = DeclinedUpgrade()
@@ -29,7 +31,9 @@
           let promise = channel.eventLoop.makePromise(of: Optional<NIOHTTP1.HTTPHeaders>.self)
           let origin = channel.localAddress?.port.map { URL(string: "http://127.0.0.1:\($0)")! }
           promise.completeWithTask {
-            guard let origin, let request = ServerConnection.request(head, body: Data(), origin)
+            guard let origin,
+              let request = ServerConnection.request(
+                head, body: Data(), origin, standingInFor: standingInFor)
             else { return nil }
             let exchange = await ServedExchange.serve(request, by: registry, origin: origin)
             declined.answer(exchange)

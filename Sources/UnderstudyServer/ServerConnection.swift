@@ -11,6 +11,9 @@
     let registry: StubRegistry
     /// The server's own base URL: the host of origin-form requests that name none.
     let origin: URL
+    /// The origin whose requests origin-form ones stand for (a reverse proxy, a server replaying a
+    /// cassette), or `nil` to take them as requests to the server itself.
+    var standingInFor: URL? = nil
 
     func serve(_ accepted: EventLoopFuture<AcceptedConnection>) async {
       switch try? await accepted.get() {
@@ -73,7 +76,8 @@
         try await outbound.write(.end(nil))
         return false
       }
-      guard let request = Self.request(head, body: body, origin) else {
+      guard let request = Self.request(head, body: body, origin, standingInFor: standingInFor)
+      else {
         try await writeText(
           .badRequest,
           "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
@@ -151,22 +155,35 @@
     }
 
     /// The request as the registry sees it, or `nil` when its URL cannot be told.
-    static func request(_ head: HTTPRequestHead, body: Data, _ origin: URL) -> InterceptedRequest? {
-      guard let url = url(of: head, origin: origin) else { return nil }
+    static func request(
+      _ head: HTTPRequestHead, body: Data, _ origin: URL, standingInFor: URL? = nil
+    ) -> InterceptedRequest? {
+      guard let url = url(of: head, origin: origin, standingInFor: standingInFor) else {
+        return nil
+      }
       var fields = Understudy.HTTPHeaders()
       for (name, value) in head.headers { fields.add(name: name, value: value) }
+      // Standing in for another origin, the client's `Host` names this server, not that origin;
+      // left out, the request reads as one the code under test sent to the origin itself.
+      if standingInFor != nil, head.uri.hasPrefix("/") { fields["Host"] = nil }
       return InterceptedRequest(
         method: head.method.rawValue, url: url, headers: fields, body: body.isEmpty ? nil : body)
     }
 
     /// The request's URL: its own in absolute form (a client using the server as its proxy),
-    /// else its path on the host it named (`Host`), or on the server.
-    static func url(of head: HTTPRequestHead, origin: URL) -> URL? {
+    /// else its path on the origin the server stands in for, on the host it named (`Host`), or
+    /// on the server.
+    static func url(of head: HTTPRequestHead, origin: URL, standingInFor: URL? = nil) -> URL? {
       let target = head.uri
       if target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") {
         return URL(string: target)
       }
       guard target.hasPrefix("/") else { return nil }
+      if let standingInFor {
+        var base = standingInFor.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + target)
+      }
       let host = head.headers.first(name: "Host") ?? "\(origin.host!):\(origin.port!)"
       return URL(string: "http://\(host)\(target)")
     }

@@ -193,6 +193,8 @@ extension RequestPattern {
       case "path": return 0
       case "method": return 1
       case "body": return 3
+      // A multipart part matcher reads the body too.
+      case _ where condition.field.hasPrefix("part "): return 3
       default: return 2
       }
     }

@@ -39,8 +39,10 @@ extension StubRegistry {
     _ later: @escaping @Sendable (Decision) -> Void
   ) {
     switch decision.resolution {
-    case .respondLater(let stub, let matched):
-      stub.respond(to: matched, in: run, onThisThread: onThisThread, for: self) { response in
+    case .respondLater(let stub, let matched, let call):
+      stub.respond(
+        to: matched, call: call, in: run, onThisThread: onThisThread, for: self
+      ) { response in
         later(self.decision(entry: decision.entry, respondingWith: response))
       }
     case .replayLater(let cassette, let entry, let request):

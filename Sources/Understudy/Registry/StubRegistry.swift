@@ -249,7 +249,7 @@ public final class StubRegistry: Sendable {
     case respond(StubResponse)
     /// The stub's responder is a closure the user wrote; it runs off the work queue and its
     /// response then goes through ``answer(for:with:)``.
-    case respondLater(Stub, InterceptedRequest)
+    case respondLater(Stub, InterceptedRequest, call: Int)
     /// A cassette's `beforeReplay` hook adjusts the recorded entry first, off the work queue, as
     /// a responder would.
     case replayLater(Cassette, HAR.Entry, InterceptedRequest)
@@ -328,7 +328,8 @@ public final class StubRegistry: Sendable {
       guard let call = claim(stub, for: matched) else { continue }
       guard let response = stub.cannedResponse(call: call) else {
         return Decision(
-          resolution: .respondLater(stub, matched), entry: record(matched, .stubbed(stub)))
+          resolution: .respondLater(stub, matched, call: call),
+          entry: record(matched, .stubbed(stub)))
       }
       if case .passThrough(let rewrite) = response.outcome {
         return Decision(

@@ -93,7 +93,13 @@ package final class ServedExchange: @unchecked Sendable {
       let sentAt = Date()
       _ = PassThroughSession.send(outgoing) { reply in
         recording?.keep(reply, for: request, sentAt: sentAt)
-        continuation.resume(returning: reply)
+        guard case .response(var http) = reply else { return continuation.resume(returning: reply) }
+        // URLSession hands the body over decoded and whole: the upstream's framing (gzip, its
+        // compressed length, chunking) no longer describes it, and the server sends its own.
+        for name in ["Content-Encoding", "Content-Length", "Transfer-Encoding"] {
+          http.headers[name] = nil
+        }
+        continuation.resume(returning: .response(http))
       }
     }
   }
