@@ -1,47 +1,69 @@
 extension Cassette {
-  /// Runs the `beforeRecord` hook over `entries`, redacted first, off the calling thread and
-  /// bounded by ``CassetteOptions/hookTimeout``. Returns what to write in their place (`nil`
-  /// where the hook dropped one), or why nothing may be written: the hook threw or overran.
-  ///
-  /// The caller writes through the usual path, so what the hook returns is redacted and
-  /// scanned for credentials like any other entry.
+  /// Runs the `beforeRecord` hook over `entries` and waits for it: see
+  /// ``startRecordHook(_:on:completion:)``.
   func runRecordHook(_ hook: RecordHook, on entries: [HAR.Entry]) -> Result<
     [HAR.Entry?], RecordHookFailure
   > {
-    let redacted = redaction.redact(HAR(entries: entries)).log.entries
-    let name = "the beforeRecord hook of cassette \(url.lastPathComponent)"
-    let outcome = Locked<Result<[HAR.Entry?], HookError>?>(nil)
+    let outcome = Locked<Result<[HAR.Entry?], RecordHookFailure>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let run = UserCodeRun()
-    run.run(UserCodeRun.Closure(name: name, location: hook.location)) {
-      var kept: [HAR.Entry?] = []
-      var result: Result<[HAR.Entry?], HookError>
-      do {
-        for entry in redacted { kept.append(try hook.transform(entry)) }
-        result = .success(kept)
-      } catch {
-        result = .failure(HookError(index: kept.count, error: "\(error)"))
-      }
-      run.end()
+    startRecordHook(hook, on: entries) { result in
       outcome.withLock { $0 = result }
       done.signal()
     }
-    let limit = options.hookTimeout.seconds
+    done.wait()
+    return outcome.withLock { $0 } ?? .success(entries)
+  }
+
+  /// Runs the `beforeRecord` hook over `entries`, redacted first, on a thread of its own, and
+  /// calls `completion` once: with what to write in their place (`nil` where the hook dropped
+  /// one), or, when the hook threw or ran past ``CassetteOptions/hookTimeout``, with why nothing
+  /// may be written.
+  ///
+  /// The caller writes through the usual path, so what the hook returns is redacted and
+  /// scanned for credentials like any other entry.
+  func startRecordHook(
+    _ hook: RecordHook, on entries: [HAR.Entry],
+    completion: @escaping @Sendable (Result<[HAR.Entry?], RecordHookFailure>) -> Void
+  ) {
+    let redacted = redaction.redact(HAR(entries: entries)).log.entries
+    let name = "the beforeRecord hook of cassette \(url.lastPathComponent)"
     let notWritten = "so cassette \(url.path) was not written"
-    guard done.wait(timeout: .now() + limit) == .success, let result = outcome.withLock({ $0 })
-    else {
-      return .failure(
-        RecordHookFailure(
-          message: "Understudy: \(name) ran for more than \(limit) s (its hookTimeout), "
-            + "\(notWritten). Make the hook return sooner, or raise CassetteOptions.hookTimeout.",
-          location: hook.location))
+    let delivered = Locked(false)
+    let deliver: @Sendable (Result<[HAR.Entry?], RecordHookFailure>) -> Void = { result in
+      // The hook and its timeout race; whichever comes second is dropped.
+      let first = delivered.withLock { done -> Bool in
+        defer { done = true }
+        return !done
+      }
+      if first { completion(result) }
     }
-    return result.mapError { failure in
-      RecordHookFailure(
-        message: "Understudy: \(name) threw on new entry \(failure.index) "
-          + "(\(redacted[failure.index].request.method) \(redacted[failure.index].request.url)): "
-          + "\(failure.error), \(notWritten). Return nil from the hook to leave an entry out.",
-        location: hook.location)
+    let limit = options.hookTimeout.seconds
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+      deliver(
+        .failure(
+          RecordHookFailure(
+            message: "Understudy: \(name) ran for more than \(limit) s (its hookTimeout), "
+              + "\(notWritten). Make the hook return sooner, or raise CassetteOptions.hookTimeout.",
+            location: hook.location)))
+    }
+    let run = UserCodeRun()
+    run.run(UserCodeRun.Closure(name: name, location: hook.location)) {
+      var kept: [HAR.Entry?] = []
+      do {
+        for entry in redacted { kept.append(try hook.transform(entry)) }
+        run.end()
+        deliver(.success(kept))
+      } catch {
+        run.end()
+        let entry = redacted[kept.count].request
+        deliver(
+          .failure(
+            RecordHookFailure(
+              message: "Understudy: \(name) threw on new entry \(kept.count) "
+                + "(\(entry.method) \(entry.url)): \(error), \(notWritten). Return nil from "
+                + "the hook to leave an entry out.",
+              location: hook.location)))
+      }
     }
   }
 
@@ -86,10 +108,4 @@ struct RecordHookFailure: Error {
   init(message: String, location: SourceLocation) {
     failure = ScopeFailure(message: message, location: location)
   }
-}
-
-/// What a `beforeRecord` hook threw, and for which entry.
-private struct HookError: Error {
-  let index: Int
-  let error: String
 }

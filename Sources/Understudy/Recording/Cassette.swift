@@ -446,13 +446,54 @@ public final class Cassette: Sendable {
   /// problems loading, credentials found, unused entries (when asked), drift.
   ///
   /// Safe to call more than once; only the first call writes.
+  /// A `beforeRecord` hook runs on a thread of its own while this call waits for it (at most
+  /// ``CassetteOptions/hookTimeout``).
   public func finish() -> [ScopeFailure] {
-    let snapshot = state.withLock { state -> State? in
+    guard let snapshot = takeSnapshot() else { return [] }
+    guard let (hook, fresh) = recordHookInput(snapshot) else { return finish(snapshot, nil) }
+    return finish(snapshot, runRecordHook(hook, on: fresh))
+  }
+
+  /// ``finish()`` for async scopes: waits for a `beforeRecord` hook without holding a thread of
+  /// the shared concurrency pool, which a test trait's scope runs on.
+  func finishAwaitingHooks() async -> [ScopeFailure] {
+    guard let snapshot = takeSnapshot() else { return [] }
+    guard let (hook, fresh) = recordHookInput(snapshot) else { return finish(snapshot, nil) }
+    let outcome = await withCheckedContinuation { continuation in
+      startRecordHook(hook, on: fresh) { continuation.resume(returning: $0) }
+    }
+    return finish(snapshot, outcome)
+  }
+
+  /// The state to finish from, once: `nil` when the cassette was finished already.
+  private func takeSnapshot() -> State? {
+    state.withLock { state -> State? in
       guard !state.finished else { return nil }
       state.finished = true
       return state
     }
-    guard let snapshot else { return [] }
+  }
+
+  /// Whether `snapshot` will be written.
+  private func writes(_ snapshot: State) -> Bool {
+    guard mode != .driftCheck else { return false }
+    let recordedAny = !snapshot.newEntries.isEmpty || !snapshot.replacements.isEmpty
+    return recordedAny || (mode == .all && !snapshot.existed)
+  }
+
+  /// The `beforeRecord` hook and what it runs over (new entries, then re-recordings in entry
+  /// order), when there is a hook and something to write.
+  private func recordHookInput(_ snapshot: State) -> (RecordHook, [HAR.Entry])? {
+    guard let hook = options.recordHook, writes(snapshot) else { return nil }
+    return (
+      hook, snapshot.newEntries + snapshot.replacements.sorted { $0.key < $1.key }.map(\.value)
+    )
+  }
+
+  /// Reports and writes what `snapshot` holds, with the `beforeRecord` hook's `outcome` applied.
+  private func finish(
+    _ snapshot: State, _ outcome: Result<[HAR.Entry?], RecordHookFailure>?
+  ) -> [ScopeFailure] {
     var failures: [ScopeFailure] = []
     if let problem = snapshot.problem {
       failures.append(ScopeFailure(message: "\(problem)", location: location))
@@ -479,13 +520,12 @@ public final class Cassette: Sendable {
             location: location))
       }
     }
-    let recordedAny = !snapshot.newEntries.isEmpty || !snapshot.replacements.isEmpty
-    if recordedAny || (mode == .all && !snapshot.existed) {
+    if writes(snapshot) {
       var snapshot = snapshot
-      if let hook = options.recordHook {
+      if let outcome {
         let stale = snapshot.replacements.sorted { $0.key < $1.key }
         let added = snapshot.newEntries.count
-        switch runRecordHook(hook, on: snapshot.newEntries + stale.map(\.value)) {
+        switch outcome {
         case .success(let kept):
           snapshot.newEntries = kept.prefix(added).compactMap { $0 }
           // A dropped re-recording leaves the stale entry in place.

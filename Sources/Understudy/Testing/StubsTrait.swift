@@ -51,12 +51,16 @@
         if let unmatchedRequests { enclosing.unmatchedRequests = unmatchedRequests }
         let cassette = makeCassette(for: test, testCase, location: reportLocation)
         if let cassette { enclosing.use(cassette) }
-        defer {
-          for failure in cassette?.finish() ?? [] {
-            IssueReporter.report(failure.message, at: failure.location)
-          }
+        var thrown: (any Error)?
+        do {
+          try await withSharedSession(enclosing, reportLocation, function)
+        } catch {
+          thrown = error
         }
-        try await withSharedSession(enclosing, reportLocation, function)
+        for failure in await cassette?.finishAwaitingHooks() ?? [] {
+          IssueReporter.report(failure.message, at: failure.location)
+        }
+        if let thrown { throw thrown }
         return
       }
       let registry = StubRegistry(
@@ -78,7 +82,7 @@
       }
       let failures =
         registry.endScope(testName: name, verifying: verification, location: reportLocation)
-        + (cassette?.finish() ?? [])
+        + (await cassette?.finishAwaitingHooks() ?? [])
       for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
       let failed = thrown != nil || !failures.isEmpty
       if attachTraffic == .always || (attachTraffic == .onFailure && failed) {

@@ -82,7 +82,9 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
-  @Test func aBeforeRecordHookThatOverrunsItsTimeoutIsReported() async throws {
+  /// Both ways of finishing: blocking (`finish()`) and awaiting, as the trait does.
+  @Test(arguments: [false, true])
+  func aBeforeRecordHookThatOverrunsItsTimeoutIsReported(awaiting: Bool) async throws {
     let server = try await LoopbackServer.shared()
     let gate = SlowUserCodeTests.Gate()
     defer { gate.open() }
@@ -91,7 +93,12 @@ import Testing
       gate.block()
       return entry
     }
-    let (file, failures) = try await Self.record(["/json"], from: server, options: options)
+    let file = RecordReplayTests.temporaryCassette()
+    let registry = StubRegistry()
+    let cassette = Cassette(at: file, mode: .missing, options: options)
+    registry.use(cassette)
+    _ = try await registry.makeSession().data(from: server.url("/json"))
+    let failures = awaiting ? await cassette.finishAwaitingHooks() : cassette.finish()
     #expect(!gate.hasReleased, "reported while the hook still ran")
     #expect(failures.map(\.location.line) == [line])
     #expect(failures.first?.message.contains("hookTimeout") == true)
