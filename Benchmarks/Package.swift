@@ -11,7 +11,11 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "understudy-bench",
-      dependencies: [.product(name: "Understudy", package: "Understudy")]
+      dependencies: [
+        .product(name: "Understudy", package: "Understudy"),
+        // Built, not linked: the command-line rows run the release-built tool as a user would.
+        .product(name: "understudy", package: "Understudy"),
+      ]
     )
   ],
   swiftLanguageModes: [.v6]

@@ -35,6 +35,11 @@ struct CredentialName: Sendable, Hashable {
   /// `name` lower-cased, with only its ASCII letters and digits kept (other letters are kept
   /// too, lower-cased, so a non-English name still compares by its characters).
   static func normalised(_ name: String) -> String {
+    // Names are nearly always ASCII, and a large JSON body has millions of them: Unicode
+    // properties and a lower-case mapping per character took most of a scan's time.
+    if let ascii = name.utf8.withContiguousStorageIfAvailable(asciiNormalised), let ascii {
+      return ascii
+    }
     var result = ""
     result.reserveCapacity(name.utf8.count)
     for scalar in name.unicodeScalars
@@ -42,6 +47,24 @@ struct CredentialName: Sendable, Hashable {
       result.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
     }
     return result
+  }
+
+  /// Letters lower-cased and digits, the rest dropped; `nil` when a byte is not ASCII.
+  private static func asciiNormalised(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      var count = 0
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): buffer[count] = byte | 0x20
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          buffer[count] = byte
+        default: continue
+        }
+        count += 1
+      }
+      return count
+    }
   }
 
   /// Whether `name`, normalised, is one of the names or fits one of the patterns.
