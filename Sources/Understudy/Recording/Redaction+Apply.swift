@@ -200,8 +200,17 @@ struct CompiledRedaction: Sendable {
   private func jsonMatches(in document: JSONNode) -> [(JSONNode, String)] {
     var matches = jsonPaths.flatMap { path in path.matches(in: document).map { ($0, path.name) } }
     if !memberNames.isEmpty {
+      // A large body repeats a few names millions of times; each is matched once.
+      var verdicts: [String: Bool] = [:]
       document.visitMembers { key, value in
-        if memberNames.matches(key) {
+        let selected: Bool
+        if let known = verdicts[key] {
+          selected = known
+        } else {
+          selected = memberNames.matches(key)
+          verdicts[key] = selected
+        }
+        if selected {
           matches.append((value, RedactionPlaceholder.name(from: key)))
         }
       }
