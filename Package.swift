@@ -24,8 +24,13 @@ let package = Package(
     .target(name: "Understudy"),
     // The module is not called `understudy`: beside `Understudy`, its build products would clash
     // on case-insensitive file systems (macOS's default).
+    // `serve` and `record` exist only with the `Server` trait, which brings SwiftNIO.
     .executableTarget(
-      name: "UnderstudyCLI", dependencies: ["Understudy"], path: "Sources/understudy"),
+      name: "UnderstudyCLI",
+      dependencies: [
+        "Understudy", .target(name: "UnderstudyServer", condition: .when(traits: ["Server"])),
+      ],
+      path: "Sources/understudy"),
     .target(
       name: "UnderstudyServer",
       dependencies: [
@@ -35,6 +40,7 @@ let package = Package(
           name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
       ]),
     .testTarget(
       name: "UnderstudyTests",
@@ -50,6 +56,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
       ]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
     .testTarget(

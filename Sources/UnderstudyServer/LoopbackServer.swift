@@ -55,17 +55,16 @@
     /// started.
     public static var current: LoopbackServer? { StubRegistry.current?.server }
 
-    /// Binds a listener on `127.0.0.1`, on a free port, and returns once it accepts connections.
-    static func start(for registry: StubRegistry) async throws -> LoopbackServer {
+    /// Binds a listener on `127.0.0.1`, on `port` (`0`: a free one), and returns once it accepts
+    /// connections; origin-form requests are addressed to `origin` when one is given.
+    static func start(for registry: StubRegistry, port: Int = 0, standingInFor origin: URL? = nil)
+      async throws -> LoopbackServer
+    {
       let listener = try await ServerBootstrap(group: NIOSingletons.posixEventLoopGroup)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-        .bind(host: "127.0.0.1", port: 0) { channel in
-          channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-              wrappingChannelSynchronously: channel)
-          }
+        .bind(host: "127.0.0.1", port: port) { channel in
+          AcceptedConnection.configure(channel, registry: registry, standingInFor: origin)
         }
       guard let port = listener.channel.localAddress?.port else {
         try? await listener.channel.close()
@@ -73,7 +72,8 @@
           "Understudy: the loopback listener has no local port; nothing was served.")
       }
       let server = LoopbackServer(registry: registry, channel: listener.channel, port: port)
-      let connections = ServerConnection(registry: registry, origin: server.baseURL)
+      let connections = ServerConnection(
+        registry: registry, origin: server.baseURL, standingInFor: origin)
       let task = Task {
         await withTaskGroup(of: Void.self) { group in
           try? await listener.executeThenClose { inbound in

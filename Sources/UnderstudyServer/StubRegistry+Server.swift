@@ -18,9 +18,19 @@
     ///
     /// Outside a test scope (a registry you created yourself), call ``LoopbackServer/stop()``
     /// when done.
-    public func startServer() async throws -> LoopbackServer {
+    ///
+    /// - Parameters:
+    ///   - port: The port to listen on; `0` (the default) lets the system choose a free one, so
+    ///     parallel tests never collide.
+    ///   - origin: The origin (scheme, host, port and path prefix) that requests sent to the server
+    ///     in origin form (`GET /users/7`) stand for, so stubs and cassettes written for
+    ///     `https://api.example.com` answer a client pointed at the server; their `Host` field is
+    ///     dropped. `nil` (the default) takes them as requests to the server itself.
+    public func startServer(port: Int = 0, standingInFor origin: URL? = nil) async throws
+      -> LoopbackServer
+    {
       if let server { return server }
-      let started = try await LoopbackServer.start(for: self)
+      let started = try await LoopbackServer.start(for: self, port: port, standingInFor: origin)
       let server = ServerDirectory.claim(started, for: self)
       if server !== started {
         // Another task started one first; a registry has one server.

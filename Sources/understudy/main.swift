@@ -14,7 +14,8 @@ enum CLI {
   static var commands: [any Command.Type] {
     [
       DemoCommand.self, InspectCommand.self, ValidateCommand.self, RedactCommand.self,
-      ScanCommand.self, ConvertCommand.self, StubCommand.self,
+      ScanCommand.self, ConvertCommand.self, StubCommand.self, ServeCommand.self,
+      RecordCommand.self,
     ]
   }
 
@@ -25,7 +26,8 @@ enum CLI {
     """
     understudy: tools for Understudy, the Swift library that stands a fake server in for the
     real one in tests. Try the library with `understudy demo`; inspect, validate, redact, scan
-    and convert the HAR cassettes it records and replays; turn them into Swift stubs.
+    and convert the HAR cassettes it records and replays; turn them into Swift stubs; serve
+    and record them over HTTP (a build with the Server trait).
 
     Usage: understudy <command> [arguments] [options]
 
@@ -43,6 +45,7 @@ enum CLI {
       understudy validate Tests/Cassettes/*.har
       understudy convert export.har -o Tests/Cassettes/cart.har --keep-host api.shop.example.com
       understudy stub Tests/Cassettes/cart.har --entry 2 > Tests/CartStubs.swift
+      understudy serve Tests/Cassettes/cart.har --port 8080
 
     \(ExitCode.documentation)
     """

@@ -19,7 +19,10 @@ func understudy(_ arguments: String...) async throws -> CLIResult {
   try await understudy(arguments)
 }
 
-func understudy(_ arguments: [String]) async throws -> CLIResult {
+/// `environment` is added to this process's; `executable` runs instead of `understudy` (curl).
+func understudy(
+  _ arguments: [String], environment: [String: String] = [:], executable: URL = CLIBinary.url
+) async throws -> CLIResult {
   let base = FileManager.default.temporaryDirectory
     .appendingPathComponent("understudy-cli-\(UUID().uuidString)")
   let stdoutURL = base.appendingPathExtension("out")
@@ -31,8 +34,11 @@ func understudy(_ arguments: [String]) async throws -> CLIResult {
     try? FileManager.default.removeItem(at: stderrURL)
   }
   let process = Process()
-  process.executableURL = CLIBinary.url
+  process.executableURL = executable
   process.arguments = arguments
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   process.standardInput = FileHandle.nullDevice
   process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
   process.standardError = try FileHandle(forWritingTo: stderrURL)

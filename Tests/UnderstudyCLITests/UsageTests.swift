@@ -3,7 +3,9 @@ import Testing
 
 /// `--help`, `--version`, and what a wrong command line gets: a sentence, the usage, exit 2.
 @Suite struct UsageTests {
-  static let commands = ["demo", "inspect", "validate", "redact", "scan", "convert", "stub"]
+  static let commands = [
+    "demo", "inspect", "validate", "redact", "scan", "convert", "stub", "serve", "record",
+  ]
 
   @Test func helpListsEveryCommandTheExitCodesAndExamples() async throws {
     let result = try await understudy("--help")

@@ -111,6 +111,65 @@ import Understudy
         == "form")
   }
 
+  /// A `multipart/form-data` upload of `parts` (name, file name, Content-Type, content).
+  func upload(_ path: String, _ parts: [(String, String?, String?, Data)]) async throws -> Int {
+    let boundary = "example-boundary"
+    var body = Data()
+    for (name, filename, type, content) in parts {
+      var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
+      if let filename { head += "; filename=\"\(filename)\"" }
+      if let type { head += "\r\nContent-Type: \(type)" }
+      body += Data((head + "\r\n\r\n").utf8) + content + Data("\r\n".utf8)
+    }
+    body += Data("--\(boundary)--\r\n".utf8)
+    var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
+    request.httpMethod = "POST"
+    request.setValue(
+      "multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+    let (_, response) = try await registry.makeSession().upload(for: request, from: body)
+    return (response as! HTTPURLResponse).statusCode
+  }
+
+  @Test func multipartParts() async throws {
+    let png = Data([0x89, 0x50, 0x4E, 0x47])
+    registry.stub(
+      .post("/avatar")
+        && .multipartPart("avatar", filename: "me.png", contentType: "image/png")
+        && .multipartPart("meta", content: .jsonSubset(["user": "ann"])),
+      .status(201))
+    registry.stub(
+      .post("/notes") && .multipartPart("text", content: .text("hello"))
+        && .multipartPart("file", content: .data(png)),
+      .status(202))
+
+    let meta = Data(#"{"user":"ann","crop":[0,0,64,64]}"#.utf8)
+    #expect(
+      try await upload(
+        "/avatar",
+        [("meta", nil, "application/json", meta), ("avatar", "me.png", "image/png", png)])
+        == 201)
+    #expect(
+      try await upload(
+        "/notes", [("text", nil, nil, Data("hello".utf8)), ("file", "a.bin", nil, png)])
+        == 202)
+  }
+
+  @Test func multipartMismatchesNameThePart() {
+    let pattern: RequestPattern = .post("/avatar") && .multipartPart("avatar", filename: "me.png")
+    let boundary = "b"
+    let body =
+      "--b\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"you.png\"\r\n\r\nx\r\n"
+      + "--b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--b--\r\n"
+    let request = InterceptedRequest(
+      method: "POST", url: URL(string: "https://api.example.com/avatar")!,
+      headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: Data(body.utf8))
+
+    #expect(request.multipartParts?.map(\.name) == ["avatar", "password"])
+    #expect(
+      pattern.explain(request).mismatches.map(\.description)
+        == [#"part avatar: expected filename "me.png", got filename "you.png""#])
+  }
+
   @Test func jsonBodies() async throws {
     struct NewUser: Encodable, Sendable {
       var name: String

@@ -80,6 +80,31 @@ import Understudy
     #expect(error?.code == .fileDoesNotExist)
   }
 
+  @Test func templatedFixtures() async throws {
+    // Fixtures/user-template.json: {"id": {{request.path.id}}, "name": "Ada"}
+    registry.stub(.get("/users/{id}"), .fixture("Fixtures/user-template.json", templated: true))
+    // Fixtures/created-user.json: {"id": {{counter}}, "name": "{{request.json.name}}"}
+    registry.stub(
+      .post("/users"), .fixture("Fixtures/created-user.json", status: 201, templated: true))
+
+    let client = UserClient(session: registry.makeSession())
+    #expect(try await client.user(id: 7) == User(id: 7, name: "Ada"))
+    #expect(try await client.createUser(named: #"Lin "Q""#) == User(id: 1, name: #"Lin "Q""#))
+    #expect(try await client.createUser(named: "Bo") == User(id: 2, name: "Bo"))
+  }
+
+  @Test func aMisspelledPlaceholderFailsWhereItIsDeclared() async throws {
+    withKnownIssue {
+      registry.stub(
+        .get("/users/{id}"), .fixture("Fixtures/misspelled-template.json", templated: true))
+    } matching: { issue in
+      "\(issue)".contains("misspelled-template.json:3:12: unknown placeholder")
+    }
+
+    let error = await #expect(throws: URLError.self) { try await get("/users/1") }
+    #expect(error?.code == .fileDoesNotExist)
+  }
+
   @Test func failures() async throws {
     registry.stub(.get("/offline"), .failure(URLError(.notConnectedToInternet)))
     registry.stub(.get("/dns"), .failure(URLError(.cannotFindHost)))

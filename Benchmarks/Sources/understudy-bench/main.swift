@@ -3,83 +3,18 @@ import Foundation
 // understudy-bench: Understudy against a trivial URLProtocol (the floor), in one process, with
 // ratios. See Documentation/Performance.md for how to read the output.
 
-let options: Options
-do {
-  options = try Options.parse(CommandLine.arguments.dropFirst())
-} catch {
-  if let message = error.message { FileHandle.standardError.write(Data("\(message)\n".utf8)) }
-  print(Options.usage)
-  exit(error.message == nil ? 0 : 2)
-}
-
-func progress(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-// Memory first: their baselines are cleanest before the timed scenarios have grown the heap.
-let scenarios =
-  [FixtureStreamingScenario.scenario] + SoakScenario.all + StubScenarios.all
-  + ReplayScenarios.all + InFlightScenarios.all + [
-    ScanScenario.scenario, CommandLineScenario.scenario,
-  ]
-let plan = options.plan
-let context = BenchmarkContext(plan: plan, isCI: options.isCI)
-let loadAtStart = ProcessMemory.loadAverage
-let clock = ContinuousClock()
-let started = clock.now
-progress(
-  "understudy-bench\(options.isCI ? " --ci" : ""): \(plan.pairs) pairs × "
-    + "\(plan.requestsPerRun.formatted()) requests, warm-up \(plan.warmUp); "
-    + "load average \(loadAtStart ?? "unknown")")
-
-var rows: [Row] = []
-for scenario in scenarios where options.selects(scenario) {
-  progress("  \(scenario.group): \(scenario.name)…")
+// The run is an async function started from a synchronous main that waits for it: with
+// top-level `await`, the main thread hands itself to the concurrency runtime, and valgrind 3.19
+// (the instruction-count mode, Tools/instruction-ratios.py) then crashes creating URLSession's
+// threads.
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
   do {
-    rows += try await scenario.run(context)
+    try await BenchmarkRun.main()
   } catch {
-    progress("  \(scenario.name) failed: \(error)")
+    BenchmarkRun.progress("understudy-bench: \(error)")
     exit(1)
   }
+  finished.signal()
 }
-
-let report = Report(
-  mode: options.isCI ? "ci" : "full", requestsPerRun: plan.requestsPerRun, pairs: plan.pairs,
-  warmUp: plan.warmUp,
-  machine: Report.Machine(
-    processors: ProcessInfo.processInfo.activeProcessorCount, loadAverageAtStart: loadAtStart,
-    loadAverageAtEnd: ProcessMemory.loadAverage),
-  rows: rows)
-
-print(report.table)
-print(
-  "\(report.machine.processors) CPUs; load average \(loadAtStart ?? "?") at start, "
-    + "\(report.machine.loadAverageAtEnd ?? "?") at end; "
-    + "\(plan.pairs) pairs × \(plan.requestsPerRun.formatted()) requests per scenario; "
-    + "took \(Format.seconds(clock.now - started))")
-
-if let path = options.jsonPath {
-  let data = try report.json
-  if path == "-" {
-    FileHandle.standardOutput.write(data)
-    print()
-  } else {
-    try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-  }
-}
-
-if options.isCI {
-  let failures = report.ciFailures
-  for row in failures {
-    print(
-      "CI: \(row.scenario) is at \(Format.fixed(row.ratio!.median, 2))x, past the CI limit of "
-        + "\(Format.number(row.bar!.ciLimit!))x (bar \(row.bar!.text))")
-  }
-  let gated = rows.filter { $0.bar?.ciLimit != nil && $0.ratio != nil }.count
-  if failures.isEmpty {
-    print("understudy-bench --ci: OK, \(gated) ratio bars within their CI limits")
-  } else {
-    print("understudy-bench --ci: FAILED, \(failures.count) of \(gated) ratio bars far off")
-    exit(1)
-  }
-}
+finished.wait()

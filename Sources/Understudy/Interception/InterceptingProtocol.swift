@@ -287,7 +287,7 @@ class InterceptingProtocol: URLProtocol {
             .resourceUnavailable, registry.errorMessage(for: report), request.url,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
-    case .respondLater:
+    case .respondLater, .replayLater:
       // The registry runs the responder before deciding; it never hands this on.
       break
     case .respond(let response):

@@ -32,8 +32,8 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// The template as written.
   public let template: String
   /// The decoded literal text before the first placeholder, such as `/users/` for
-  /// `/users/{id}`; the whole decoded path when there is no placeholder. Route indexes use it to
-  /// narrow the candidates before matching.
+  /// `/users/{id}`; the whole decoded path when there is no placeholder, which is the path a
+  /// literal template pins.
   public let literalPrefix: String
   /// The placeholder names, in order.
   public let parameterNames: [String]
@@ -156,35 +156,6 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
       }
       remaining = nil
       return (rest, rest)
-    }
-  }
-
-  /// The key a route index files this template under: its leading literal segments, or `nil`
-  /// when it starts with a placeholder or a leading literal holds a `%` (which a request
-  /// segment can match as written, without decoding, so decoded keys could miss it).
-  var indexKey: String? {
-    var literals: [String] = []
-    for segment in segments {
-      guard case .literal(let text) = segment else { break }
-      if text.utf8.contains(UInt8(ascii: "%")) { return nil }
-      literals.append(text)
-    }
-    return literals.isEmpty ? nil : literals.joined(separator: "/")
-  }
-
-  /// Calls `body` with each key under which a route index may have filed templates that match
-  /// `path` (as it appears in the URL, percent-encoded): its first segment, its first two, and
-  /// so on, each decoded as ``match(_:)`` decodes literals, stopping before the last segment,
-  /// since a placeholder needs a segment of its own.
-  static func forEachIndexKey(ofPath path: String, _ body: (String) -> Void) {
-    guard path.utf8.first == UInt8(ascii: "/") else { return }
-    var parts = PathParts(path)
-    var key: String?
-    while let (part, _) = parts.next(), !parts.isAtEnd {
-      let segment = decoded(part)
-      let next = key.map { $0 + "/" + segment } ?? segment
-      body(next)
-      key = next
     }
   }
 

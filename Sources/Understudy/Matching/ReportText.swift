@@ -12,6 +12,11 @@ extension StringProtocol {
     return String(self[..<index(before: end)]) + "…"
   }
 
+  /// The text with line breaks written as `\r` and `\n`, so it stays on one report line.
+  var oneLine: String {
+    replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+  }
+
   /// The text in double quotes and clipped, so leading or trailing spaces stay visible.
   func quoted(limit: Int = 120) -> String {
     "\"" + clipped(to: limit - 2) + "\""

@@ -24,7 +24,8 @@ extension RequestPattern {
     guard parsed.isLiteral else {
       return RequestPattern(
         Condition(
-          field: "path", expected: "~ \(template)".clipped(), templatePrefix: parsed.indexKey
+          field: "path", expected: "~ \(template)".clipped(),
+          template: TemplateTree.canFile(parsed) ? parsed : nil
         ) { request in
           if let captures = parsed.match(request.encodedPath) {
             return .matched(captures)

@@ -147,9 +147,8 @@ extension RequestPattern {
     let expected: String
     /// Set when the condition pins the exact path, so the registry can index it.
     let exactPath: String?
-    /// Set when the condition is a path template that starts with literal segments, so the
-    /// registry can index it by them.
-    let templatePrefix: String?
+    /// Set when the condition is a path template the registry can file by its segments.
+    let template: PathTemplate?
     /// Set when the condition pins the scheme, so sessions claim that custom scheme.
     let scheme: String?
     /// Why the condition can never match (an invalid regex, say); `nil` when it is sound.
@@ -162,7 +161,7 @@ extension RequestPattern {
     let test: (@Sendable (InterceptedRequest) -> Bool)?
 
     init(
-      field: String, expected: String, exactPath: String? = nil, templatePrefix: String? = nil,
+      field: String, expected: String, exactPath: String? = nil, template: PathTemplate? = nil,
       scheme: String? = nil, problem: String? = nil, runsUserCode: Bool = false,
       test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
       check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
@@ -171,7 +170,7 @@ extension RequestPattern {
       self.field = field
       self.expected = expected
       self.exactPath = exactPath
-      self.templatePrefix = templatePrefix
+      self.template = template
       self.scheme = scheme
       self.problem = problem
       self.test = test
@@ -194,6 +193,8 @@ extension RequestPattern {
       case "path": return 0
       case "method": return 1
       case "body": return 3
+      // A multipart part matcher reads the body too.
+      case _ where condition.field.hasPrefix("part "): return 3
       default: return 2
       }
     }
@@ -335,13 +336,12 @@ extension RequestPattern {
     return nil
   }
 
-  /// The leading literal segments of the path template every matching request must have, as
-  /// ``PathTemplate/forEachIndexKey(ofPath:_:)`` spells them, when the pattern pins a template that
-  /// starts with literals.
-  var indexedTemplatePrefix: String? {
+  /// The path template every matching request must fit, when the pattern pins one the registry
+  /// can file by its segments.
+  var indexedTemplate: PathTemplate? {
     for node in conjuncts {
-      if case .condition(let condition) = node, let prefix = condition.templatePrefix {
-        return prefix
+      if case .condition(let condition) = node, let template = condition.template {
+        return template
       }
     }
     return nil

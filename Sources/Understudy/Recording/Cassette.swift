@@ -12,20 +12,24 @@ public final class Cassette: Sendable {
   public let url: URL
   /// The mode in effect (after the `UNDERSTUDY_RECORD` override).
   public let mode: RecordMode
+  /// Everything the cassette was told besides its file and mode.
+  public let options: CassetteOptions
   /// How live requests are matched with recorded ones.
-  public let matching: ReplayMatching
+  public var matching: ReplayMatching { options.matching }
   /// What is redacted before anything is written (and applied to live requests before matching).
-  public let redaction: Redaction
+  public var redaction: Redaction { options.redaction }
   /// `redaction` compiled once, for the per-request check that most requests need no redacting.
   private let compiledRedaction: CompiledRedaction
   /// Whether a recorded answer may be replayed again once every match was used.
-  public let allowsRepeats: Bool
+  public var allowsRepeats: Bool { options.allowsRepeats }
   /// Whether to write a cassette in which the credential scan still finds something.
-  public let allowsCredentials: Bool
+  public var allowsCredentials: Bool { options.allowsCredentials }
   /// Whether entries never replayed are reported when the cassette is finished.
-  public let reportsUnusedEntries: Bool
+  public var reportsUnusedEntries: Bool { options.reportsUnusedEntries }
   /// How fast replayed answers arrive.
-  public let replaySpeed: ReplaySpeed
+  public var replaySpeed: ReplaySpeed { options.replaySpeed }
+  /// ``CassetteOptions/ignoredHosts``, lower-cased once.
+  private let ignoredHosts: Set<String>
   /// Where the cassette was bound, for reports.
   public let location: SourceLocation
   /// The command that records this cassette, printed in failures.
@@ -37,6 +41,10 @@ public final class Cassette: Sendable {
     /// The answer to replay (placeholders restored when asked), with its replay delay applied;
     /// or why the entry cannot answer, for a request that matches it.
     let answer: Result<StubResponse, Unreplayable>
+    /// The entry the answer comes from, kept only for a `beforeReplay` hook to adjust.
+    let entry: HAR.Entry?
+    /// Whether the entry is older than ``CassetteOptions/reRecordAfter``.
+    let isStale: Bool
     var uses = 0
   }
 
@@ -45,6 +53,8 @@ public final class Cassette: Sendable {
     var byKey: [String: [Int]] = [:]
     var original: HAR?
     var newEntries: [HAR.Entry] = []
+    /// Fresh recordings of stale entries, by the index of the entry each replaces.
+    var replacements: [Int: HAR.Entry] = [:]
     var drift: [String] = []
     var problem: CassetteError?
     var existed = false
@@ -59,9 +69,49 @@ public final class Cassette: Sendable {
 
   /// Opens the cassette at `url`, loading it unless the mode records everything afresh.
   ///
-  /// Problems (a malformed file, a missing file in `.never` mode) do not throw: they are reported
-  /// by ``problem`` and by the trait that binds the cassette, and every request the cassette
-  /// would answer fails with them.
+  /// Problems (a malformed file, a missing file in `.never` mode, matching rules that cannot
+  /// work) do not throw: they are reported by ``problem`` and by the trait that binds the
+  /// cassette, and every request the cassette would answer fails with them.
+  ///
+  /// - Parameters:
+  ///   - url: The HAR file.
+  ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+  ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
+  ///   - recordCommand: The command printed in failures; the trait fills in the test's own.
+  ///   - fileID: The `#fileID` of the caller; failures that belong to the cassette are reported
+  ///     here. Leave the default.
+  ///   - filePath: The `#filePath` of the caller; leave the default.
+  ///   - line: The line of the caller; leave the default.
+  ///   - column: The column of the caller; leave the default.
+  public init(
+    at url: URL, mode: RecordMode = .never, options: CassetteOptions,
+    recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) {
+    self.url = url
+    self.mode = RecordMode.effective(mode)
+    self.options = options
+    compiledRedaction = CompiledRedaction(options.redaction)
+    ignoredHosts = Set(options.ignoredHosts.map { $0.lowercased() })
+    self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.recordCommand =
+      recordCommand ?? "\(RecordMode.environmentVariable)=missing swift test"
+    load(restoring: options.restoring)
+    if let problem = options.matching.problems.first {
+      state.withLock {
+        $0.problem =
+          $0.problem
+          ?? CassetteError(
+            kind: .invalidValue, file: url.path,
+            problem: "its replay matching cannot work as declared: \(problem)",
+            fix: "correct the ReplayMatching passed to the cassette")
+      }
+    }
+  }
+
+  /// Opens the cassette at `url`, loading it unless the mode records everything afresh; the
+  /// same as ``init(at:mode:options:recordCommand:fileID:filePath:line:column:)`` with the
+  /// options spelled out.
   ///
   /// - Parameters:
   ///   - url: The HAR file.
@@ -80,7 +130,7 @@ public final class Cassette: Sendable {
   ///   - filePath: The `#filePath` of the caller; leave the default.
   ///   - line: The line of the caller; leave the default.
   ///   - column: The column of the caller; leave the default.
-  public init(
+  public convenience init(
     at url: URL, mode: RecordMode = .never, matching: ReplayMatching = .default,
     redaction: Redaction = .default, restoring: [String: String] = [:],
     allowsRepeats: Bool = false, allowsCredentials: Bool = false,
@@ -88,19 +138,14 @@ public final class Cassette: Sendable {
     recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) {
-    self.url = url
-    self.mode = RecordMode.effective(mode)
-    self.matching = matching
-    self.redaction = redaction
-    compiledRedaction = CompiledRedaction(redaction)
-    self.allowsRepeats = allowsRepeats
-    self.allowsCredentials = allowsCredentials
-    self.reportsUnusedEntries = reportsUnusedEntries
-    self.replaySpeed = replaySpeed
-    self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    self.recordCommand =
-      recordCommand ?? "\(RecordMode.environmentVariable)=missing swift test"
-    load(restoring: restoring)
+    self.init(
+      at: url, mode: mode,
+      options: CassetteOptions(
+        matching: matching, redaction: redaction, restoring: restoring,
+        allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+        reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+      recordCommand: recordCommand, fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   private func load(restoring: [String: String]) {
@@ -129,6 +174,7 @@ public final class Cassette: Sendable {
       let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
       var recorded: [Recorded] = []
       var byKey: [String: [Int]] = [:]
+      let staleBefore = options.reRecordAfter.map { Date().addingTimeInterval(-$0.seconds) }
       for (index, entry) in har.log.entries.enumerated() {
         // Through today's rules, as live requests are: a cassette recorded when fewer names
         // were redacted still matches a request whose value a newer rule now replaces.
@@ -142,7 +188,11 @@ public final class Cassette: Sendable {
               .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed)))
         }
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
-        recorded.append(Recorded(request: request, answer: answer))
+        recorded.append(
+          Recorded(
+            request: request, answer: answer,
+            entry: options.replayHook == nil ? nil : replayable.log.entries[index],
+            isStale: staleBefore.map { entry.startedDateTime < $0 } ?? false))
       }
       state.withLock {
         $0.recorded = recorded
@@ -179,31 +229,45 @@ public final class Cassette: Sendable {
 
   enum Decision: Sendable {
     case replay(StubResponse)
-    case record
+    /// Replay `entry` once the `beforeReplay` hook has adjusted it.
+    case adjustThenReplay(HAR.Entry)
+    /// Record the live answer, in place of the stale entry `replacing` when there is one.
+    case record(replacing: Int?)
     case checkDrift(entry: Int?)
     case refuse(String)
+    /// The host is ignored: the request goes wherever unmatched requests go, with this note
+    /// when they are refused.
+    case ignore(String)
   }
 
   /// What to do with `request`, which no stub answered.
   func decide(_ request: InterceptedRequest) -> Decision {
+    if let host = request.host?.lowercased(), ignoredHosts.contains(host) {
+      return .ignore(
+        "cassette \(url.lastPathComponent) ignores host \(host) (ignoredHosts), so it neither "
+          + "replays nor records it; stub the request or pass unmatched requests through")
+    }
     if let problem = state.withLock({ $0.problem }) {
       return .refuse(Self.unusableMessage(for: request, problem))
     }
     switch mode {
     case .all:
-      return .record
+      return .record(replacing: nil)
     case .driftCheck:
       return .checkDrift(entry: take(matchFor: request, consume: true).map(\.index))
     case .missing where !state.withLock({ $0.existed }):
-      return .record
+      return .record(replacing: nil)
     case .never, .missing, .newEpisodes:
       if let hit = take(matchFor: request, consume: true) {
+        if mode == .newEpisodes && hit.isStale { return .record(replacing: hit.index) }
         switch hit.answer {
-        case .success(let response): return .replay(response)
+        case .success(let response):
+          guard let entry = hit.entry else { return .replay(response) }
+          return .adjustThenReplay(entry)
         case .failure(let reason): return .refuse(reason.message(for: request))
         }
       }
-      if mode == .newEpisodes { return .record }
+      if mode == .newEpisodes { return .record(replacing: nil) }
       return .refuse(missMessage(for: request))
     }
   }
@@ -215,7 +279,7 @@ public final class Cassette: Sendable {
   }
 
   private func take(matchFor live: InterceptedRequest, consume: Bool) -> (
-    index: Int, answer: Result<StubResponse, Unreplayable>
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   )? {
     let comparable = redactedForMatching(live)
     return state.withLock { state in
@@ -228,19 +292,21 @@ public final class Cassette: Sendable {
         lastMatch = index
         if state.recorded[index].uses == 0 {
           if consume { state.recorded[index].uses += 1 }
-          return (index, state.recorded[index].answer)
+          let hit = state.recorded[index]
+          return (index, hit.answer, hit.entry, hit.isStale)
         }
       }
       guard allowsRepeats, let index = lastMatch else { return nil }
       state.recorded[index].uses += 1
-      return (index, state.recorded[index].answer)
+      let hit = state.recorded[index]
+      return (index, hit.answer, hit.entry, hit.isStale)
     }
   }
 
   /// How long a replayed answer waits before its response. Worked out once, at load: anything
   /// that copies the locked state per request would copy every entry, and replay would slow down
   /// as cassettes grow.
-  private static func replayDelay(of entry: HAR.Entry, speed: ReplaySpeed) -> TimeInterval {
+  static func replayDelay(of entry: HAR.Entry, speed: ReplaySpeed) -> TimeInterval {
     // A streamed body replays its own timing; the wait before the response is what is left.
     let streamed = entry.response.content.chunks?.last?.time ?? 0
     return speed.delay(forRecordedMilliseconds: max(0, entry.time - streamed))
@@ -261,9 +327,11 @@ public final class Cassette: Sendable {
   private func missMessage(for request: InterceptedRequest) -> String {
     let recorded = state.withLock { $0.recorded }
     let comparable = redactedForMatching(request)
+    let age = ageDescription.map { ", \($0)" } ?? ""
     var lines = [
       "Understudy: cassette \(url.lastPathComponent) has no recorded answer for \(request) "
-        + "(mode \(mode.rawValue); \(recorded.count) \(recorded.count == 1 ? "entry" : "entries"))."
+        + "(mode \(mode.rawValue); \(recorded.count) \(recorded.count == 1 ? "entry" : "entries")"
+        + "\(age))."
     ]
     let near = recorded.enumerated().compactMap { index, entry -> String? in
       guard entry.request.path == comparable.path || entry.request.host == comparable.host else {
@@ -283,6 +351,11 @@ public final class Cassette: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// How old the loaded entries are, as reports say it.
+  private var ageDescription: String? {
+    CassetteAge.describe(state.withLock { $0.original?.log.entries.map(\.startedDateTime) ?? [] })
+  }
+
   /// ``recordCommand`` with its `UNDERSTUDY_RECORD` value set to `mode`.
   func command(recording mode: RecordMode) -> String {
     let prefix = RecordMode.environmentVariable + "="
@@ -295,9 +368,11 @@ public final class Cassette: Sendable {
 
   // MARK: Recording
 
-  /// Adds a live exchange to the cassette (written when it is finished).
+  /// Adds a live exchange to the cassette (written when it is finished), in place of the stale
+  /// entry `replacing` when there is one.
   func record(
-    _ request: InterceptedRequest, _ reply: Reply, startedAt: Date, duration: TimeInterval
+    _ request: InterceptedRequest, _ reply: Reply, startedAt: Date, duration: TimeInterval,
+    replacing stale: Int? = nil
   ) {
     guard case .response(let http) = reply, case .data(let body) = http.body.storage else { return }
     var response = HAR.Response(status: http.status, headers: http.headers, body: body)
@@ -313,7 +388,13 @@ public final class Cassette: Sendable {
       duration: .milliseconds(Int64((duration * 1000).rounded())))
     entry.request.headers = entry.request.headers.sortedByName()
     entry.response.headers = entry.response.headers.sortedByName()
-    state.withLock { $0.newEntries.append(entry) }
+    state.withLock { state in
+      if let stale {
+        state.replacements[stale] = entry
+      } else {
+        state.newEntries.append(entry)
+      }
+    }
   }
 
   /// Compares a live answer with the recorded one (drift-check mode).
@@ -377,10 +458,12 @@ public final class Cassette: Sendable {
       failures.append(ScopeFailure(message: "\(problem)", location: location))
     }
     if mode == .driftCheck {
+      let age = CassetteAge.describe(snapshot.original?.log.entries.map(\.startedDateTime) ?? [])
       for drift in snapshot.drift {
         failures.append(
           ScopeFailure(
-            message: "Drift from cassette \(url.lastPathComponent): \(drift). Re-record with "
+            message: "Drift from cassette \(url.lastPathComponent)"
+              + (age.map { " (\($0))" } ?? "") + ": \(drift). Re-record with "
               + "\(command(recording: .all)) if the "
               + "live behaviour is right.",
             location: location))
@@ -396,7 +479,22 @@ public final class Cassette: Sendable {
             location: location))
       }
     }
-    if !snapshot.newEntries.isEmpty || (mode == .all && !snapshot.existed) {
+    let recordedAny = !snapshot.newEntries.isEmpty || !snapshot.replacements.isEmpty
+    if recordedAny || (mode == .all && !snapshot.existed) {
+      var snapshot = snapshot
+      if let hook = options.recordHook {
+        let stale = snapshot.replacements.sorted { $0.key < $1.key }
+        let added = snapshot.newEntries.count
+        switch runRecordHook(hook, on: snapshot.newEntries + stale.map(\.value)) {
+        case .success(let kept):
+          snapshot.newEntries = kept.prefix(added).compactMap { $0 }
+          // A dropped re-recording leaves the stale entry in place.
+          for (offset, replaced) in stale.enumerated() {
+            snapshot.replacements[replaced.key] = kept[added + offset]
+          }
+        case .failure(let hookFailure): return failures + [hookFailure.failure]
+        }
+      }
       failures += write(snapshot)
       if let product = Self.buildProduct(containing: url) {
         failures.append(
@@ -441,19 +539,24 @@ public final class Cassette: Sendable {
   /// if another recorder replaced the file since it was opened, what is on disk now instead of
   /// the starting point, so neither recorder's entries are lost.
   private func entriesToWrite(_ snapshot: State) throws(CassetteError) -> [HAR.Entry] {
+    // Another recorder's file may hold other entries at the stale ones' places: there, fresh
+    // recordings are added rather than put in place.
+    let added = snapshot.newEntries + snapshot.replacements.sorted { $0.key < $1.key }.map(\.value)
     guard FileFingerprint(of: url) != snapshot.foundFile else {
-      let kept = mode == .newEpisodes ? snapshot.original?.log.entries ?? [] : []
+      guard mode == .newEpisodes, let original = snapshot.original else { return added }
+      var kept = original.log.entries
+      for (index, fresh) in snapshot.replacements { kept[index] = fresh }
       return kept + snapshot.newEntries
     }
-    guard FileManager.default.fileExists(atPath: url.path) else { return snapshot.newEntries }
+    guard FileManager.default.fileExists(atPath: url.path) else { return added }
     do {
-      return try HAR.load(contentsOf: url).log.entries + snapshot.newEntries
+      return try HAR.load(contentsOf: url).log.entries + added
     } catch {
       throw CassetteError(
         kind: .writeFailed, file: url.path,
         problem: "another recorder wrote the cassette while this test was recording, and what "
-          + "it wrote cannot be read (\(error)), so this test's \(snapshot.newEntries.count) new "
-          + "\(snapshot.newEntries.count == 1 ? "entry was" : "entries were") not written",
+          + "it wrote cannot be read (\(error)), so this test's \(added.count) new "
+          + "\(added.count == 1 ? "entry was" : "entries were") not written",
         fix: "Record again once the other writer has finished: \(command(recording: .newEpisodes))")
     }
   }
@@ -482,7 +585,7 @@ public final class Cassette: Sendable {
   }
 
   /// A recorded HAR entry as a stub response.
-  private static func response(replaying entry: HAR.Entry, speed: ReplaySpeed) throws
+  static func response(replaying entry: HAR.Entry, speed: ReplaySpeed) throws
     -> StubResponse
   {
     let body = try entry.response.content.decodedBody() ?? Data()

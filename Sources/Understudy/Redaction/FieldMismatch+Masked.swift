@@ -9,12 +9,14 @@ extension FieldMismatch {
     let place: CredentialName.Place? =
       switch words.first {
       case "header": .header
-      case "query", "form": .parameter
+      case "query", "form", "part": .parameter
       default: nil
       }
     if let place, words.count == 2,
       NamedSecrets.isSecret(String(words[1]), at: place, naming: naming),
-      !["absent", "no query", "no body"].contains(actual)
+      !["absent", "no query", "no body"].contains(actual),
+      // A missing multipart part lists the parts there are, none of them its value.
+      !actual.hasPrefix("absent; parts: "), !actual.hasPrefix("not multipart/form-data")
     {
       let present = "present: "
       copy.actual =

@@ -28,6 +28,10 @@ struct ClosestRequests {
     var lines = ["  Closest requests (\(ranked.count) of \(total)), best first:"]
     for (index, candidate) in ranked.enumerated() {
       lines.append("  \(index + 1). \(candidate.request)")
+      // An upload's parts say more than its URL; their summaries mask credential parts.
+      for part in candidate.request.multipartParts ?? [] {
+        lines.append("     " + part.description)
+      }
       for mismatch in candidate.explanation.mismatches {
         lines.append("     " + mismatch.reportLine())
       }

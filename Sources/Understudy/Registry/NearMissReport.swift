@@ -86,7 +86,13 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
       )
     }
     if let body = request.body, !body.isEmpty {
-      lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming))")
+      if let parts = request.multipartParts {
+        // Raw multipart text would print a credential part's value on the line after its name.
+        lines.append("  body (\(body.count) bytes, multipart/form-data, \(parts.count) parts):")
+        lines += parts.map { "    " + $0.summary(naming: naming) }
+      } else {
+        lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming))")
+      }
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")

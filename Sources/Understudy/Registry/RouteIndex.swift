@@ -2,23 +2,22 @@
 /// grow.
 ///
 /// A stub whose pattern pins an exact path is filed under that path; one whose path is a
-/// template with literal leading segments (`/users/{id}/posts` leads with `users`) is filed under
-/// those segments; the rest (regexes, prefixes, custom predicates, templates that start with a
-/// placeholder) are tried for every request. Each list is in registration order, and
+/// template is filed in a ``TemplateTree`` by all its segments; the rest (regexes, prefixes,
+/// custom predicates) are tried for every request. Each list is in registration order, and
 /// ``candidates(for:)`` walks them merged, newest first, so precedence is the same as trying
 /// every stub in turn.
 struct RouteIndex: Sendable {
   private(set) var all: [Stub] = []
   private var byPath: [String: [Stub]] = [:]
-  private var byTemplatePrefix: [String: [Stub]] = [:]
+  private var templates = TemplateTree()
   private var unindexed: [Stub] = []
 
   mutating func add(_ stub: Stub) {
     all.append(stub)
     if let path = stub.pattern.indexedPath {
       byPath[path, default: []].append(stub)
-    } else if let prefix = stub.pattern.indexedTemplatePrefix {
-      byTemplatePrefix[prefix, default: []].append(stub)
+    } else if let template = stub.pattern.indexedTemplate {
+      templates.add(stub, under: template)
     } else {
       unindexed.append(stub)
     }
@@ -28,8 +27,8 @@ struct RouteIndex: Sendable {
     all.removeAll { $0 === stub }
     if let path = stub.pattern.indexedPath {
       Self.remove(stub, from: &byPath, at: path)
-    } else if let prefix = stub.pattern.indexedTemplatePrefix {
-      Self.remove(stub, from: &byTemplatePrefix, at: prefix)
+    } else if let template = stub.pattern.indexedTemplate {
+      templates.remove(stub, under: template)
     } else {
       unindexed.removeAll { $0 === stub }
     }
@@ -43,14 +42,10 @@ struct RouteIndex: Sendable {
   /// The stubs that could match `request`, newest first.
   func candidates(for request: InterceptedRequest) -> Candidates {
     var lists: [ArraySlice<Stub>] = []
-    lists.reserveCapacity(byTemplatePrefix.isEmpty ? 2 : 6)
+    lists.reserveCapacity(templates.isEmpty ? 2 : 6)
     lists.append(byPath[request.path]?[...] ?? [])
     lists.append(unindexed[...])
-    if !byTemplatePrefix.isEmpty {
-      PathTemplate.forEachIndexKey(ofPath: request.encodedPath) { key in
-        if let bucket = byTemplatePrefix[key] { lists.append(bucket[...]) }
-      }
-    }
+    templates.collect(request.encodedPath, into: &lists)
     return Candidates(lists: lists)
   }
 

@@ -73,7 +73,13 @@ public final class Stub: Sendable, CustomStringConvertible {
 
   /// The response for the `call`-th use (counting from zero), or `nil` when a closure the user
   /// wrote answers: that runs in a ``UserCodeRun``, through ``respond(to:in:onThisThread:for:_:)``.
+  /// A templated fixture is rendered off the work queue, so it is answered that way too.
   func cannedResponse(call: Int) -> StubResponse? {
+    guard let response = declaredResponse(call: call), !response.isTemplated else { return nil }
+    return response
+  }
+
+  private func declaredResponse(call: Int) -> StubResponse? {
     switch responder {
     case .fixed(let response): return response
     case .sequence(let responses): return responses[min(call, responses.count - 1)]
@@ -84,35 +90,45 @@ public final class Stub: Sendable, CustomStringConvertible {
   /// Runs the stub's responder for `request` in `run` and hands its response to `completion`:
   /// on this thread when it already is a user-code thread (`onThisThread`), else on another.
   func respond(
-    to request: InterceptedRequest, in run: UserCodeRun, onThisThread: Bool,
+    to request: InterceptedRequest, call: Int, in run: UserCodeRun, onThisThread: Bool,
     for registry: StubRegistry, _ completion: @escaping @Sendable (StubResponse) -> Void
   ) {
     let closure = UserCodeRun.Closure(name: "the responder of stub \(self)", location: location)
+    let start: (UserCodeRun.Closure, @escaping @Sendable () -> Void) -> Void = { closure, work in
+      if onThisThread {
+        run.begin(closure)
+        work()
+      } else {
+        run.run(closure, work)
+      }
+    }
     switch responder {
     case .fixed, .sequence:
-      completion(cannedResponse(call: 0) ?? .ok)
+      let response = declaredResponse(call: call) ?? .ok
+      guard response.isTemplated else { return completion(response) }
+      // Reading a file whole does not belong on a URLSession work queue either.
+      start(.init(name: "the templated fixture of stub \(self)", location: location)) {
+        let rendered = self.rendered(response, for: request, call: call, registry)
+        run.end()
+        completion(rendered)
+      }
     case .dynamic(let respond):
-      let answer: @Sendable () -> Void = {
+      start(closure) {
         let response: StubResponse
         do {
-          response = try respond(request)
+          response = self.rendered(try respond(request), for: request, call: call, registry)
         } catch {
           response = self.failure(thrown: error, registry)
         }
         run.end()
         completion(response)
       }
-      if onThisThread {
-        run.begin(closure)
-        answer()
-      } else {
-        run.run(closure, answer)
-      }
     case .asynchronous(let respond):
       run.runAsync(closure) {
         let response: StubResponse
         do {
-          response = try await respond(request)
+          response = self.rendered(
+            try await respond(request), for: request, call: call, registry)
         } catch {
           response = self.failure(thrown: error, registry)
         }
@@ -137,6 +153,30 @@ public final class Stub: Sendable, CustomStringConvertible {
           + "request on purpose, return .failure(_:) or throw a URLError.",
         location: location))
     return .failure(failure)
+  }
+
+  /// `response` with a templated fixture filled in for `request`; a placeholder without a value
+  /// fails the request, and is reported at the stub's line.
+  private func rendered(
+    _ response: StubResponse, for request: InterceptedRequest, call: Int,
+    _ registry: StubRegistry
+  ) -> StubResponse {
+    guard response.isTemplated else { return response }
+    let (rendered, error) = response.rendered(for: request, call: call + 1)
+    // A fault in a declared fixture was reported at the declaration already.
+    let declared: Bool
+    switch responder {
+    case .fixed, .sequence: declared = true
+    case .dynamic, .asynchronous: declared = false
+    }
+    if let error, !(declared && error.isInTheFile) {
+      registry.reportUserCodeFailure(
+        ScopeFailure(
+          message: "Understudy: stub \(description) cannot answer \(request): \(error). The "
+            + "request failed with this error.",
+          location: location))
+    }
+    return rendered
   }
 
   /// Problems that make the stub unable to answer as declared: an invalid pattern or a missing

@@ -13,11 +13,8 @@ extension StubRegistry {
     later: @escaping @Sendable (Decision) -> Void
   ) -> Decision? {
     if let decision = resolve(request, startsFlight: startsFlight, userCode: nil) {
-      guard case .respondLater(let stub, let matched) = decision.resolution else { return decision }
-      stub.respond(to: matched, in: userCode(decision.entry), onThisThread: false, for: self) {
-        response in
-        later(self.decision(entry: decision.entry, respondingWith: response))
-      }
+      guard decision.runsUserCode else { return decision }
+      respondLater(decision, in: userCode(decision.entry), onThisThread: false, later)
       return nil
     }
     let run = userCode(nil)
@@ -29,14 +26,34 @@ extension StubRegistry {
         return
       }
       run.end()
-      guard case .respondLater(let stub, let matched) = decision.resolution else {
-        return later(decision)
-      }
-      stub.respond(to: matched, in: run, onThisThread: true, for: self) { response in
-        later(self.decision(entry: decision.entry, respondingWith: response))
-      }
+      guard decision.runsUserCode else { return later(decision) }
+      self.respondLater(decision, in: run, onThisThread: true, later)
     }
     return nil
+  }
+
+  /// Runs the closure `decision` waits on (a responder, a cassette's `beforeReplay` hook) in
+  /// `run` and hands the decision it makes to `later`.
+  private func respondLater(
+    _ decision: Decision, in run: UserCodeRun, onThisThread: Bool,
+    _ later: @escaping @Sendable (Decision) -> Void
+  ) {
+    switch decision.resolution {
+    case .respondLater(let stub, let matched, let call):
+      stub.respond(
+        to: matched, call: call, in: run, onThisThread: onThisThread, for: self
+      ) { response in
+        later(self.decision(entry: decision.entry, respondingWith: response))
+      }
+    case .replayLater(let cassette, let entry, let request):
+      cassette.replay(
+        adjusting: entry, for: request, in: run, onThisThread: onThisThread, registry: self
+      ) { response in
+        later(Decision(resolution: .respond(response), entry: decision.entry))
+      }
+    default:
+      later(decision)
+    }
   }
 
   /// Decides how to answer `request`, running any closure the user wrote off the current

@@ -249,23 +249,28 @@ public final class StubRegistry: Sendable {
     case respond(StubResponse)
     /// The stub's responder is a closure the user wrote; it runs off the work queue and its
     /// response then goes through ``answer(for:with:)``.
-    case respondLater(Stub, InterceptedRequest)
+    case respondLater(Stub, InterceptedRequest, call: Int)
+    /// A cassette's `beforeReplay` hook adjusts the recorded entry first, off the work queue, as
+    /// a responder would.
+    case replayLater(Cassette, HAR.Entry, InterceptedRequest)
     case passThrough(PassThrough, Recording?)
     case unmatched(NearMissReport)
   }
 
   /// What happens to a pass-through's answer besides delivering it.
   enum Recording: Sendable {
-    case record(Cassette)
+    /// Record into the cassette, in place of its stale entry `replacing` when there is one.
+    case record(Cassette, replacing: Int?)
     case compare(Cassette, entry: Int?)
 
     /// Records `reply` into the cassette, or compares it with the recorded entry, as the mode
     /// says; the URL protocol and the loopback server both call this.
     func keep(_ reply: Reply, for request: InterceptedRequest, sentAt: Date) {
       switch self {
-      case .record(let cassette):
+      case .record(let cassette, let stale):
         cassette.record(
-          request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt))
+          request, reply, startedAt: sentAt, duration: Date().timeIntervalSince(sentAt),
+          replacing: stale)
       case .compare(let cassette, let entry):
         cassette.compare(live: reply, for: request, recordedEntry: entry)
       }
@@ -276,6 +281,14 @@ public final class StubRegistry: Sendable {
   struct Decision: Sendable {
     let resolution: Resolution
     let entry: Int
+
+    /// Whether a closure the user wrote must run before the answer is known.
+    var runsUserCode: Bool {
+      switch resolution {
+      case .respondLater, .replayLater: return true
+      default: return false
+      }
+    }
   }
 
   /// Finds the stub that answers `request` (consuming one use of it) and journals the outcome.
@@ -315,7 +328,8 @@ public final class StubRegistry: Sendable {
       guard let call = claim(stub, for: matched) else { continue }
       guard let response = stub.cannedResponse(call: call) else {
         return Decision(
-          resolution: .respondLater(stub, matched), entry: record(matched, .stubbed(stub)))
+          resolution: .respondLater(stub, matched, call: call),
+          entry: record(matched, .stubbed(stub)))
       }
       if case .passThrough(let rewrite) = response.outcome {
         return Decision(
@@ -347,9 +361,13 @@ public final class StubRegistry: Sendable {
       case .replay(let response):
         return Decision(
           resolution: .respond(response), entry: record(request, .replayed(cassette.url)))
-      case .record:
+      case .adjustThenReplay(let entry):
         return Decision(
-          resolution: .passThrough(route, .record(cassette)),
+          resolution: .replayLater(cassette, entry, request),
+          entry: record(request, .replayed(cassette.url)))
+      case .record(let stale):
+        return Decision(
+          resolution: .passThrough(route, .record(cassette, replacing: stale)),
           entry: record(request, .passedThrough))
       case .checkDrift(let index):
         return Decision(
@@ -357,6 +375,11 @@ public final class StubRegistry: Sendable {
           entry: record(request, .passedThrough))
       case .refuse(let message):
         cassetteNote = message
+      case .ignore(let note):
+        // Not the cassette's request: unmatched requests' rules decide, so a registry that
+        // fails them still fails this one, and says why the cassette did not answer.
+        if case .passThrough = unmatchedPolicy { break }
+        cassetteNote = note
       }
     }
     switch unmatchedPolicy {

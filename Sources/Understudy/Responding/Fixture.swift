@@ -10,6 +10,13 @@ extension StubResponse {
   /// A missing file is reported where the stub is declared, and requests it would answer fail
   /// with an error naming the path it looked in.
   ///
+  /// With `templated: true`, `{{…}}` placeholders in the file are filled in from each request
+  /// (see <doc:Responses>): `{{request.path.id}}`, `{{request.query.page}}`,
+  /// `{{request.json.user.name}}`, `{{request.headers.X-Trace}}`, `{{now}}`, `{{counter}}`. The
+  /// file is then read whole for every request (up to 8 MiB), off URLSession's work queue, and
+  /// an unknown placeholder is reported where the stub is declared, naming the file, line and
+  /// column.
+  ///
   /// The path must stay inside the package: an absolute path, or one whose `..` components lead
   /// out of the folder holding the test target's `Package.swift` (the nearest one above the test
   /// file), is refused the same way, so a test never depends on a file that other checkouts do
@@ -17,12 +24,13 @@ extension StubResponse {
   /// the path as written; symbolic links inside the package are followed. Use
   /// ``fixture(at:status:headers:)`` for a file elsewhere on purpose.
   public static func fixture(
-    _ path: String, status: Int = 200, headers: HTTPHeaders = [:], filePath: String = #filePath
+    _ path: String, status: Int = 200, headers: HTTPHeaders = [:], templated: Bool = false,
+    filePath: String = #filePath
   ) -> StubResponse {
     let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
     let url = folder.appendingPathComponent(path)
     guard let refusal = FixturePath.refusal(of: path, resolvedTo: url, from: folder) else {
-      return fixture(at: url, status: status, headers: headers)
+      return fixture(at: url, status: status, headers: headers, templated: templated)
     }
     let contentType = MediaType.guess(forPathExtension: url.pathExtension)
     return StubResponse(
@@ -32,13 +40,18 @@ extension StubResponse {
 
   /// A body read from the file at `url`, for example a bundle resource:
   /// `.fixture(at: Bundle.module.url(forResource: "user", withExtension: "json")!)`.
-  public static func fixture(at url: URL, status: Int = 200, headers: HTTPHeaders = [:])
-    -> StubResponse
-  {
-    let contentType = MediaType.guess(forPathExtension: url.pathExtension)
+  ///
+  /// With `templated: true`, `{{…}}` placeholders are filled in from each request, as
+  /// ``fixture(_:status:headers:templated:filePath:)`` describes.
+  public static func fixture(
+    at url: URL, status: Int = 200, headers: HTTPHeaders = [:], templated: Bool = false
+  ) -> StubResponse {
+    let headers = headers.withDefault(
+      "Content-Type", MediaType.guess(forPathExtension: url.pathExtension))
+    let syntax = templated ? FixtureTemplate.Syntax(contentType: headers["Content-Type"]) : nil
     return StubResponse(
-      status: status, headers: headers.withDefault("Content-Type", contentType),
-      body: .file(url.standardizedFileURL))
+      status: status, headers: headers,
+      body: ResponseBody(storage: .file(url.standardizedFileURL), template: syntax))
   }
 }
 

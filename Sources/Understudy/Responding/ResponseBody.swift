@@ -13,6 +13,9 @@ public struct ResponseBody: Sendable, Hashable {
   }
 
   let storage: Storage
+  /// How a file's `{{…}}` placeholders are filled in from each request; `nil` for bodies served
+  /// as they are.
+  var template: FixtureTemplate.Syntax? = nil
 
   /// No body.
   public static var empty: ResponseBody { ResponseBody(storage: .data(Data())) }
@@ -48,7 +51,14 @@ public struct ResponseBody: Sendable, Hashable {
       guard FileManager.default.isReadableFile(atPath: url.path) else {
         return "fixture file at \(url.path) is not readable (check its permissions)"
       }
-      return nil
+      guard let template else { return nil }
+      // Parsing now puts an unknown placeholder at the stub's line, before any request.
+      do {
+        _ = try FixtureTemplate(contentsOf: url, syntax: template)
+        return nil
+      } catch {
+        return error.description
+      }
     }
   }
 

@@ -32,6 +32,9 @@ public struct StubResponse: Sendable {
   /// When set, the body goes out in these parts, each after its delay (a stream of server-sent
   /// events, say); delegate-based tasks see each part, other tasks the whole body at the end.
   public var chunks: [BodyChunk]?
+  /// The conversation a WebSocket stub holds; the response itself is the `426` that requests
+  /// which do not upgrade get.
+  package var webSocket: WebSocketConversation?
 
   init(_ outcome: Outcome) {
     self.outcome = outcome

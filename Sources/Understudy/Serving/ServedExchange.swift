@@ -23,6 +23,9 @@ package final class ServedExchange: @unchecked Sendable {
   /// Why the connection closes without an answer: a stubbed error, said in the server's own
   /// terms (a real server's only way to fail a request is to hang up).
   package private(set) var dropsConnection: String?
+  /// The conversation to hold once the server has switched the connection to WebSocket: set
+  /// (with status `101`) when a WebSocket stub matched an upgrade request.
+  package private(set) var webSocket: WebSocketConversation?
 
   private let registry: StubRegistry
   private var flight: (entry: Int, startedAt: Date)?
@@ -57,7 +60,7 @@ package final class ServedExchange: @unchecked Sendable {
     case .unmatched(let report):
       // The report masks credentials itself (LogRedaction), as it does for the console.
       exchange.setText(404, report.description, for: request)
-    case .respondLater:
+    case .respondLater, .replayLater:
       // `answer(_:)` runs the responder before it returns; this is never the final decision.
       exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
     case .respond(let response):
@@ -90,12 +93,27 @@ package final class ServedExchange: @unchecked Sendable {
       let sentAt = Date()
       _ = PassThroughSession.send(outgoing) { reply in
         recording?.keep(reply, for: request, sentAt: sentAt)
-        continuation.resume(returning: reply)
+        guard case .response(var http) = reply else { return continuation.resume(returning: reply) }
+        // URLSession hands the body over decoded and whole: the upstream's framing (gzip, its
+        // compressed length, chunking) no longer describes it, and the server sends its own.
+        for name in ["Content-Encoding", "Content-Length", "Transfer-Encoding"] {
+          http.headers[name] = nil
+        }
+        continuation.resume(returning: .response(http))
       }
     }
   }
 
   private func set(_ response: StubResponse, for request: InterceptedRequest) {
+    if let conversation = response.webSocket, Self.asksForWebSocket(request) {
+      // The server completes the handshake (Sec-WebSocket-Accept, Upgrade, Connection).
+      status = 101
+      webSocket = conversation
+      journalResponse = JournalEntry.Response(
+        statusCode: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"], body: nil,
+        error: nil, duration: 0)
+      return
+    }
     if case .http(_, _, let responseBody) = response.outcome, let problem = responseBody.problem {
       // The stub's declaration was already reported; the client gets the reason, not a hang-up.
       return setText(500, "Understudy: cannot serve \(request): \(problem)", for: request)
@@ -140,6 +158,15 @@ package final class ServedExchange: @unchecked Sendable {
         sender.close()
       } else {
         body = ServedBody(sender)
+      }
+    }
+  }
+
+  /// Whether `request` asks to switch to the WebSocket protocol (`Upgrade: websocket`).
+  package static func asksForWebSocket(_ request: InterceptedRequest) -> Bool {
+    request.headers.values(for: "Upgrade").contains {
+      $0.split(separator: ",").contains {
+        $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
       }
     }
   }

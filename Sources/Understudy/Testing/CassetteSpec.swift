@@ -4,13 +4,7 @@ struct CassetteSpec: Sendable {
   var name: String?
   var mode: RecordMode
   var location: CassetteLocation
-  var matching: ReplayMatching
-  var redaction: Redaction
-  var restoring: [String: String]
-  var allowsRepeats: Bool
-  var allowsCredentials: Bool
-  var reportsUnusedEntries: Bool
-  var replaySpeed: ReplaySpeed
+  var options: CassetteOptions
 
   /// The cassette for one test: named `name`, or `defaultName` (from the test) when unset;
   /// failures are reported at `location`.
@@ -19,10 +13,7 @@ struct CassetteSpec: Sendable {
   {
     Cassette(
       at: location.url(forCassetteNamed: name ?? defaultName, testFilePath: source.filePath),
-      mode: mode, matching: matching, redaction: redaction, restoring: restoring,
-      allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-      reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed,
-      recordCommand: recordCommand, fileID: source.fileID, filePath: source.filePath,
-      line: source.line, column: source.column)
+      mode: mode, options: options, recordCommand: recordCommand, fileID: source.fileID,
+      filePath: source.filePath, line: source.line, column: source.column)
   }
 }

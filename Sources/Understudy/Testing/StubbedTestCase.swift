@@ -170,12 +170,41 @@
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) async throws -> Result
     ) async rethrows -> Result {
+      try await withCassette(
+        name, mode: mode, location: location,
+        options: CassetteOptions(
+          matching: matching, redaction: redaction, restoring: restoring,
+          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
+        body)
+    }
+
+    /// Runs `body` with a fresh ``StubRegistry`` answered from (and recording into) a HAR
+    /// cassette, with the cassette's options as one value: declare them once for every test
+    /// that shares them.
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
+    ///   - verification: What to check when the body returns.
+    ///   - fileID: The `#fileID` of the caller; leave the default.
+    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
+    ///   - line: The line of the caller; leave the default.
+    ///   - column: The column of the caller; leave the default.
+    ///   - body: The test's work, given the registry to make sessions from.
+    public func withCassette<Result>(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      verifying verification: ScopeVerification = .default,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column, _ body: (StubRegistry) async throws -> Result
+    ) async rethrows -> Result {
       let source = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       let cassette = makeCassette(
-        CassetteSpec(
-          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
-          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed), source)
+        CassetteSpec(name: name, mode: mode, location: location, options: options), source)
       defer { finish(cassette) }
       return try await withStubs(
         verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column
@@ -215,12 +244,40 @@
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) throws -> Result
     ) rethrows -> Result {
+      try withCassette(
+        name, mode: mode, location: location,
+        options: CassetteOptions(
+          matching: matching, redaction: redaction, restoring: restoring,
+          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
+        body)
+    }
+
+    /// Runs `body` with a fresh ``StubRegistry`` answered from a HAR cassette, for tests that
+    /// do not await, with the cassette's options as one value.
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
+    ///   - verification: What to check when the body returns.
+    ///   - fileID: The `#fileID` of the caller; leave the default.
+    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
+    ///   - line: The line of the caller; leave the default.
+    ///   - column: The column of the caller; leave the default.
+    ///   - body: The test's work, given the registry to make sessions from.
+    public func withCassette<Result>(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      verifying verification: ScopeVerification = .default,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column, _ body: (StubRegistry) throws -> Result
+    ) rethrows -> Result {
       let source = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       let cassette = makeCassette(
-        CassetteSpec(
-          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
-          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed), source)
+        CassetteSpec(name: name, mode: mode, location: location, options: options), source)
       defer { finish(cassette) }
       return try withStubs(
         verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column

@@ -177,13 +177,49 @@
       column: Int = #column,
       _ configure: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
     ) -> StubsTrait {
+      cassette(
+        name, mode: mode, location: location,
+        options: CassetteOptions(
+          matching: matching, redaction: redaction, restoring: restoring,
+          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
+          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
+        configure)
+    }
+
+    /// Binds a HAR cassette to each test, with its options as one value: declare them once
+    /// (a suite's `static let`) for every test that shares them.
+    ///
+    /// ```swift
+    /// @Test(.cassette(mode: .newEpisodes, options: Self.options))
+    /// func loadsProfile() async throws { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The cassette's file name without `.har`; by default the test's name.
+    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
+    ///   - location: Where cassettes live.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
+    ///   - verification: What to check when the test ends.
+    ///   - fileID: The `#fileID` of the trait; failures that belong to no stub are reported at
+    ///     the trait. Leave the default.
+    ///   - filePath: The `#filePath` of the trait; leave the default.
+    ///   - line: The line of the trait; leave the default.
+    ///   - column: The column of the trait; leave the default.
+    ///   - configure: Declares stubs on the test's registry before the test runs; they take
+    ///     precedence over the cassette's entries.
+    public static func cassette(
+      _ name: String? = nil, mode: RecordMode = .never,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      verifying verification: ScopeVerification = .default,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+      column: Int = #column,
+      _ configure: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
+    ) -> StubsTrait {
       StubsTrait(
         configure: configure, verification: verification, unmatchedRequests: nil,
         attachTraffic: .onFailure, interceptsSharedSession: false,
-        cassette: CassetteSpec(
-          name: name, mode: mode, location: location, matching: matching, redaction: redaction,
-          restoring: restoring, allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
+        cassette: CassetteSpec(name: name, mode: mode, location: location, options: options),
         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 

@@ -53,7 +53,7 @@ import Testing
 
   /// Random registries of every kind of path pattern, random requests: the indexed answer is
   /// always the newest stub whose pattern matches.
-  @Test(arguments: 0..<40) func indexedAnswersEqualTryingEveryStub(seed: UInt64) {
+  @Test(arguments: 0..<200) func indexedAnswersEqualTryingEveryStub(seed: UInt64) {
     var random = SplitMix(seed: seed)
     let words = ["a", "b", "users", "v1", "a%20b", "x%2Fy", ""]
     func segment() -> String { words[Int(random.next() % UInt64(words.count))] }
@@ -70,8 +70,11 @@ import Testing
       switch random.next() % 5 {
       case 0:
         pattern = .path("/" + parts.joined(separator: "/"))
-      case 1, 2:
+      case 1:
         parts[Int(random.next() % UInt64(parts.count))] = "{p}"
+        pattern = .path("/" + parts.joined(separator: "/"))
+      case 2:
+        for index in parts.indices where random.next() % 2 == 0 { parts[index] = "{p\(index)}" }
         pattern = .path("/" + parts.joined(separator: "/"))
       case 3:
         parts[parts.count - 1] = "{rest...}"

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Instruction-count ratios: Understudy against the floor, counted by valgrind's callgrind.
+
+Wall-clock ratios on a shared 2-core machine move by +-20%, too much to judge a 1.05x bar. The
+number of instructions a request executes barely moves with load, so CI judges the bars on it.
+
+For each row, the benchmark runs one side alone (`--side floor` or `--side understudy`) under
+callgrind twice, with SMALL and LARGE requests per run. The difference of the two totals divided
+by LARGE - SMALL is the instructions one request costs: start-up, the scenario's set-up (10,000
+stubs registered, say) and the warm-up are in both totals and cancel. The ratio is Understudy's
+per-request count over the floor's.
+
+usage: instruction-ratios.py BENCH_BINARY [--only TEXT] [--small N] [--large N]
+Exits 1 when a ratio is past its bar, 2 when a run fails.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+# (scenario name as --only selects it, bar): the rows issue 17 names. A scenario with two rows
+# (hit last / hit first registered) is counted as one workload: both requests alternate.
+ROWS = [
+    ("one exact stub", 1.05),
+    ("10,000 exact stubs", 1.10),
+    ("1,000 placeholder-first templates", 1.20),
+    ("1,000 templates of mixed shapes", 1.20),
+    ("mixed predicates", 1.15),
+]
+
+COLLECTED = re.compile(r"==\d+== Collected : (\d+)")
+
+
+def instructions(binary, scenario, side, requests):
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        binary, "--only", scenario, "--side", side, "--pairs", "1",
+        "--warm-up", "50", "--requests", str(requests),
+    ]
+    run = subprocess.run(command, capture_output=True, text=True)
+    found = COLLECTED.findall(run.stderr)
+    if run.returncode != 0 or not found:
+        sys.stderr.write(run.stderr[-3000:])
+        raise SystemExit(f"instruction-ratios: {' '.join(command)} failed ({run.returncode})")
+    return int(found[-1])
+
+
+def per_request(binary, scenario, side, small, large):
+    return (instructions(binary, scenario, side, large)
+            - instructions(binary, scenario, side, small)) / (large - small)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--small", type=int, default=200)
+    parser.add_argument("--large", type=int, default=1200)
+    arguments = parser.parse_args()
+    rows = [row for row in ROWS
+            if not arguments.only or any(text in row[0] for text in arguments.only)]
+    print(f"{'scenario':<40} {'floor instr/req':>16} {'understudy':>12} {'ratio':>7}  bar")
+    failures = 0
+    for scenario, bar in rows:
+        floor = per_request(arguments.binary, scenario, "floor", arguments.small, arguments.large)
+        subject = per_request(
+            arguments.binary, scenario, "understudy", arguments.small, arguments.large)
+        ratio = subject / floor
+        verdict = "ok" if ratio <= bar else "PAST THE BAR"
+        failures += ratio > bar
+        print(f"{scenario:<40} {floor:>16,.0f} {subject:>12,.0f} {ratio:>6.2f}x  "
+              f"<= {bar:.2f}x {verdict}", flush=True)
+    print(f"instruction-ratios: {len(rows) - failures} of {len(rows)} rows within their bars "
+          f"(callgrind, {arguments.large - arguments.small} requests counted per side)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

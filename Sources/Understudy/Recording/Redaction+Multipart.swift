@@ -1,0 +1,25 @@
+/// `multipart/form-data` bodies: a part named like a credential field (`password`, `token`)
+/// holds a credential just as a form field does.
+extension CompiledRedaction {
+  /// The body with the content of each credential-named part (files excepted) replaced by the
+  /// placeholder.
+  func redactMultipart(_ text: String, mimeType: String, echoes: inout RedactionEchoes) -> String {
+    guard !queryNames.isEmpty else { return text }
+    let bytes = Data(text.utf8)
+    guard let body = MultipartBody(bytes, contentType: mimeType) else { return text }
+    var result = Data()
+    var position = 0
+    for part in body.parts where part.filename == nil {
+      guard let name = part.name, queryNames.matches(name) else { continue }
+      let key = RedactionPlaceholder.name(from: name.lowercased())
+      // Part boundaries are ASCII line breaks, so the content is whole UTF-8 text.
+      echoes.remember(String(decoding: part.data, as: UTF8.self), as: key)
+      result += bytes[position..<part.contentRange.lowerBound]
+      result += Data(RedactionPlaceholder.text(key).utf8)
+      position = part.contentRange.upperBound
+    }
+    guard position > 0 else { return text }
+    result += bytes[position...]
+    return String(decoding: result, as: UTF8.self)
+  }
+}

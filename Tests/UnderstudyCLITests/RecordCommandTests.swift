@@ -1,0 +1,138 @@
+#if Server
+  import Foundation
+  import Testing
+  import Understudy
+
+  /// `understudy record` against the Python loopback upstream, run as a subprocess and driven
+  /// by real clients; the cassette it writes is then served by `understudy serve`.
+  @Suite struct RecordCommandTests {
+    @Test func recordsRedactedInOrderAndTheCassetteReplays() async throws {
+      let upstream = try await RunningServer.pythonUpstream()
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("recorded.har").path
+        let recorder = try await RunningServer.understudy([
+          "record", "--upstream", upstream.baseURL.absoluteString, "--to", path, "--header",
+          "X-Session",
+        ])
+        let expected = try await fetch(upstream.url("/json")).body
+        _ = try await fetch(upstream.url("/__reset"))
+
+        #expect(try await fetch(recorder.url("/json")).body == expected)
+        #expect(try await curl([recorder.url("/json").absoluteString]) == expected)
+        let echoed = try await fetch(
+          recorder.url("/echo/login?page=1"), method: "POST",
+          headers: [
+            "Authorization": "Bearer \(FakeSecret.bearerToken)",
+            "X-Session": FakeSecret.sessionID, "Content-Type": "application/json",
+          ],
+          body: Data(#"{"user":"ada"}"#.utf8))
+        #expect(echoed.status == 200)
+        #expect(echoed.body.contains(FakeSecret.sessionID), "the client gets the real answer")
+        // A request for another origin, through the server as a proxy, is never sent.
+        let elsewhere = try await curl([
+          "-x", recorder.baseURL.absoluteString, "http://example.com/",
+        ])
+        #expect(elsewhere.contains("sends requests to \(upstream.baseURL.absoluteString) only"))
+
+        let ended = await recorder.stop()
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stdout.contains("wrote \(path): 3 new entries, 3 in all."), "\(ended.stdout)")
+        #expect(try await fetch(upstream.url("/__hits")).body.contains(#""count": 3"#))
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains(FakeSecret.bearerToken))
+        #expect(!text.contains(FakeSecret.sessionID), "--header X-Session redacts it, echoes too")
+        let har = try HAR.load(contentsOf: URL(fileURLWithPath: path))
+        #expect(
+          har.log.entries.map(\.request.url) == [
+            upstream.url("/json").absoluteString, upstream.url("/json").absoluteString,
+            upstream.url("/echo/login?page=1").absoluteString,
+          ])
+        #expect(!har.log.entries.contains { $0.request.headers.contains { $0.name == "Host" } })
+
+        // The cassette replays through `serve`, with no upstream involved.
+        let server = try await RunningServer.understudy(["serve", path])
+        #expect(try await fetch(server.url("/json")).body == expected)
+        #expect(try await fetch(server.url("/json")).body == expected)
+        #expect(try await fetch(server.url("/json")).status == 404)
+        _ = await server.stop()
+
+        // Recording again replays what is there and adds only what is new.
+        let again = try await RunningServer.understudy([
+          "record", "--upstream", upstream.baseURL.absoluteString, "--to", path,
+        ])
+        #expect(again.output.contains("The 3 entries already in \(path) are replayed."))
+        #expect(try await fetch(again.url("/json")).body == expected)
+        #expect(try await fetch(again.url("/bytes/10")).status == 200)
+        let endedAgain = await again.stop(SIGTERM)
+        #expect(endedAgain.status == 0, "\(endedAgain.stderr)")
+        #expect(endedAgain.stdout.contains("1 new entry, 4 in all."), "\(endedAgain.stdout)")
+        #expect(try await fetch(upstream.url("/__hits")).body.contains(#""count": 4"#))
+      }
+      _ = await upstream.stop(SIGTERM)
+    }
+
+    @Test func aGzippedAnswerReachesTheClientAndTheCassetteDecoded() async throws {
+      let upstream = try await RunningServer.pythonUpstream()
+      let gzipped = try await understudy(
+        ["python3", "-c", "import gzip,sys; sys.stdout.write(gzip.compress(b'decoded').hex())"],
+        executable: URL(fileURLWithPath: "/usr/bin/env")
+      ).stdout
+      let bytes = Data(
+        stride(from: 0, to: gzipped.count, by: 2).map { offset in
+          let start = gzipped.index(gzipped.startIndex, offsetBy: offset)
+          return UInt8(gzipped[start..<gzipped.index(start, offsetBy: 2)], radix: 16)!
+        })
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("gzip.har").path
+        let recorder = try await RunningServer.understudy([
+          "record", "--upstream", upstream.baseURL.absoluteString, "--to", path,
+        ])
+        // The upstream answers with the gzipped bytes and `Content-Encoding: gzip`.
+        let answer = try await fetch(
+          recorder.url("/reply?type=text/plain"), method: "POST",
+          headers: ["X-Reply-Header": "Content-Encoding: gzip"], body: bytes)
+        #expect(answer.status == 200)
+        #expect(answer.body == "decoded")
+        #expect(await recorder.stop().status == 0)
+        let entry = try #require(
+          try HAR.load(contentsOf: URL(fileURLWithPath: path)).log.entries.first)
+        #expect(entry.response.content.text == "decoded")
+      }
+      _ = await upstream.stop(SIGTERM)
+    }
+
+    @Test func aCredentialThatSurvivesRedactionKeepsTheCassetteUnwritten() async throws {
+      let upstream = try await RunningServer.pythonUpstream()
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("leaky.har").path
+        let recorder = try await RunningServer.understudy([
+          "record", "--upstream", upstream.baseURL.absoluteString, "--to", path,
+        ])
+        let answer = try await fetch(
+          recorder.url("/reply?type=text/plain"), method: "POST",
+          body: Data("key \(FakeSecret.aws)".utf8))
+        #expect(answer.body == "key \(FakeSecret.aws)")
+        let ended = await recorder.stop()
+        #expect(ended.status == 1)
+        #expect(ended.stderr.contains("was not written"), "\(ended.stderr)")
+        #expect(ended.stderr.contains("--body-regex"))
+        #expect(!ended.stderr.contains(FakeSecret.aws), "findings are masked")
+        #expect(!FileManager.default.fileExists(atPath: path))
+      }
+      _ = await upstream.stop(SIGTERM)
+    }
+
+    @Test func aWrongCommandLineIsAUsageError() async throws {
+      let noUpstream = try await understudy("record", "--to", "a.har")
+      #expect(noUpstream.status == 2)
+      #expect(noUpstream.stderr.contains("--upstream"))
+      let notHTTP = try await understudy("record", "--upstream", "ftp://x", "--to", "a.har")
+      #expect(notHTTP.status == 2)
+      #expect(notHTTP.stderr.contains("http:// or https://"))
+      let badPort = try await understudy("serve", "a.har", "--port", "70000")
+      #expect(badPort.status == 2)
+      #expect(badPort.stderr.contains("0 to 65535"))
+    }
+  }
+#endif
