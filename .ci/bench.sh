@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == "--only" && "${2:-}" == "server" ]]; then
-  swift build -c release --package-path Benchmarks --product understudy-server-bench
-  exec Benchmarks/.build/release/understudy-server-bench "${@:3}"
+  swift build -c release --package-path Benchmarks/Server
+  exec Benchmarks/Server/.build/release/understudy-server-bench "${@:3}"
 fi
-swift build -c release --package-path Benchmarks --product understudy-bench
+swift build -c release --package-path Benchmarks
 Benchmarks/.build/release/understudy-bench --ci "$@"

@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 // The benchmark lives in its own package so its executable and settings never reach users of
 // Understudy. Run it with: swift run -c release --package-path Benchmarks understudy-bench
-// The loopback server's benchmark (understudy-server-bench) needs SwiftNIO, which the
-// URLSession benchmark never builds: `.ci/bench.sh` builds understudy-bench alone.
+// The loopback server's benchmark needs SwiftNIO and lives in Benchmarks/Server, so building
+// this package never builds SwiftNIO.
 import PackageDescription
 
 let package = Package(
@@ -10,22 +10,15 @@ let package = Package(
   // Mutex (Synchronization) needs macOS 15; the benchmark's memory figures are Linux-only anyway.
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "Understudy", path: "..", traits: ["Server"]),
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(name: "Understudy", path: ".."),
   ],
   targets: [
     .executableTarget(
       name: "understudy-bench",
-      dependencies: [.product(name: "Understudy", package: "Understudy")]
-    ),
-    .executableTarget(
-      name: "understudy-server-bench",
       dependencies: [
         .product(name: "Understudy", package: "Understudy"),
-        .product(name: "UnderstudyServer", package: "Understudy"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
+        // Built, not linked: the command-line rows run the release-built tool as a user would.
+        .product(name: "understudy", package: "Understudy"),
       ]
     ),
   ],

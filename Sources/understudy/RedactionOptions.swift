@@ -91,17 +91,22 @@ enum RedactionOptions {
     for text in texts {
       let range = NSRange(text.startIndex..., in: text)
       for match in placeholder.matches(in: text, range: range) {
-        let group = match.range(at: 1).location != NSNotFound ? 1 : 2
-        guard let name = Range(match.range(at: group), in: text) else { continue }
-        counts[text[name].lowercased(), default: 0] += 1
+        guard
+          let group = (1...3).first(where: { match.range(at: $0).location != NSNotFound }),
+          let name = Range(match.range(at: group), in: text)
+        else { continue }
+        let decoded = text[name].replacingOccurrences(
+          of: "%3A", with: ":", options: .caseInsensitive)
+        counts[decoded.lowercased(), default: 0] += 1
       }
     }
     return counts
   }
 
-  /// Both spellings of a placeholder, as the library writes them.
+  /// Every spelling of a placeholder, as the library writes them (the last inside a URL's host).
   private static let placeholder = try! NSRegularExpression(
-    pattern: "<redacted:([^<>\\s\"]+)>|%3Credacted:([^<>\\s\"%&=#]+)%3E",
+    pattern: "<redacted:([^<>\\s\"]+)>|%3Credacted:([^<>\\s\"%&=#]+)%3E"
+      + "|%3Credacted%3A((?:[^<>\\s\"%&=#]|%3A)+)%3E",
     options: [.caseInsensitive])
 }
 

@@ -160,10 +160,11 @@ struct SwiftStubWriter {
 
   // MARK: Redacted values
 
-  /// Whether `text` holds a `<redacted:NAME>` placeholder, in either spelling.
+  /// Whether `text` holds a `<redacted:NAME>` placeholder, in any spelling.
   static func isRedacted(_ text: String) -> Bool {
     text.range(of: "<redacted:", options: .caseInsensitive) != nil
       || text.range(of: "%3Credacted:", options: .caseInsensitive) != nil
+      || text.range(of: "%3Credacted%3A", options: .caseInsensitive) != nil
   }
 
   /// The names of object members whose value is a placeholder, anywhere in `json`, sorted.
@@ -202,7 +203,8 @@ struct SwiftStubWriter {
   static func expression(matching text: String) -> String {
     let escaped = NSRegularExpression.escapedPattern(for: text)
     let placeholder = try! NSRegularExpression(
-      pattern: "<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E", options: .caseInsensitive)
+      pattern: "<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E"
+        + "|%3Credacted%3A(?:[^<>\\s\"%&=#]|%3A)+%3E", options: .caseInsensitive)
     let range = NSRange(escaped.startIndex..., in: escaped)
     return "^"
       + placeholder.stringByReplacingMatches(in: escaped, range: range, withTemplate: ".*?")

@@ -52,6 +52,9 @@ struct Bar: Codable, Sendable {
   static let fixturePeak = Bar(comparison: .below, limit: 64, unit: " MiB", ciLimit: nil)
   /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50).
   static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: nil)
+  /// An `understudy` command on a 50 MB body, in MB/s (issue 15: at least 50).
+  static let commandLineThroughput = Bar(
+    comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: nil)
   /// Growth of RSS over 100,000 requests, in MiB; "no growth" allows allocator noise of a few
   /// MiB, far below the ~50 MiB that keeping each request would cost.
   static let noGrowth = Bar(comparison: .below, limit: 4, unit: " MiB", ciLimit: nil)

@@ -57,7 +57,7 @@ enum ScanScenario {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
-  private static func entry(body: String) -> HAR.Entry {
+  static func entry(body: String) -> HAR.Entry {
     HAR.Entry(
       request: InterceptedRequest(url: URL(string: CannedResponse.origin + "/export")!),
       response: HAR.Response(
@@ -65,12 +65,14 @@ enum ScanScenario {
       startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), duration: .milliseconds(3))
   }
 
+  /// The one credential the body holds.
+  static let token = "ghp_" + String(repeating: "Ab1", count: 12)
+
   /// `size` bytes of a JSON array of records; the planted token sits in the last record.
-  private static func body() -> String {
+  static func body() -> String {
     var text = "["
     text.reserveCapacity(size + 1_000)
     var index = 0
-    let token = "ghp_" + String(repeating: "Ab1", count: 12)
     while text.utf8.count < size - 400 {
       text += """
         {"id":\(index),"name":"Customer \(index)","email":"user\(index)@example.com",\

@@ -35,6 +35,11 @@ struct CredentialName: Sendable, Hashable {
   /// `name` lower-cased, with only its ASCII letters and digits kept (other letters are kept
   /// too, lower-cased, so a non-English name still compares by its characters).
   static func normalised(_ name: String) -> String {
+    // Names are nearly always ASCII, and a large JSON body has millions of them: Unicode
+    // properties and a lower-case mapping per character took most of a scan's time.
+    if let ascii = name.utf8.withContiguousStorageIfAvailable(asciiNormalised), let ascii {
+      return ascii
+    }
     var result = ""
     result.reserveCapacity(name.utf8.count)
     for scalar in name.unicodeScalars
@@ -42,6 +47,24 @@ struct CredentialName: Sendable, Hashable {
       result.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
     }
     return result
+  }
+
+  /// Letters lower-cased and digits, the rest dropped; `nil` when a byte is not ASCII.
+  private static func asciiNormalised(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      var count = 0
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): buffer[count] = byte | 0x20
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          buffer[count] = byte
+        default: continue
+        }
+        count += 1
+      }
+      return count
+    }
   }
 
   /// Whether `name`, normalised, is one of the names or fits one of the patterns.
@@ -53,17 +76,34 @@ struct CredentialName: Sendable, Hashable {
   }
 
   /// Glob matching where the pieces sit between stars: the first is a prefix, the last a suffix,
-  /// the others appear in order between them.
+  /// the others appear in order between them. Compared as UTF-8 bytes (both sides are
+  /// normalised): Foundation's `range(of:)` here dominated the redaction of a large JSON body.
   private static func fits(_ name: String, pieces: [String]) -> Bool {
-    guard let first = pieces.first, let last = pieces.last, pieces.count >= 2 else { return false }
-    guard name.hasPrefix(first), name.hasSuffix(last),
-      name.utf8.count >= first.utf8.count + last.utf8.count
+    guard let first = pieces.first?.utf8, let last = pieces.last?.utf8, pieces.count >= 2 else {
+      return false
+    }
+    let bytes = name.utf8
+    guard bytes.count >= first.count + last.count, bytes.starts(with: first),
+      bytes.dropFirst(bytes.count - last.count).elementsEqual(last)
     else { return false }
-    var rest = name.dropFirst(first.count).dropLast(last.count)
+    var rest = bytes.dropFirst(first.count).dropLast(last.count)
     for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
-      guard let found = rest.range(of: piece) else { return false }
-      rest = rest[found.upperBound...]
+      guard let end = Self.end(of: piece.utf8, in: rest) else { return false }
+      rest = rest[end...]
     }
     return true
+  }
+
+  /// Where the first occurrence of `piece` in `text` ends.
+  private static func end(of piece: String.UTF8View, in text: Substring.UTF8View)
+    -> String.Index?
+  {
+    var start = text.startIndex
+    while text.distance(from: start, to: text.endIndex) >= piece.count {
+      let candidate = text[start...]
+      if candidate.starts(with: piece) { return text.index(start, offsetBy: piece.count) }
+      start = text.index(after: start)
+    }
+    return nil
   }
 }

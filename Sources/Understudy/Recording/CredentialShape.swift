@@ -288,7 +288,7 @@ private struct ShapeScanner {
       return nil
     }
     let text = String(decoding: info, as: UTF8.self)
-    guard text.range(of: "redacted:", options: .caseInsensitive) == nil else { return nil }
+    guard !RedactionPlaceholder.isPresent(in: text) else { return nil }
     return CredentialShape(
       kind: .urlUserinfo, whole: schemeStart..<infoEnd, secret: infoStart..<infoEnd)
   }
@@ -354,7 +354,7 @@ private struct ShapeScanner {
 
   // MARK: Placeholders
 
-  /// The end of a `<redacted:NAME>` or `%3Credacted:NAME%3E` placeholder whose word
+  /// The end of a `<redacted:NAME>`, `%3Credacted:NAME%3E` or `%3Credacted%3ANAME%3E` placeholder whose word
   /// `redacted` starts at `start`, so its name is never read as a credential.
   func placeholderEnd(wordAt start: Int) -> Int? {
     let first = bytes[start] | 0x20
@@ -369,6 +369,11 @@ private struct ShapeScanner {
     {
       angle = false
       end = start + 11
+    } else if hasIgnoringCase("3Credacted%3A", at: start), start >= 1,
+      bytes[start - 1] == UInt8(ascii: "%")
+    {
+      angle = false
+      end = start + 13
     } else {
       return nil
     }

@@ -47,6 +47,13 @@ extension HAR {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       method = try container.decode(String.self, forKey: .method)
       url = try container.decode(String.self, forKey: .url)
+      // Checked here so the error names the file, the entry and the line, not a later replay.
+      guard URL(string: url) != nil else {
+        throw HARValueProblem(
+          kind: .invalidValue, codingPath: container.codingPath + [CodingKeys.url],
+          problem: "\"\(url)\" is not a URL Foundation can parse",
+          fix: "Percent-encode the characters that are not allowed in URLs, such as spaces.")
+      }
       httpVersion = try container.decode(.httpVersion, or: "")
       cookies = try container.decode(.cookies, or: [])
       headers = try container.decode(.headers, or: [])

@@ -37,7 +37,7 @@ extension Redaction {
     var result = har
     for index in result.log.entries.indices {
       result.log.entries[index].transformRedactableFields { field, text in
-        guard text.range(of: "redacted:", options: .caseInsensitive) != nil else { return text }
+        guard RedactionPlaceholder.isPresent(in: text) else { return text }
         let isJSON: Bool
         if case .body = field {
           isJSON = JSONNode.container(in: text) != nil
@@ -49,9 +49,13 @@ extension Redaction {
           restored = restored.replacingOccurrences(
             of: RedactionPlaceholder.text(name),
             with: isJSON ? RedactionEchoes.jsonEscaped(value) : value)
-          restored = restored.replacingOccurrences(
-            of: RedactionPlaceholder.percentEncoded(name),
-            with: RedactionPlaceholder.percentEncode(value), options: .caseInsensitive)
+          for encoded in [
+            RedactionPlaceholder.percentEncoded(name), RedactionPlaceholder.inAuthority(name),
+          ] {
+            restored = restored.replacingOccurrences(
+              of: encoded, with: RedactionPlaceholder.percentEncode(value),
+              options: .caseInsensitive)
+          }
         }
         return restored
       }
@@ -196,8 +200,17 @@ struct CompiledRedaction: Sendable {
   private func jsonMatches(in document: JSONNode) -> [(JSONNode, String)] {
     var matches = jsonPaths.flatMap { path in path.matches(in: document).map { ($0, path.name) } }
     if !memberNames.isEmpty {
+      // A large body repeats a few names millions of times; each is matched once.
+      var verdicts: [String: Bool] = [:]
       document.visitMembers { key, value in
-        if memberNames.matches(key) {
+        let selected: Bool
+        if let known = verdicts[key] {
+          selected = known
+        } else {
+          selected = memberNames.matches(key)
+          verdicts[key] = selected
+        }
+        if selected {
           matches.append((value, RedactionPlaceholder.name(from: key)))
         }
       }

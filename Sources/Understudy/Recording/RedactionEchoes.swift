@@ -115,9 +115,11 @@ struct RedactionEchoes {
     var inURL = false
     switch field {
     case .url:
-      inURL = true
+      return RedactionPlaceholder.authoritySafe(replace(inPlain: text, encoded: true))
     case .header(let name):
-      inURL = CompiledRedaction.urlHeaders.contains(name.lowercased())
+      if CompiledRedaction.urlHeaders.contains(name.lowercased()) {
+        return RedactionPlaceholder.authoritySafe(replace(inPlain: text, encoded: true))
+      }
     case .body(let mimeType):
       if let document = JSONNode.container(in: text) {
         return replace(inStringsOf: document, text: text)

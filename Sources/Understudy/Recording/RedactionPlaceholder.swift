@@ -3,7 +3,9 @@
 /// `NAME` is the rule's name: the lower-cased header or query parameter name
 /// (`<redacted:authorization>`, `<redacted:access_token>`), a JSON path's name, or a body
 /// pattern's name. Inside URLs, form bodies and URL-valued headers the placeholder is
-/// percent-encoded (`%3Credacted:access_token%3E`) so the URL stays valid.
+/// percent-encoded (`%3Credacted:access_token%3E`) so the URL stays valid; inside a URL's
+/// authority (an echo replaced inside a host) its `:` is encoded too (`%3Credacted%3Aname%3E`),
+/// since a `:` there starts a port and Foundation would refuse the URL.
 /// ``Redaction/restoring(_:values:)`` replaces both forms, and ``CredentialScanner`` never
 /// reports them.
 enum RedactionPlaceholder {
@@ -31,15 +33,65 @@ enum RedactionPlaceholder {
   static func text(_ name: String) -> String { "<redacted:\(name)>" }
 
   /// Whether `value` holds a placeholder already, so it is not a secret to search for.
-  static func isPresent(in value: String) -> Bool {
+  static func isPresent(in value: some StringProtocol) -> Bool {
     value.range(of: "redacted:", options: .caseInsensitive) != nil
+      || value.range(of: authorityMarker, options: .caseInsensitive) != nil
   }
 
   static func percentEncoded(_ name: String) -> String { percentEncode(text(name)) }
 
-  /// Both spellings in one regular expression, for code that must skip them.
+  /// The spelling inside a URL's authority, where a `:` would start a port.
+  static func inAuthority(_ name: String) -> String {
+    percentEncoded(name).replacingOccurrences(of: ":", with: "%3A")
+  }
+
+  private static let authorityMarker = "%3Credacted%3A"
+
+  /// Every spelling in one regular expression, for code that must skip them.
   static let anyPlaceholder = SharedRegex(
-    literal: "(?i)<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E")
+    literal: "(?i)<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E"
+      + "|%3Credacted%3A(?:[^<>\\s\"%&=#]|%3A)+%3E")
+
+  /// `url` with each percent-encoded placeholder in its host and port (or, when a placeholder
+  /// replaced its scheme, in its first segment) spelled ``inAuthority(_:)``, so that an echo
+  /// replaced inside a host leaves a URL Foundation can still parse.
+  static func authoritySafe(_ url: String) -> String {
+    let utf8 = url.utf8
+    guard url.contains("%3Credacted:") else { return url }
+    var start = utf8.startIndex
+    if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+      let first = utf8.first, Self.isSchemeStart(first),
+      utf8[..<colon].allSatisfy(Self.isSchemeCharacter)
+    {
+      let rest = utf8[utf8.index(after: colon)...]
+      guard rest.starts(with: "//".utf8) else { return url }
+      start = utf8.index(colon, offsetBy: 3)
+    }
+    let end = utf8[start...].firstIndex { "/?#".utf8.contains($0) } ?? utf8.endIndex
+    // User information may hold a `:` (user:password); only the host and port may not.
+    if let at = utf8[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = utf8.index(after: at) }
+    let region = url[start..<end]
+    guard region.contains("%3Credacted:") else { return url }
+    var safe = ""
+    var rest = region[...]
+    while let marker = rest.range(of: "%3Credacted:") {
+      let close = rest[marker.upperBound...].range(of: "%3E")?.upperBound ?? rest.endIndex
+      safe += rest[..<marker.lowerBound]
+      safe += rest[marker.lowerBound..<close].replacingOccurrences(of: ":", with: "%3A")
+      rest = rest[close...]
+    }
+    safe += rest
+    return String(url[..<start]) + safe + String(url[end...])
+  }
+
+  private static func isSchemeStart(_ byte: UInt8) -> Bool {
+    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+  }
+
+  private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+    isSchemeStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+  }
 
   /// Percent-encodes everything but the unreserved characters and `:`, the same way every time
   /// so placeholders can be found again.

@@ -76,7 +76,7 @@ package enum LogRedaction {
   ]
 
   static func isMaskedOrPlaceholder(_ value: some StringProtocol) -> Bool {
-    value.contains(marker) || value.range(of: "redacted:", options: .caseInsensitive) != nil
+    value.contains(marker) || RedactionPlaceholder.isPresent(in: value)
   }
 }
 

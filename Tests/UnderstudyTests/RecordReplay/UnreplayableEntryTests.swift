@@ -71,4 +71,23 @@ import Testing
     #expect(data.isEmpty)
     #expect((response as? HTTPURLResponse)?.statusCode == 204)
   }
+
+  @Test func aURLFoundationCannotParseFailsTheLoadWithItsPlace() throws {
+    let json = """
+      {"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [
+        {"startedDateTime": "2024-05-01T12:30:00.000Z", "time": 1,
+         "request": {"method": "GET", "url": "https://a.test/ok"},
+         "response": {"status": 200, "content": {"size": 0, "mimeType": ""}}},
+        {"startedDateTime": "2024-05-01T12:30:00.000Z", "time": 1,
+         "request": {"method": "GET", "url": "http://[::1/x"},
+         "response": {"status": 200, "content": {"size": 0, "mimeType": ""}}}
+      ]}}
+      """
+    let error = cassetteError { _ = try HAR.decode(Data(json.utf8), source: "foreign.har") }
+    let found = try #require(error)
+    #expect(found.file == "foreign.har")
+    #expect(found.jsonPath == "log.entries[1].request.url")
+    #expect(found.line == 6)
+    #expect("\(found)".contains("\"http://[::1/x\" is not a URL Foundation can parse"))
+  }
 }

@@ -121,4 +121,36 @@ import Testing
     }
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// A rule that selects a host name (mitmproxy exports HTTP/2's `:authority` under other names)
+  /// leaves echoes inside URL authorities; `%3Credacted:NAME%3E` there would read as a host and a
+  /// port, and Foundation, so HAR.load, would refuse the URL.
+  @Test func anEchoInsideAHostLeavesAURLFoundationParses() throws {
+    let entry = HAR.Entry.sample(
+      url: "https://app.example.com/api/profile?q=app.example.com",
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: "app.example.com")],
+      status: 302,
+      responseHeaders: [
+        HAR.Header(name: "Location", value: "https://app.example.com:8443/home")
+      ])
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.request.url
+        == "https://%3Credacted%3Ax-api-key%3E/api/profile?q=%3Credacted:x-api-key%3E")
+    #expect(
+      redacted.response.headers[0].value == "https://%3Credacted%3Ax-api-key%3E:8443/home")
+    #expect(URL(string: redacted.request.url) != nil)
+    #expect(
+      URLComponents(string: redacted.request.url)?.percentEncodedHost
+        == "%3Credacted%3Ax-api-key%3E")
+    #expect(URL(string: redacted.response.headers[0].value)?.port == 8443)
+    let har = HAR(entries: [redacted])
+    #expect(try !har.encodedText.contains("app.example.com"))
+    _ = try HAR.decode(har.encoded(), source: "redacted.har")
+    // The host's spelling is a placeholder like the others: left alone, restored, not reported.
+    #expect(Redaction.default.redact(redacted) == redacted)
+    let restored = Redaction.default.restoring(har, values: ["x-api-key": "app.example.com"])
+    #expect(restored.log.entries[0].request.url == entry.request.url)
+    #expect(CredentialScanner().scan(har).isEmpty)
+  }
 }

@@ -16,7 +16,7 @@ final class PytestHTTPServer {
   static var script: URL {
     URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Tools/pytest_httpserver_bench.py")
+      .deletingLastPathComponent().appendingPathComponent("Tools/pytest_httpserver_bench.py")
   }
 
   /// Starts it and waits for its `PORT <n>` line; `nil` when it is not installed.

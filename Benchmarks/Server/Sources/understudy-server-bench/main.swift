@@ -6,7 +6,7 @@ import UnderstudyServer
 // understudy-server-bench: Understudy's loopback server against a bare SwiftNIO HTTP/1.1 server
 // (the floor) and pytest-httpserver, all answering GET /bench with the same 1 KiB body to the
 // same SwiftNIO client, with 1 and 64 keep-alive connections. See Documentation/Performance.md.
-// Run: swift run -c release --package-path Benchmarks understudy-server-bench [--seconds S]
+// Run: swift run -c release --package-path Benchmarks/Server understudy-server-bench [--seconds S]
 
 func progress(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
