@@ -52,6 +52,9 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   public var queryItems: [URLQueryItem] { storage.queryItems }
   /// The URL's host, lower-cased.
   public var host: String? { storage.host }
+  /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
+  /// instructions and every stub whose pattern names a full URL checks it.
+  var scheme: String? { storage.scheme }
 
   /// Copies the storage first when another snapshot shares it.
   private mutating func update(_ change: (Storage) -> Void) {
@@ -95,7 +98,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     storage = Storage(
       method: isUpperCase ? method : method.uppercased(), url: url, headers: headers, body: body,
       timeoutInterval: timeoutInterval, path: path, encodedPath: encodedPath,
-      queryItems: queryItems, host: (hasEscapes ? url.host : encodedHost)?.lowercased())
+      queryItems: queryItems, host: (hasEscapes ? url.host : encodedHost)?.lowercased(),
+      scheme: url.scheme.map { scheme in
+        // Schemes almost always arrive lower-case already; lowercased() would still build a copy.
+        scheme.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+          ? scheme.lowercased() : scheme
+      })
   }
 
   /// The fields, shared by copies until one of them changes a field.
@@ -111,11 +119,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     let encodedPath: String
     let queryItems: [URLQueryItem]
     let host: String?
+    let scheme: String?
 
     init(
       method: String, url: URL, headers: HTTPHeaders, body: Data?,
       timeoutInterval: TimeInterval, path: String, encodedPath: String,
-      queryItems: [URLQueryItem], host: String?
+      queryItems: [URLQueryItem], host: String?, scheme: String?
     ) {
       self.method = method
       self.url = url
@@ -126,12 +135,14 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
       self.encodedPath = encodedPath
       self.queryItems = queryItems
       self.host = host
+      self.scheme = scheme
     }
 
     func copy() -> Storage {
       let copy = Storage(
         method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval,
-        path: path, encodedPath: encodedPath, queryItems: queryItems, host: host)
+        path: path, encodedPath: encodedPath, queryItems: queryItems, host: host,
+        scheme: scheme)
       copy.pathParameters = pathParameters
       return copy
     }

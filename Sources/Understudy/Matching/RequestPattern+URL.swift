@@ -52,11 +52,8 @@ extension RequestPattern {
     return RequestPattern(
       Condition(field: "scheme", expected: "== \(scheme)".clipped(), scheme: customScheme(scheme)) {
         request in
-        // Schemes almost always arrive lower-case already; lower-case only when they differ.
-        let written = request.url.scheme
-        if written == scheme { return .matched }
-        let actual = written?.lowercased()
-        return actual == scheme ? .matched : .mismatched(actual: actual?.clipped() ?? "none")
+        request.scheme == scheme
+          ? .matched : .mismatched(actual: request.scheme?.clipped() ?? "none")
       })
   }
 
