@@ -17,13 +17,13 @@
     let errors: String
 
     /// Runs `arguments` (the first found on `PATH`), with standard input closed. The waiting
-    /// happens on a Dispatch thread: blocking the few threads of Swift's cooperative pool would
-    /// starve the very server the client is talking to.
+    /// happens on a thread of its own: blocking the few threads of Swift's cooperative pool
+    /// would starve the very server the client is talking to, and so would blocking
+    /// `DispatchQueue.global()`, whose Linux pool is about as wide as the machine and grows
+    /// slowly (with a dozen clients in parallel, curl's 10 s limit ran out before it did).
     static func run(_ arguments: [String]) async throws -> Subprocess {
       try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-          continuation.resume(with: Result { try runBlocking(arguments) })
-        }
+        Thread { continuation.resume(with: Result { try runBlocking(arguments) }) }.start()
       }
     }
 
@@ -39,12 +39,13 @@
       try process.run()
       // Standard error is read on another thread, so neither pipe can fill and stall the client.
       let complained = Locked<Data>()
-      let group = DispatchGroup()
-      DispatchQueue.global().async(group: group) {
+      let read = DispatchSemaphore(value: 0)
+      Thread {
         complained.set(errors.fileHandleForReading.readDataToEndOfFile())
-      }
+        read.signal()
+      }.start()
       let printed = output.fileHandleForReading.readDataToEndOfFile()
-      group.wait()
+      read.wait()
       process.waitUntilExit()
       return Subprocess(
         status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self),
