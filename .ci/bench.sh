@@ -14,3 +14,6 @@ if [[ "${1:-}" == "--only" && "${2:-}" == "server" ]]; then
 fi
 swift build -c release --package-path Benchmarks
 Benchmarks/.build/release/understudy-bench --ci "$@"
+# Instruction counts (valgrind's callgrind) judge the tight bars that wall-clock ratios on a
+# shared machine cannot: see Benchmarks/Tools/instruction-ratios.py.
+python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/release/understudy-bench
