@@ -38,7 +38,7 @@ extension Cassette {
       if first { completion(result) }
     }
     let limit = options.hookTimeout.seconds
-    DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+    EngineQueue.after(limit) {
       deliver(
         .failure(
           RecordHookFailure(
