@@ -65,8 +65,10 @@ import Testing
 @Suite struct CancellationTests {
   let url = URL(string: "https://api.test/slow")!
 
-  /// A registry whose stub answers after `delay` and signals `arrival` when a request reaches it.
-  func slowRegistry(_ arrival: Arrival, delay: TimeInterval = 30) -> StubRegistry {
+  /// A registry whose stub answers after `delay` and signals `arrival` when a request reaches it;
+  /// the delay scales with the sanitizer, which can resume the waiting test after 30 s.
+  func slowRegistry(_ arrival: Arrival, delay: TimeInterval = 30 * TestTiming.scale) -> StubRegistry
+  {
     let registry = StubRegistry()
     registry.stub(.get("/slow")) { _ in
       arrival.signal()
