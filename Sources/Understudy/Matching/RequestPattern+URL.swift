@@ -124,7 +124,7 @@ private struct URLIdentity {
   }
 
   init(_ request: InterceptedRequest) {
-    scheme = request.url.scheme?.lowercased()
+    scheme = request.scheme
     host = request.host
     port = RequestPattern.effectivePort(of: request.url)
     path = request.path
