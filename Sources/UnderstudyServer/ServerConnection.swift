@@ -182,7 +182,8 @@
       // left out, the request reads as one the code under test sent to the origin itself.
       if standingInFor != nil, head.uri.hasPrefix("/") { fields["Host"] = nil }
       return InterceptedRequest(
-        method: head.method.rawValue, url: url, headers: fields, body: body.isEmpty ? nil : body)
+        method: HTTPMethod(rawValue: head.method.rawValue), url: url, headers: fields,
+        body: body.isEmpty ? nil : body)
     }
 
     /// The request's URL: its own in absolute form (a client using the server as its proxy),

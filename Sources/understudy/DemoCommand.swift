@@ -200,11 +200,11 @@ private struct WeatherDemo {
       case .unmatched: outcome = "unmatched"
       }
       let status =
-        entry.response?.statusCode.map(String.init)
+        entry.response?.status.map(String.init)
         ?? (entry.response?.error != nil ? "error" : "-")
       let duration = entry.response.map { String(format: "%.2f s", $0.duration) } ?? ""
       Console.print(
-        "  \(number + 1). \(entry.request.method.padding(toLength: 4, withPad: " ", startingAt: 0)) "
+        "  \(number + 1). \(entry.request.method.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0)) "
           + "\(entry.request.url.absoluteString.padding(toLength: 52, withPad: " ", startingAt: 0)) "
           + "\(status.padding(toLength: 5, withPad: " ", startingAt: 0)) "
           + "\(outcome.padding(toLength: 18, withPad: " ", startingAt: 0)) \(duration)")
@@ -236,7 +236,7 @@ private struct WeatherDemo {
       result = .failure(error)
     }
     if let entry = registry.journal.last, let response = entry.response {
-      if let status = response.statusCode {
+      if let status = response.status {
         Console.print("    received \(status) \(response.body.map(displayed) ?? "")")
       }
     }

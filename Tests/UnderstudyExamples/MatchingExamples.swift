@@ -84,7 +84,7 @@ import Understudy
 
   @Test func headers() async throws {
     registry.stub(.get("/me") && .header("Accept", "application/json"), .text("json"))
-    registry.stub(.post("/upload") && .header("Content-Type", contains: "multipart"), .ok)
+    registry.stub(.post("/upload") && .header("Content-Type", containing: "multipart"), .ok)
     registry.stub(
       .get("/me") && .header("Authorization", matching: "^Bearer [A-Za-z0-9._-]+$"), .ok)
     registry.stub(.get("/traced") && .header("X-Request-ID"), .ok)

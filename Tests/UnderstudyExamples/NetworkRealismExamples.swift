@@ -62,7 +62,7 @@ import Understudy
     let (_, response) = try await registry.makeSession().data(from: url)
 
     #expect(response.url?.absoluteString == "https://cdn.example.com/feed.json")
-    #expect(registry.journal.map { $0.response?.statusCode } == [302, 200])
+    #expect(registry.journal.map { $0.response?.status } == [302, 200])
   }
 
   @Test func faults() async throws {
@@ -81,7 +81,8 @@ import Understudy
 
   @Test func cookies() async throws {
     registry.stub(.post("/login"), StubResponse.ok.header("Set-Cookie", "session=abc123; Path=/"))
-    registry.stub(.get("/me") && .header("Cookie", contains: "session=abc123"), .text("signed in"))
+    registry.stub(
+      .get("/me") && .header("Cookie", containing: "session=abc123"), .text("signed in"))
     let session = registry.makeSession()
 
     var login = URLRequest(url: URL(string: "https://api.example.com/login")!)

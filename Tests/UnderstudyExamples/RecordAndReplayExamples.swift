@@ -111,7 +111,7 @@ import Understudy
       let recorded = try entry.request.interceptedRequest()
       let answer = entry.response
       registry.stub(
-        .method(HTTPMethod(recorded.method)) && .url(recorded.url),
+        .method(recorded.method) && .url(recorded.url),
         StubResponse(
           status: answer.status, headers: answer.httpHeaders,
           body: .data(answer.content.body ?? Data())))
@@ -238,7 +238,7 @@ import Understudy
   }
 
   static func recorded(
-    _ url: String, method: String = "GET", body: String? = nil, answer: String,
+    _ url: String, method: HTTPMethod = .get, body: String? = nil, answer: String,
     milliseconds: Int64 = 5
   ) -> HAR.Entry {
     HAR.Entry(

@@ -55,7 +55,7 @@ import Understudy
 
     let entry = try #require(registry.journal.first)
     #expect(entry.request.bodyText == #"{"type":"opened"}"#)
-    #expect(entry.response?.statusCode == 202)
+    #expect(entry.response?.status == 202)
     #expect(!entry.isUnmatched)
   }
 

@@ -148,7 +148,7 @@ enum StubScenarios {
     }
     for index in 4...6 {
       registry.stub(
-        .post(route) && .header("Content-Type", contains: "json")
+        .post(route) && .header("Content-Type", containing: "json")
           && .jsonBody(subset: ["kind": .string("dvd-\(index)")]),
         json(decoy))
     }

@@ -652,6 +652,9 @@ public final class Cassette: Sendable {
 }
 
 /// How fast replayed answers arrive.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum ReplaySpeed: Sendable, Hashable {
   /// At once.
   case instant

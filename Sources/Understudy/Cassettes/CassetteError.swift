@@ -11,6 +11,9 @@
 public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable {
   /// The kinds of problem, for code that reacts to some of them (such as recording a cassette
   /// that is missing).
+  #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+  #endif
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// No file at the path.
     case fileMissing

@@ -1,4 +1,7 @@
 /// Where a test's cassette lives and what it is called.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum CassetteLocation: Sendable, Hashable {
   /// `__Cassettes__/<TestFile>/<name>.har` in the folder of the test file (found via
   /// `#filePath`), so cassettes sit beside the tests that use them.

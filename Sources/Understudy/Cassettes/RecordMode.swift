@@ -7,6 +7,9 @@
 /// ```sh
 /// UNDERSTUDY_RECORD=missing swift test --filter ProfileTests
 /// ```
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum RecordMode: String, Sendable, Hashable, CaseIterable {
   /// Replay only (the default). A missing cassette or a request the cassette cannot answer fails
   /// the test, with the command that records it.

@@ -11,6 +11,9 @@
 /// every rule's comparison, for all requests or for those a pattern matches.
 public struct ReplayMatching: Sendable {
   /// One thing two requests must agree on.
+  #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+  #endif
   public enum Rule: Sendable {
     /// The HTTP method.
     case method
@@ -145,7 +148,7 @@ public struct ReplayMatching: Sendable {
       }
     }
     guard pinsPath else { return nil }
-    return (pinsMethod ? request.method : "*") + " " + request.path
+    return (pinsMethod ? request.methodName : "*") + " " + request.path
   }
 
   private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

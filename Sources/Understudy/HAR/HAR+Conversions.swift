@@ -16,7 +16,7 @@ extension HAR.Request {
     var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     components?.fragment = nil
     self.init(
-      method: request.method,
+      method: request.methodName,
       url: components?.string ?? request.url.absoluteString,
       headers: request.headers.map { HAR.Header(name: $0.name, value: $0.value) },
       queryString: request.queryItems.map {
@@ -44,7 +44,8 @@ extension HAR.Request {
         fix: "Percent-encode the characters that are not allowed in URLs, such as spaces.")
     }
     return InterceptedRequest(
-      method: method, url: parsed, headers: httpHeaders, body: try postData?.decodedBody())
+      method: HTTPMethod(rawValue: method), url: parsed, headers: httpHeaders,
+      body: try postData?.decodedBody())
   }
 }
 

@@ -272,7 +272,7 @@ class InterceptingProtocol: URLProtocol {
     guard current else {
       if startsFlight {
         let ended = JournalEntry.Response(
-          statusCode: nil, headers: [:], body: nil,
+          status: nil, headers: [:], body: nil,
           error: "the request had ended (timed out or cancelled) when its answer was decided",
           duration: Date().timeIntervalSince(startedAt))
         registry.finish(flight: decision.entry, response: ended, forEntry: decision.entry)

@@ -33,11 +33,11 @@ enum Reply: Sendable {
     switch self {
     case .response(let reply):
       return JournalEntry.Response(
-        statusCode: reply.status, headers: reply.headers, body: reply.body.inlineData, error: nil,
+        status: reply.status, headers: reply.headers, body: reply.body.inlineData, error: nil,
         duration: duration)
     case .failure(let error):
       return JournalEntry.Response(
-        statusCode: nil, headers: [:], body: nil, error: error.localizedDescription,
+        status: nil, headers: [:], body: nil, error: error.localizedDescription,
         duration: duration)
     }
   }

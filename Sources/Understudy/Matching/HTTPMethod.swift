@@ -15,7 +15,17 @@ public struct HTTPMethod: RawRepresentable, ExpressibleByStringLiteral, Sendable
 
   /// Creates a method from its name, upper-casing it.
   public init(rawValue: String) {
-    self.rawValue = rawValue.uppercased()
+    // Methods nearly always arrive upper-case already; uppercased() would still build a copy.
+    let isUpperCase = rawValue.utf8.allSatisfy {
+      $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z")
+    }
+    self.rawValue = isUpperCase ? rawValue : rawValue.uppercased()
+  }
+
+  /// A method from a name already upper-cased, without upper-casing it again: requests carry
+  /// their method upper-cased, and reading it is on every request's path.
+  init(upperCased name: String) {
+    self.rawValue = name
   }
 
   /// Creates a method from its name, upper-casing it.

@@ -9,10 +9,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   private var storage: Storage
 
   /// The HTTP method, upper-cased (`GET` when the request named none).
-  public var method: String {
-    get { storage.method }
-    set { update { $0.method = newValue } }
+  public var method: HTTPMethod {
+    get { HTTPMethod(upperCased: storage.method) }
+    set { update { $0.method = newValue.rawValue } }
   }
+  /// The method's name, for the matching paths that compare it as text on every request.
+  var methodName: String { storage.method }
   /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
   public var url: URL { storage.url }
   /// The header fields as the protocol received them.
@@ -64,11 +66,9 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 
   /// Creates a request snapshot.
   public init(
-    method: String = "GET", url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
+    method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
     timeoutInterval: TimeInterval = 60
   ) {
-    // Methods nearly always arrive upper-case already; uppercased() would still build a copy.
-    let isUpperCase = method.utf8.allSatisfy { $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }
     let path: String
     let encodedPath: String
     let queryItems: [URLQueryItem]
@@ -96,7 +96,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
       queryItems = components?.queryItems ?? []
     }
     storage = Storage(
-      method: isUpperCase ? method : method.uppercased(), url: url, headers: headers, body: body,
+      method: method.rawValue, url: url, headers: headers, body: body,
       timeoutInterval: timeoutInterval, path: path, encodedPath: encodedPath,
       queryItems: queryItems, host: (hasEscapes ? url.host : encodedHost)?.lowercased(),
       scheme: url.scheme.map { scheme in
@@ -152,7 +152,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// the drained stream or upload body here) and from `httpBody` otherwise.
   public init(_ request: URLRequest, body: Data? = nil) {
     self.init(
-      method: request.httpMethod ?? "GET",
+      method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
       url: request.url ?? URL(string: "about:blank")!,
       headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
       body: body ?? request.httpBody,
@@ -163,7 +163,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// The request as a `URLRequest`, with the body back in `httpBody` so code that reads it works.
   public var urlRequest: URLRequest {
     var request = URLRequest(url: url, timeoutInterval: timeoutInterval)
-    request.httpMethod = method
+    request.httpMethod = method.rawValue
     for field in headers {
       request.addValue(field.value, forHTTPHeaderField: field.name)
     }

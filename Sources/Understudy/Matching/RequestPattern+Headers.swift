@@ -15,10 +15,16 @@ extension RequestPattern {
   /// Matches when a value of the header `name` contains `text`.
   ///
   /// ```swift
-  /// .header("Content-Type", contains: "json")
+  /// .header("Content-Type", containing: "json")
   /// ```
-  public static func header(_ name: String, contains text: String) -> RequestPattern {
+  public static func header(_ name: String, containing text: String) -> RequestPattern {
     headerCondition(name, expected: "contains \(text)") { $0.containsText(text) }
+  }
+
+  /// Matches when a value of the header `name` contains `text`.
+  @available(*, deprecated, renamed: "header(_:containing:)")
+  public static func header(_ name: String, contains text: String) -> RequestPattern {
+    header(name, containing: text)
   }
 
   /// Matches when a value of the header `name` matches a regular expression

@@ -6,7 +6,8 @@ extension RequestPattern {
   /// ```
   public static func method(_ method: HTTPMethod) -> RequestPattern {
     RequestPattern.builtIn(field: "method", expected: "== \(method.rawValue)") { request in
-      request.method == method.rawValue ? .matched : .mismatched(actual: request.method.clipped())
+      request.methodName == method.rawValue
+        ? .matched : .mismatched(actual: request.methodName.clipped())
     }
   }
 }

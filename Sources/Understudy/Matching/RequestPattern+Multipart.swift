@@ -49,6 +49,9 @@ extension RequestPattern {
 
 /// What a multipart part's content must be, for
 /// ``RequestPattern/multipartPart(_:filename:contentType:content:)``.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum MultipartContent: Sendable, Hashable {
   /// Exactly these bytes.
   case data(Data)

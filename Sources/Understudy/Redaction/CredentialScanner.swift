@@ -303,6 +303,9 @@ public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The shapes of credential the scanner recognises.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// `Authorization: Bearer …` and tokens written the same way elsewhere.
   case bearerToken

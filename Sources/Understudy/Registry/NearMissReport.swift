@@ -96,7 +96,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
-      lines.append("  registry.stub(.\(request.method.lowercased())(\"\(request.path)\"), .ok)")
+      lines.append("  registry.stub(.\(request.methodName.lowercased())(\"\(request.path)\"), .ok)")
       return LogRedaction.mask(lines.joined(separator: "\n"), noting: true, naming: naming)
     }
     lines.append(

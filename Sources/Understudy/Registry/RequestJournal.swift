@@ -1,6 +1,9 @@
 /// One request the protocol intercepted and what became of it.
 public struct JournalEntry: Sendable {
   /// What happened to a request.
+  #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+  #endif
   public enum Outcome: Sendable {
     /// A stub answered it.
     case stubbed(Stub)
@@ -15,7 +18,7 @@ public struct JournalEntry: Sendable {
   /// What the caller received.
   public struct Response: Sendable {
     /// The HTTP status, or `nil` when the request failed.
-    public var statusCode: Int?
+    public var status: Int?
     /// The response headers.
     public var headers: HTTPHeaders
     /// The body when it was held in memory; `nil` for streamed files and failures.
@@ -24,6 +27,10 @@ public struct JournalEntry: Sendable {
     public var error: String?
     /// Seconds from interception to the answer.
     public var duration: TimeInterval
+
+    /// The HTTP status, or `nil` when the request failed.
+    @available(*, deprecated, renamed: "status")
+    public var statusCode: Int? { status }
   }
 
   /// Sequential within its registry.

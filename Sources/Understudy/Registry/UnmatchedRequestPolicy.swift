@@ -1,4 +1,7 @@
 /// What a registry does with a request no stub matches.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum UnmatchedRequestPolicy: Sendable {
   /// Fail the request with a `URLError` carrying the near-miss report (the default): nothing
   /// reaches the network unless a stub says so.

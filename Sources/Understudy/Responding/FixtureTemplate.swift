@@ -192,7 +192,7 @@ struct FixtureTemplate: Sendable {
           + "value for \(request): \(why)", isInTheFile: false)
     }
     switch placeholder.source {
-    case .method: return .text(request.method)
+    case .method: return .text(request.methodName)
     case .path: return .text(request.path)
     case .url: return .text(request.url.absoluteString)
     case .counter: return .number(call)

@@ -184,10 +184,14 @@ public struct StubResponse: Sendable {
   }
 
   /// The HTTP status, or `nil` for failures and pass-through.
-  public var statusCode: Int? {
+  public var status: Int? {
     if case .http(let status, _, _) = outcome { return status }
     return nil
   }
+
+  /// The HTTP status, or `nil` for failures and pass-through.
+  @available(*, deprecated, renamed: "status")
+  public var statusCode: Int? { status }
 
   /// The HTTP headers, empty for failures and pass-through.
   public var headers: HTTPHeaders {

@@ -110,7 +110,7 @@ package final class ServedExchange: @unchecked Sendable {
       status = 101
       webSocket = conversation
       journalResponse = JournalEntry.Response(
-        statusCode: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"], body: nil,
+        status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"], body: nil,
         error: nil, duration: 0)
       return
     }
@@ -185,7 +185,7 @@ package final class ServedExchange: @unchecked Sendable {
           source: .data(data, offset: 0), bytesPerSecond: nil, dropAfterBytes: nil,
           deliversChunks: true, url: request.url))
     journalResponse = JournalEntry.Response(
-      statusCode: status, headers: headers, body: data, error: nil, duration: 0)
+      status: status, headers: headers, body: data, error: nil, duration: 0)
   }
 
   /// Journals what the client received and ends the request's flight; call it once the response

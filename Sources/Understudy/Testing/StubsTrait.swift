@@ -264,6 +264,9 @@
 #endif
 
 /// When a test's traffic is attached to its result.
+#if hasAttribute(nonexhaustive)
+  @nonexhaustive
+#endif
 public enum TrafficAttachment: Sendable, Hashable {
   /// Never.
   case never

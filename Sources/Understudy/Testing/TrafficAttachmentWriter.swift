@@ -13,7 +13,7 @@ enum TrafficAttachmentWriter {
     let entries = journal.map { entry -> HAR.Entry in
       let response: HAR.Response
       var comment: String?
-      if let answer = entry.response, let status = answer.statusCode {
+      if let answer = entry.response, let status = answer.status {
         response = HAR.Response(status: status, headers: answer.headers, body: answer.body)
       } else {
         // HAR 1.2 records failed requests with status 0; the comment says why.

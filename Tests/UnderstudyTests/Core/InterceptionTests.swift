@@ -190,7 +190,7 @@ import Testing
     #expect(journal.count == 2)
     #expect(journal[0].request.headers["x-debug"] == "yes")
     #expect(journal[0].request.bodyText == "line")
-    #expect(journal[0].response?.statusCode == 202)
+    #expect(journal[0].response?.status == 202)
     #expect(journal[0].response?.body == Data("logged".utf8))
     #expect(journal[1].isUnmatched)
     #expect(journal[1].response?.error?.contains("no stub matched") == true)

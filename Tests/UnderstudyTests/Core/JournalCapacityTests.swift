@@ -16,7 +16,7 @@ import Testing
     #expect(stub.callCount == 5)
     #expect(stub.requests.map(\.url.absoluteString) == kept)
     #expect(registry.requests.map(\.url.absoluteString) == kept)
-    #expect(registry.journal.allSatisfy { $0.response?.statusCode == 200 })
+    #expect(registry.journal.allSatisfy { $0.response?.status == 200 })
   }
 
   @Test func aCapacityOfZeroKeepsNothingButStillCounts() async throws {

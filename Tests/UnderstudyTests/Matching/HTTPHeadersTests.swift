@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func headerContainsMatchesAndReports() {
-    let pattern = RequestPattern.header("Content-Type", contains: "json")
+    let pattern = RequestPattern.header("Content-Type", containing: "json")
     expectMatch(
       pattern, request("POST", "https://a.test/x", headers: ["content-type": "text/json"]))
     expectMismatch(

@@ -30,9 +30,9 @@ import Testing
   }
 
   @Test func containsLooksInsideValues() {
-    expectMatch(.header("content-type", contains: "json"), json)
+    expectMatch(.header("content-type", containing: "json"), json)
     expectMismatch(
-      .header("Content-Type", contains: "xml"), json,
+      .header("Content-Type", containing: "xml"), json,
       field: "header Content-Type", expected: "contains xml", actual: "application/json")
   }
 

@@ -4,13 +4,13 @@ import Testing
 
 /// A request to `url`, the way the protocol would snapshot it.
 func request(
-  _ method: String = "GET", _ url: String, headers: HTTPHeaders = [:], body: Data? = nil
+  _ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: Data? = nil
 ) -> InterceptedRequest {
   InterceptedRequest(method: method, url: URL(string: url)!, headers: headers, body: body)
 }
 
 /// A request whose body is `text` in UTF-8.
-func request(_ url: String, text: String, method: String = "POST") -> InterceptedRequest {
+func request(_ url: String, text: String, method: HTTPMethod = .post) -> InterceptedRequest {
   request(method, url, body: Data(text.utf8))
 }
 

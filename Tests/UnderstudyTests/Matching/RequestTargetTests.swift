@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test func everyConvenienceUsesItsMethod() {
-    let patterns: [(RequestPattern, String)] = [
+    let patterns: [(RequestPattern, HTTPMethod)] = [
       (.post("/x"), "POST"), (.put("/x"), "PUT"), (.patch("/x"), "PATCH"),
       (.delete("/x"), "DELETE"), (.head("/x"), "HEAD"), (.options("/x"), "OPTIONS"),
       (.request("PURGE", "/x"), "PURGE"),

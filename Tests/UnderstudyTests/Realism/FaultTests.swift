@@ -144,7 +144,8 @@ import Testing
   @Test func setCookieIsStoredAndSentOnLaterMatchingRequests() async throws {
     let registry = StubRegistry()
     registry.stub(.post("/login"), StubResponse.ok.header("Set-Cookie", "session=abc123; Path=/"))
-    registry.stub(.get("/me") && .header("Cookie", contains: "session=abc123"), .text("signed in"))
+    registry.stub(
+      .get("/me") && .header("Cookie", containing: "session=abc123"), .text("signed in"))
     registry.stub(.get("/me") && .noHeader("Cookie"), .text("anonymous"))
     let session = registry.makeSession()
     let me = URL(string: "https://api.test/me")!
