@@ -126,6 +126,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     RequestPattern(.all(lhs.conjuncts + rhs.conjuncts))
   }
 
+  /// All of `patterns` must match: the same pattern as joining them with `&&` in turn, built
+  /// once instead of once per `&&`.
+  static func allOf(_ patterns: [RequestPattern]) -> RequestPattern {
+    RequestPattern(.all(patterns.flatMap(\.conjuncts)))
+  }
+
   /// Either pattern must match; the first that matches supplies the path parameters.
   public static func || (lhs: RequestPattern, rhs: RequestPattern) -> RequestPattern {
     RequestPattern(.any(lhs.disjuncts + rhs.disjuncts))
