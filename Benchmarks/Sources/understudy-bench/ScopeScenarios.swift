@@ -7,7 +7,7 @@ import Understudy
 #if canImport(Testing)
   import Testing
 #endif
-#if canImport(XCTest)
+#if canImport(XCTest) && os(Linux)
   import XCTest
 #endif
 
@@ -29,7 +29,7 @@ enum ScopeScenarios {
           [try await compare("1,000 test scopes, .stubs trait", traitScopes(), context)]
         })
     #endif
-    #if canImport(XCTest)
+    #if canImport(XCTest) && os(Linux)
       scenarios.append(
         Scenario(group: group, name: "1,000 test scopes, withStubs") { context in
           [try await compare("1,000 test scopes, withStubs", withStubsScopes(), context)]
@@ -99,8 +99,10 @@ enum ScopeScenarios {
     }
   #endif
 
-  #if canImport(XCTest)
-    /// An XCTest case to call `withStubs` on; it never runs as a test.
+  #if canImport(XCTest) && os(Linux)
+    /// An XCTest case to call `withStubs` on; it never runs as a test. Linux only: this
+    /// initialiser is swift-corelibs-xctest's, and on Darwin XCTest is not meant to be linked
+    /// into an executable (not tried there).
     private final class ScopeCase: XCTestCase {}
 
     /// Each scope is `withStubs { … }` in an XCTest case, declaring the stub in its body.
