@@ -42,6 +42,11 @@ struct Bar: Codable, Sendable {
   /// 1,000 path templates of any shape (issue 17): within 1.2x of the floor; CI fails above
   /// 1.6x (trying every template was 6.6x-38x).
   static let templates = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
+  /// A test's scope with one stub and one request, through the `.stubs` trait or `withStubs`
+  /// (issue 17): within 1.2x of a scope that makes and invalidates a session with the trivial
+  /// protocol. CI only reports it: its first wall-clock runs (1.5x-1.8x at load 12) sat far
+  /// above its instruction count (1.2x), for a reason not yet found.
+  static let scopes = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: nil)
   /// 64 requests in flight: within 1.2x of the floor at 64 in flight; CI fails above 1.6x.
   static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
   /// Replay of 10,000 entries against one entry; CI fails above 1.5x.

@@ -15,7 +15,7 @@ enum BenchmarkRun {
     // Memory first: their baselines are cleanest before the timed scenarios have grown the heap.
     let scenarios =
       [FixtureStreamingScenario.scenario] + SoakScenario.all + StubScenarios.all
-      + ReplayScenarios.all + InFlightScenarios.all
+      + ReplayScenarios.all + InFlightScenarios.all + ScopeScenarios.all
       + [ScanScenario.scenario, CommandLineScenario.scenario]
     let plan = options.plan
     let context = BenchmarkContext(plan: plan, isCI: options.isCI)

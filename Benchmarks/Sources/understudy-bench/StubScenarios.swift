@@ -80,24 +80,26 @@ enum StubScenarios {
   private static func manyExactStubs(_ count: Int, bar: Bar?) -> Scenario {
     let label = count.formatted()
     return Scenario(group: group, name: "\(label) exact stubs") { context in
-      let registry = StubRegistry()
-      let decoy = CannedResponse.body(tag: "decoy")
-      let first = CannedResponse.body(tag: "first")
-      let last = CannedResponse.body(tag: "last")
-      for index in 0..<count {
-        let body = index == 0 ? first : index == count - 1 ? last : decoy
-        registry.stub(.get(CannedResponse.origin + "/items/\(index)"), json(body))
+      try await KeptRegistries.run({ StubRegistry() }) { registry in
+        let decoy = CannedResponse.body(tag: "decoy")
+        let first = CannedResponse.body(tag: "first")
+        let last = CannedResponse.body(tag: "last")
+        for index in 0..<count {
+          let body = index == 0 ? first : index == count - 1 ? last : decoy
+          registry.stub(.get(CannedResponse.origin + "/items/\(index)"), json(body))
+        }
+        let lastRequest = URLRequest(
+          url: URL(string: CannedResponse.origin + "/items/\(count - 1)")!)
+        let firstRequest = URLRequest(url: URL(string: CannedResponse.origin + "/items/0")!)
+        return [
+          try await compare(
+            "\(label) exact stubs, hit last registered", registry, lastRequest, last, context,
+            bar: bar),
+          try await compare(
+            "\(label) exact stubs, hit first registered", registry, firstRequest, first, context,
+            bar: bar),
+        ]
       }
-      let lastRequest = URLRequest(url: URL(string: CannedResponse.origin + "/items/\(count - 1)")!)
-      let firstRequest = URLRequest(url: URL(string: CannedResponse.origin + "/items/0")!)
-      return [
-        try await compare(
-          "\(label) exact stubs, hit last registered", registry, lastRequest, last, context,
-          bar: bar),
-        try await compare(
-          "\(label) exact stubs, hit first registered", registry, firstRequest, first, context,
-          bar: bar),
-      ]
     }
   }
 
@@ -107,17 +109,19 @@ enum StubScenarios {
     _ label: String, route: @escaping @Sendable (Int) -> String, hitting path: String
   ) -> Scenario {
     Scenario(group: group, name: label) { context in
-      let registry = StubRegistry()
-      let decoy = CannedResponse.body(tag: "decoy")
-      let first = CannedResponse.body(tag: "first")
-      for index in 0..<1_000 {
-        registry.stub(.get(CannedResponse.origin + route(index)), json(index == 0 ? first : decoy))
+      try await KeptRegistries.run({ StubRegistry() }) { registry in
+        let decoy = CannedResponse.body(tag: "decoy")
+        let first = CannedResponse.body(tag: "first")
+        for index in 0..<1_000 {
+          registry.stub(
+            .get(CannedResponse.origin + route(index)), json(index == 0 ? first : decoy))
+        }
+        let request = URLRequest(url: URL(string: CannedResponse.origin + path)!)
+        return [
+          try await compare(
+            "\(label), hit first registered", registry, request, first, context, bar: .templates)
+        ]
       }
-      let request = URLRequest(url: URL(string: CannedResponse.origin + path)!)
-      return [
-        try await compare(
-          "\(label), hit first registered", registry, request, first, context, bar: .templates)
-      ]
     }
   }
 

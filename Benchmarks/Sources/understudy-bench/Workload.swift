@@ -51,7 +51,7 @@ enum Workloads {
     }
   }
 
-  private static func check(_ data: Data, _ response: URLResponse, _ body: Data) throws {
+  static func check(_ data: Data, _ response: URLResponse, _ body: Data) throws {
     guard (response as? HTTPURLResponse)?.statusCode == 200, data == body else {
       throw WrongAnswer(
         description: "expected 200 with the scenario's \(body.count)-byte body, got "

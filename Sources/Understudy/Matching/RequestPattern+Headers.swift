@@ -37,7 +37,10 @@ extension RequestPattern {
   /// An expression that does not compile puts a sentence in ``problems`` and never matches.
   public static func header(_ name: String, matching regex: String) -> RequestPattern {
     withRegex(regex, field: "header \(name)") { regex, expected in
-      headerCondition(name, expected: expected) { regex.firstMatch(in: $0) != nil }
+      let last = LastVerdict()
+      return headerCondition(name, expected: expected) { value in
+        last.verdict(on: value) { regex.firstMatch(in: $0) != nil }
+      }
     }
   }
 

@@ -27,10 +27,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// Whether a condition runs a closure the user wrote, which may block or start requests of its
   /// own and so never runs on a URLSession work queue.
   let runsUserCode: Bool
+  /// `matchNode`'s conditions when it is a plain conjunction (nearly every stub's pattern), so
+  /// matching loops over them instead of walking the tree's indirect nodes.
+  let conjunction: [Condition]?
 
   init(_ node: Node) {
     self.node = node
     matchNode = Self.inMatchOrder(node)
+    conjunction = Self.conditions(ofConjunction: matchNode)
     isSound = Self.invalidConditions(node).isEmpty
     runsUserCode = Self.runsUserCode(node)
   }
@@ -87,7 +91,13 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   public func match(_ request: InterceptedRequest) -> [String: String]? {
     guard isSound else { return nil }
     var captures: [String: String] = [:]
-    return Self.match(matchNode, request, &captures) ? captures : nil
+    guard let conjunction else {
+      return Self.match(matchNode, request, &captures) ? captures : nil
+    }
+    for condition in conjunction where !Self.match(condition, request, &captures) {
+      return nil
+    }
+    return captures
   }
 
   /// Evaluates every condition against `request` and says which fields matched and which did not.
@@ -114,6 +124,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// Both patterns must match.
   public static func && (lhs: RequestPattern, rhs: RequestPattern) -> RequestPattern {
     RequestPattern(.all(lhs.conjuncts + rhs.conjuncts))
+  }
+
+  /// All of `patterns` must match: the same pattern as joining them with `&&` in turn, built
+  /// once instead of once per `&&`.
+  static func allOf(_ patterns: [RequestPattern]) -> RequestPattern {
+    RequestPattern(.all(patterns.flatMap(\.conjuncts)))
   }
 
   /// Either pattern must match; the first that matches supplies the path parameters.
@@ -210,25 +226,46 @@ extension RequestPattern {
     }
   }
 
+  /// The conditions of `node` when it is a conjunction of conditions (or one condition).
+  private static func conditions(ofConjunction node: Node) -> [Condition]? {
+    switch node {
+    case .condition(let condition): return [condition]
+    case .all(let nodes):
+      var conditions: [Condition] = []
+      for node in nodes {
+        guard case .condition(let condition) = node else { return nil }
+        conditions.append(condition)
+      }
+      return conditions
+    case .any, .not: return nil
+    }
+  }
+
+  private static func match(
+    _ condition: Condition, _ request: InterceptedRequest, _ captures: inout [String: String]
+  ) -> Bool {
+    if condition.problem != nil { return false }
+    if let test = condition.test { return test(request) }
+    switch condition.check(request) {
+    case .matched(let found):
+      // Most conditions capture nothing; merging an empty dictionary still costs a call.
+      if captures.isEmpty {
+        captures = found
+      } else if !found.isEmpty {
+        captures.merge(found) { _, new in new }
+      }
+      return true
+    case .mismatched:
+      return false
+    }
+  }
+
   private static func match(
     _ node: Node, _ request: InterceptedRequest, _ captures: inout [String: String]
   ) -> Bool {
     switch node {
     case .condition(let condition):
-      if condition.problem != nil { return false }
-      if let test = condition.test { return test(request) }
-      switch condition.check(request) {
-      case .matched(let found):
-        // Most conditions capture nothing; merging an empty dictionary still costs a call.
-        if captures.isEmpty {
-          captures = found
-        } else if !found.isEmpty {
-          captures.merge(found) { _, new in new }
-        }
-        return true
-      case .mismatched:
-        return false
-      }
+      return match(condition, request, &captures)
     case .all(let nodes):
       for node in nodes where !match(node, request, &captures) {
         return false

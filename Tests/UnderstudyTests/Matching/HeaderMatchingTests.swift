@@ -51,6 +51,16 @@ import Testing
       against: bearer)
   }
 
+  @Test func regexVerdictFollowsEachValue() {
+    // The condition remembers its last verdict; alternating values must each get their own.
+    let pattern = RequestPattern.header("Authorization", matching: "^Bearer [a-z0-9]+$")
+    let values = ["Bearer abc", "Basic Zm9v", "Bearer abc", "Bearer abc", "Basic Zm9v", "Bearer x"]
+    let matched = values.map { value in
+      pattern.match(request("GET", "https://a.test/", headers: ["Authorization": value])) != nil
+    }
+    #expect(matched == [true, false, true, true, false, true])
+  }
+
   @Test func presenceAndAbsence() {
     expectMatch(.header("CONTENT-TYPE"), json)
     expectMismatch(
