@@ -6,10 +6,13 @@
 /// document is parsed where it sits, and its nodes' ranges are offset to the whole body, so the
 /// body keeps every other byte.
 enum AlmostJSON {
-  /// The documents found, each with the byte offset it starts at, and whether they cover every
-  /// JSON-looking part of `text`. A document nested deeper than the parser allows, or a line
-  /// that is not JSON, leaves it incomplete: the caller then redacts by member name in the text.
-  static func documents(in text: String) -> (documents: [(Int, JSONNode)], isComplete: Bool) {
+  /// The documents found, each as `read` returns it (`nil` when it is not JSON) with the byte
+  /// offset it starts at, and whether they cover every JSON-looking part of `text`. A document
+  /// nested deeper than the parser allows, or a line that is not JSON, leaves it incomplete:
+  /// the caller then redacts by member name in the text.
+  static func documents<Document>(in text: String, reading read: ([UInt8]) -> Document?) -> (
+    documents: [(Int, Document)], isComplete: Bool
+  ) {
     let bytes = Array(text.utf8)
     var start = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -19,34 +22,29 @@ enum AlmostJSON {
     guard start < bytes.count else { return ([], true) }
     if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
       // The parser skips a byte order mark and whitespace itself: no copy for plain JSON.
-      let whole =
-        start == unguarded ? try? JSONNode.parse(bytes) : parse(bytes, start..<bytes.count)
+      let whole = start == unguarded ? read(bytes) : read(Array(bytes[start...]))
       if let whole { return ([(start == unguarded ? 0 : start, whole)], true) }
-      return lines(bytes, from: start)
+      return lines(bytes, from: start, reading: read)
     }
-    if let range = paddingRange(bytes, from: start), let document = parse(bytes, range) {
+    if let range = paddingRange(bytes, from: start), let document = read(Array(bytes[range])) {
       return ([(range.lowerBound, document)], true)
     }
     // Not JSON-shaped: complete unless it holds something that reads like a JSON member.
     return ([], !text.contains("\":"))
   }
 
-  private static func parse(_ bytes: [UInt8], _ range: Range<Int>) -> JSONNode? {
-    try? JSONNode.parse(Array(bytes[range]))
-  }
-
   /// NDJSON: each non-empty line a document.
-  private static func lines(_ bytes: [UInt8], from start: Int)
-    -> (documents: [(Int, JSONNode)], isComplete: Bool)
-  {
-    var documents: [(Int, JSONNode)] = []
+  private static func lines<Document>(
+    _ bytes: [UInt8], from start: Int, reading read: ([UInt8]) -> Document?
+  ) -> (documents: [(Int, Document)], isComplete: Bool) {
+    var documents: [(Int, Document)] = []
     var isComplete = true
     var lineStart = start
     while lineStart < bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
       let first = skipWhitespace(bytes, from: lineStart)
       if first < lineEnd {
-        if let document = parse(bytes, first..<lineEnd) {
+        if let document = read(Array(bytes[first..<lineEnd])) {
           documents.append((first, document))
         } else {
           isComplete = false

@@ -56,6 +56,27 @@ struct JSONNode {
     return try parser.parseDocument()
   }
 
+  /// Reads `bytes` as ``parse(_:strict:)`` does, accepting and rejecting exactly the same
+  /// documents, without building them: each string, number and object member is reported to
+  /// `visit` as it ends, in document order of their ends.
+  ///
+  /// Redaction reads every body it writes; building a tree of a 50 MB body (millions of nodes,
+  /// a String for each) cost more than everything else it does, when it needs only the names
+  /// of members and, rarely, the value of one.
+  static func walk(_ bytes: [UInt8], _ visit: (JSONWalkEvent) -> Void) throws(JSONSyntaxError) {
+    // The parser keeps the closure only while this call runs.
+    let result = withoutActuallyEscaping(visit) { visit -> Result<Void, JSONSyntaxError> in
+      var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
+      do throws(JSONSyntaxError) {
+        _ = try parser.parseDocument()
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    try result.get()
+  }
+
   /// The value at `path`, or the deepest value on the way there when the path leaves the
   /// document (the object a missing member belongs in), and whether the path was reached.
   func descendant(at path: [JSONPathComponent]) -> (node: JSONNode, reached: Bool) {
@@ -87,6 +108,17 @@ struct JSONNode {
     case .null: return "null"
     }
   }
+}
+
+/// What ``JSONNode/walk(_:_:)`` reports.
+enum JSONWalkEvent {
+  /// An object member: its name, and the bytes of its value (whose own events came first).
+  case member(name: String, value: Range<Int>)
+  /// A string, quotes included; `isPlain` when it has no escapes, so that the bytes between
+  /// the quotes are its contents.
+  case string(Range<Int>, isPlain: Bool)
+  /// A number, as written.
+  case number(Range<Int>)
 }
 
 /// One step of a path into a JSON document.
@@ -173,11 +205,15 @@ private struct JSONParser {
 
   let bytes: [UInt8]
   let strict: Bool
+  /// Set for ``JSONNode/walk(_:_:)``: values are read and checked but not built (containers
+  /// come back empty, strings and numbers as ""), and reported here instead.
+  let visit: ((JSONWalkEvent) -> Void)?
   var index = 0
 
-  init(bytes: [UInt8], strict: Bool) {
+  init(bytes: [UInt8], strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
     self.bytes = bytes
     self.strict = strict
+    self.visit = visit
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
   }
 
@@ -207,7 +243,10 @@ private struct JSONParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): value = .object(try parseMembers(depth: depth))
     case UInt8(ascii: "["): value = .array(try parseElements(depth: depth))
-    case UInt8(ascii: "\""): value = .string(try parseString())
+    case UInt8(ascii: "\""):
+      let text = try parseString(building: visit == nil)
+      visit?(.string(start..<index, isPlain: text.isPlain))
+      value = .string(text.contents)
     case UInt8(ascii: "t"): value = .bool(try parseLiteral("true"))
     case UInt8(ascii: "f"): value = .bool(!(try parseLiteral("false")))
     case UInt8(ascii: "n"):
@@ -215,6 +254,7 @@ private struct JSONParser {
       value = .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       value = .number(try parseNumber())
+      visit?(.number(start..<index))
     default:
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "
@@ -239,7 +279,7 @@ private struct JSONParser {
       guard bytes[index] == UInt8(ascii: "\"") else {
         throw failure("expected a member name in double quotes but found \(upcoming)")
       }
-      let key = try parseString()
+      let key = try parseString().contents
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       guard bytes[index] == UInt8(ascii: ":") else {
@@ -247,7 +287,12 @@ private struct JSONParser {
       }
       index += 1
       skipWhitespace()
-      members.append(JSONNode.Member(key: key, value: try parseValue(depth: depth + 1)))
+      let value = try parseValue(depth: depth + 1)
+      if let visit {
+        visit(.member(name: key, value: value.range))
+      } else {
+        members.append(JSONNode.Member(key: key, value: value))
+      }
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       switch bytes[index] {
@@ -266,6 +311,7 @@ private struct JSONParser {
     let opening = index
     index += 1
     var elements: [JSONNode] = []
+    var count = 0
     while true {
       skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
@@ -273,7 +319,9 @@ private struct JSONParser {
         index += 1
         return elements
       }
-      elements.append(try parseValue(depth: depth + 1))
+      let element = try parseValue(depth: depth + 1)
+      count += 1
+      if visit == nil { elements.append(element) }
       skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
       switch bytes[index] {
@@ -283,13 +331,17 @@ private struct JSONParser {
         return elements
       default:
         throw failure(
-          "expected \",\" or \"]\" after element \(elements.count - 1) of the array "
+          "expected \",\" or \"]\" after element \(count - 1) of the array "
             + "but found \(upcoming)")
       }
     }
   }
 
-  private mutating func parseString() throws(JSONSyntaxError) -> String {
+  /// Reads a string; its contents are built only when `building`, and are plain when it has
+  /// no escapes.
+  private mutating func parseString(building: Bool = true) throws(JSONSyntaxError) -> (
+    contents: String, isPlain: Bool
+  ) {
     let opening = index
     index += 1
     if strict { try checkUTF8(from: index) }
@@ -302,7 +354,7 @@ private struct JSONParser {
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       defer { index = end + 1 }
-      return String(decoding: bytes[index..<end], as: UTF8.self)
+      return (building ? String(decoding: bytes[index..<end], as: UTF8.self) : "", true)
     }
     var utf8 = Array(bytes[index..<end])
     index = end
@@ -312,7 +364,7 @@ private struct JSONParser {
       switch byte {
       case UInt8(ascii: "\""):
         index += 1
-        return String(decoding: utf8, as: UTF8.self)
+        return (building ? String(decoding: utf8, as: UTF8.self) : "", false)
       case UInt8(ascii: "\\"):
         index += 1
         try checkNotAtEnd(inside: "string", openedAt: opening)
@@ -438,12 +490,11 @@ private struct JSONParser {
       }
       valid = digits(&self) > 0
     }
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard valid else {
       index = start
       throw failure("\(upcoming) is not a valid JSON number")
     }
-    return text
+    return visit == nil ? String(decoding: bytes[start..<index], as: UTF8.self) : ""
   }
 
   /// Reads `literal` and returns true; throws when the text is something else.

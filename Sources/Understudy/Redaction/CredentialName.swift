@@ -107,3 +107,23 @@ struct CredentialName: Sendable, Hashable {
     return nil
   }
 }
+
+extension CredentialName {
+  /// A matcher that remembers each name's verdict: a large JSON body repeats a few member
+  /// names millions of times, and each is normalised and matched once.
+  struct Memo {
+    let names: CredentialName
+    private var verdicts: [String: Bool] = [:]
+
+    init(_ names: CredentialName) {
+      self.names = names
+    }
+
+    mutating func matches(_ name: String) -> Bool {
+      if let known = verdicts[name] { return known }
+      let verdict = names.matches(name)
+      verdicts[name] = verdict
+      return verdict
+    }
+  }
+}

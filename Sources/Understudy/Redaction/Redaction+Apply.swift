@@ -168,14 +168,17 @@ struct CompiledRedaction: Sendable {
     var text = text
     var isJSON = false
     if !jsonPaths.isEmpty || !memberNames.isEmpty {
-      let found = AlmostJSON.documents(in: text)
+      let found = AlmostJSON.documents(in: text) { bytes in
+        // Member names alone need no tree: a walk finds them.
+        jsonPaths.isEmpty ? memberMatches(in: bytes) : (try? JSONNode.parse(bytes)).map(jsonMatches)
+      }
       isJSON = !found.documents.isEmpty
       var replacements: [(Range<Int>, String)] = []
-      for (offset, document) in found.documents {
-        for (node, name) in jsonMatches(in: document) {
-          echoes.remember(node, as: name)
-          let range = (node.range.lowerBound + offset)..<(node.range.upperBound + offset)
-          replacements.append((range, "\"\(RedactionPlaceholder.text(name))\""))
+      for (offset, matches) in found.documents {
+        for match in matches {
+          if let secret = match.secret { echoes.remember(memberValue: secret, as: match.name) }
+          let range = (match.range.lowerBound + offset)..<(match.range.upperBound + offset)
+          replacements.append((range, "\"\(RedactionPlaceholder.text(match.name))\""))
         }
       }
       text = Self.splice(text, replacements)
@@ -196,22 +199,73 @@ struct CompiledRedaction: Sendable {
     return applyPatterns(text)
   }
 
-  /// The values the member names and paths select, each with its placeholder name.
-  private func jsonMatches(in document: JSONNode) -> [(JSONNode, String)] {
-    var matches = jsonPaths.flatMap { path in path.matches(in: document).map { ($0, path.name) } }
-    if !memberNames.isEmpty {
-      // A large body repeats a few names millions of times; each is matched once.
-      var verdicts: [String: Bool] = [:]
-      document.visitMembers { key, value in
-        let selected: Bool
-        if let known = verdicts[key] {
-          selected = known
+  /// A value a rule selects in a JSON document: its bytes, its placeholder name, and the text
+  /// to search for as an echo when it is a string (decoded) or a number.
+  struct JSONMatch {
+    var range: Range<Int>
+    var name: String
+    var secret: String?
+
+    init(range: Range<Int>, name: String, secret: String?) {
+      self.range = range
+      self.name = name
+      self.secret = secret
+    }
+
+    init(_ node: JSONNode, name: String) {
+      let secret: String?
+      switch node.value {
+      case .string(let text), .number(let text): secret = text
+      default: secret = nil
+      }
+      self.init(range: node.range, name: name, secret: secret)
+    }
+  }
+
+  /// The values the member names select in the document `bytes`, in document order, or `nil`
+  /// when it is not JSON; read without building the document, each selected value parsed
+  /// alone.
+  private func memberMatches(in bytes: [UInt8]) -> [JSONMatch]? {
+    var selected: [(range: Range<Int>, name: String)] = []
+    var names = CredentialName.Memo(memberNames)
+    do {
+      try JSONNode.walk(bytes) { event in
+        guard case .member(let name, let range) = event, names.matches(name) else { return }
+        selected.append((range, name))
+      }
+    } catch {
+      return nil
+    }
+    // The walk reports a member after the members inside it; a tree lists the outer first.
+    return selected.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { range, name in
+      let secret: String?
+      switch bytes[range.lowerBound] {
+      case UInt8(ascii: "\""):
+        // Escapes are rare in a secret: decode the one string rather than every string.
+        if case .string(let text)? = (try? JSONNode.parse(Array(bytes[range])))?.value {
+          secret = text
         } else {
-          selected = memberNames.matches(key)
-          verdicts[key] = selected
+          secret = nil
         }
-        if selected {
-          matches.append((value, RedactionPlaceholder.name(from: key)))
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        secret = String(decoding: bytes[range], as: UTF8.self)
+      default:
+        secret = nil
+      }
+      return JSONMatch(range: range, name: RedactionPlaceholder.name(from: name), secret: secret)
+    }
+  }
+
+  /// The values the member names and paths select, each with its placeholder name.
+  private func jsonMatches(in document: JSONNode) -> [JSONMatch] {
+    var matches = jsonPaths.flatMap { path in
+      path.matches(in: document).map { JSONMatch($0, name: path.name) }
+    }
+    if !memberNames.isEmpty {
+      var names = CredentialName.Memo(memberNames)
+      document.visitMembers { key, value in
+        if names.matches(key) {
+          matches.append(JSONMatch(value, name: RedactionPlaceholder.name(from: key)))
         }
       }
     }
