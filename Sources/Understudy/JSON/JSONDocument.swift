@@ -52,6 +52,16 @@ struct JSONNode {
   ///   both become U+FFFD, so a body can still be redacted; strictly, the error says where they
   ///   are, for a cassette Foundation would not read.
   static func parse(_ bytes: [UInt8], strict: Bool = false) throws(JSONSyntaxError) -> JSONNode {
+    let result = bytes.withUnsafeBufferPointer { bytes in
+      Result { () throws(JSONSyntaxError) in try parse(bytes, strict: strict) }
+    }
+    return try result.get()
+  }
+
+  /// Parses a whole document held in `bytes`.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, strict: Bool = false)
+    throws(JSONSyntaxError) -> JSONNode
+  {
     var parser = JSONParser(bytes: bytes, strict: strict)
     return try parser.parseDocument()
   }
@@ -63,18 +73,26 @@ struct JSONNode {
   /// Redaction reads every body it writes; building a tree of a 50 MB body (millions of nodes,
   /// a String for each) cost more than everything else it does, when it needs only the names
   /// of members and, rarely, the value of one.
-  static func walk(_ bytes: [UInt8], _ visit: (JSONWalkEvent) -> Void) throws(JSONSyntaxError) {
+  static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (JSONWalkEvent) -> Void)
+    throws(JSONSyntaxError)
+  {
     // The parser keeps the closure only while this call runs.
-    let result = withoutActuallyEscaping(visit) { visit -> Result<Void, JSONSyntaxError> in
-      var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
-      do throws(JSONSyntaxError) {
+    let result = withoutActuallyEscaping(visit) { visit in
+      Result { () throws(JSONSyntaxError) in
+        var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
         _ = try parser.parseDocument()
-        return .success(())
-      } catch {
-        return .failure(error)
       }
     }
     try result.get()
+  }
+
+  /// The contents of the string whose bytes, quotes included, are `range` of `bytes`, as
+  /// ``walk(_:_:)`` reports it; `nil` when they are not a string.
+  static func string(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard case .string(let text)? = (try? parse(.init(rebasing: bytes[range])))?.value else {
+      return nil
+    }
+    return text
   }
 
   /// The value at `path`, or the deepest value on the way there when the path leaves the
@@ -112,8 +130,9 @@ struct JSONNode {
 
 /// What ``JSONNode/walk(_:_:)`` reports.
 enum JSONWalkEvent {
-  /// An object member: its name, and the bytes of its value (whose own events came first).
-  case member(name: String, value: Range<Int>)
+  /// An object member: the bytes of its name (a string, quotes included; `isPlain` as for
+  /// ``string(_:isPlain:)``) and of its value, whose own events came first.
+  case member(name: Range<Int>, isPlain: Bool, value: Range<Int>)
   /// A string, quotes included; `isPlain` when it has no escapes, so that the bytes between
   /// the quotes are its contents.
   case string(Range<Int>, isPlain: Bool)
@@ -203,14 +222,14 @@ private struct JSONParser {
   /// The nesting Foundation's parser allows; deeper documents are rejected, never recursed into.
   static let maximumDepth = 512
 
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   let strict: Bool
   /// Set for ``JSONNode/walk(_:_:)``: values are read and checked but not built (containers
   /// come back empty, strings and numbers as ""), and reported here instead.
   let visit: ((JSONWalkEvent) -> Void)?
   var index = 0
 
-  init(bytes: [UInt8], strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
+  init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
     self.bytes = bytes
     self.strict = strict
     self.visit = visit
@@ -279,19 +298,22 @@ private struct JSONParser {
       guard bytes[index] == UInt8(ascii: "\"") else {
         throw failure("expected a member name in double quotes but found \(upcoming)")
       }
-      let key = try parseString().contents
+      let keyStart = index
+      let key = try parseString(building: visit == nil)
+      let keyRange = keyStart..<index
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       guard bytes[index] == UInt8(ascii: ":") else {
-        throw failure("expected \":\" after the member name \"\(key)\" but found \(upcoming)")
+        throw failure(
+          "expected \":\" after the member name \"\(name(keyRange))\" but found \(upcoming)")
       }
       index += 1
       skipWhitespace()
       let value = try parseValue(depth: depth + 1)
       if let visit {
-        visit(.member(name: key, value: value.range))
+        visit(.member(name: keyRange, isPlain: key.isPlain, value: value.range))
       } else {
-        members.append(JSONNode.Member(key: key, value: value))
+        members.append(JSONNode.Member(key: key.contents, value: value))
       }
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
@@ -302,7 +324,7 @@ private struct JSONParser {
         return members
       default:
         throw failure(
-          "expected \",\" or \"}\" after the value of \"\(key)\" but found \(upcoming)")
+          "expected \",\" or \"}\" after the value of \"\(name(keyRange))\" but found \(upcoming)")
       }
     }
   }
@@ -402,7 +424,7 @@ private struct JSONParser {
     let first = try parseHex4()
     var scalar = first
     var isPair = false
-    if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: Array("\\u".utf8)) {
+    if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: "\\u".utf8) {
       index += 1
       let low = try parseHex4()
       isPair = (0xDC00..<0xE000).contains(low)
@@ -499,7 +521,7 @@ private struct JSONParser {
 
   /// Reads `literal` and returns true; throws when the text is something else.
   private mutating func parseLiteral(_ literal: String) throws(JSONSyntaxError) -> Bool {
-    guard bytes[index...].starts(with: Array(literal.utf8)) else {
+    guard bytes[index...].starts(with: literal.utf8) else {
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "
           + "but found \(upcoming)")
@@ -517,9 +539,16 @@ private struct JSONParser {
     }
   }
 
+  /// The member name in `range`, decoded, for a message; walking does not build names.
+  private func name(_ range: Range<Int>) -> String {
+    var parser = JSONParser(bytes: bytes, strict: false)
+    parser.index = range.lowerBound
+    return (try? parser.parseString().contents) ?? ""
+  }
+
   private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
     guard index >= bytes.count else { return }
-    let (line, column) = JSONNode.lineAndColumn(of: opening, in: bytes)
+    let (line, column) = JSONNode.lineAndColumn(of: opening, in: Array(bytes[..<opening]))
     throw JSONSyntaxError(
       offset: index,
       problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",

@@ -225,28 +225,31 @@ struct CompiledRedaction: Sendable {
   /// The values the member names select in the document `bytes`, in document order, or `nil`
   /// when it is not JSON; read without building the document, each selected value parsed
   /// alone.
-  private func memberMatches(in bytes: [UInt8]) -> [JSONMatch]? {
-    var selected: [(range: Range<Int>, name: String)] = []
+  private func memberMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [JSONMatch]? {
+    var selected: [(value: Range<Int>, name: String)] = []
     var names = CredentialName.Memo(memberNames)
     do {
       try JSONNode.walk(bytes) { event in
-        guard case .member(let name, let range) = event, names.matches(name) else { return }
-        selected.append((range, name))
+        guard case .member(let nameRange, let isPlain, let value) = event else { return }
+        if isPlain {
+          // Recognised by its bytes: no String for each of a body's millions of members.
+          let inside = (nameRange.lowerBound + 1)..<(nameRange.upperBound - 1)
+          if names.matches(utf8: .init(rebasing: bytes[inside])) {
+            selected.append((value, String(decoding: bytes[inside], as: UTF8.self)))
+          }
+        } else if let name = JSONNode.string(at: nameRange, in: bytes), names.matches(name) {
+          selected.append((value, name))
+        }
       }
     } catch {
       return nil
     }
     // The walk reports a member after the members inside it; a tree lists the outer first.
-    return selected.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { range, name in
+    return selected.sorted { $0.value.lowerBound < $1.value.lowerBound }.map { range, name in
       let secret: String?
       switch bytes[range.lowerBound] {
       case UInt8(ascii: "\""):
-        // Escapes are rare in a secret: decode the one string rather than every string.
-        if case .string(let text)? = (try? JSONNode.parse(Array(bytes[range])))?.value {
-          secret = text
-        } else {
-          secret = nil
-        }
+        secret = JSONNode.string(at: range, in: bytes)
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         secret = String(decoding: bytes[range], as: UTF8.self)
       default:

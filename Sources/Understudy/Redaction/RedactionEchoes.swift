@@ -181,22 +181,21 @@ struct RedactionEchoes {
     guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
       first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     else { return nil }
-    let bytes = Array(text.utf8)
-    var replacements: [(Range<Int>, String)] = []
-    do {
-      try bytes.withUnsafeBufferPointer { buffer in
+    var copy = text
+    let replacements = copy.withUTF8 { bytes -> [(Range<Int>, String)]? in
+      var replacements: [(Range<Int>, String)] = []
+      do {
         try JSONNode.walk(bytes) { event in
           switch event {
           case .string(let range, let isPlain):
             let contents: String
             if isPlain {
               let inside = UnsafeBufferPointer(
-                rebasing: buffer[(range.lowerBound + 1)..<(range.upperBound - 1)])
+                rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
               guard occurs(in: inside) else { return }
               contents = String(decoding: inside, as: UTF8.self)
             } else {
-              guard case .string(let decoded)? = (try? JSONNode.parse(Array(bytes[range])))?.value
-              else { return }
+              guard let decoded = JSONNode.string(at: range, in: bytes) else { return }
               contents = decoded
             }
             let replaced = replace(inPlain: contents, encoded: false)
@@ -212,10 +211,12 @@ struct RedactionEchoes {
             break
           }
         }
+      } catch {
+        return nil
       }
-    } catch {
-      return nil
+      return replacements
     }
+    guard let replacements else { return nil }
     return CompiledRedaction.splice(text, replacements)
   }
 

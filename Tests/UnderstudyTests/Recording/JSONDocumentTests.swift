@@ -96,17 +96,21 @@ extension RecordingTests {
       "{\"a\": tru}", "{\"a\": \"x\\qy\"}", "{\"a\": 01}", "{\"a\": 1} x", "[1 2]", "{\"a\": [1,\n",
       String(repeating: "[", count: 600), "",
       "\u{FEFF}{\"token\": \"abc\", \"n\": [1, -2.5e3, true, null, {\"x\": {}}], \"e\": \"\\u00e9\\\"\"}",
-      "[{\"a\": 1, \"a\": [\"\", \"b\"],}, [], \"\\ud83d\\ude00\"]", "  \"plain\"  ", "-0.5",
+      "[{\"a\": 1, \"\\u0061\": [\"\", \"b\"],}, [], \"\\ud83d\\ude00\"]", "  \"plain\"  ", "-0.5",
     ])
     func walkReadsWhatParseReads(json: String) {
       let bytes = Array(json.utf8)
       var events: [String] = []
-      let walked = Result { () throws(JSONSyntaxError) in
-        try JSONNode.walk(bytes) { event in
-          switch event {
-          case .member(let name, let range): events.append("member \(name) \(range)")
-          case .string(let range, let isPlain): events.append("string \(range) \(isPlain)")
-          case .number(let range): events.append("number \(range)")
+      let walked = bytes.withUnsafeBufferPointer { buffer in
+        Result { () throws(JSONSyntaxError) in
+          try JSONNode.walk(buffer) { event in
+            switch event {
+            case .member(let name, let isPlain, let range):
+              #expect(isPlain == !bytes[name].contains(UInt8(ascii: "\\")))
+              events.append("member \(JSONNode.string(at: name, in: buffer) ?? "?") \(range)")
+            case .string(let range, let isPlain): events.append("string \(range) \(isPlain)")
+            case .number(let range): events.append("number \(range)")
+            }
           }
         }
       }
