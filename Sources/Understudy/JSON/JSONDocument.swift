@@ -73,13 +73,17 @@ struct JSONNode {
   /// Redaction reads every body it writes; building a tree of a 50 MB body (millions of nodes,
   /// a String for each) cost more than everything else it does, when it needs only the names
   /// of members and, rarely, the value of one.
-  static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (JSONWalkEvent) -> Void)
-    throws(JSONSyntaxError)
-  {
+  ///
+  /// - Parameter scalars: Whether to report strings and numbers too; a caller after member
+  ///   names alone is spared a call for each.
+  static func walk(
+    _ bytes: UnsafeBufferPointer<UInt8>, scalars: Bool = true, _ visit: (JSONWalkEvent) -> Void
+  ) throws(JSONSyntaxError) {
     // The parser keeps the closure only while this call runs.
     let result = withoutActuallyEscaping(visit) { visit in
       Result { () throws(JSONSyntaxError) in
         var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
+        parser.reportsScalars = scalars
         _ = try parser.parseDocument()
       }
     }
@@ -227,6 +231,8 @@ private struct JSONParser {
   /// Set for ``JSONNode/walk(_:_:)``: values are read and checked but not built (containers
   /// come back empty, strings and numbers as ""), and reported here instead.
   let visit: ((JSONWalkEvent) -> Void)?
+  /// Whether `visit` hears of strings and numbers, or of members alone.
+  var reportsScalars = true
   var index = 0
 
   init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
@@ -264,7 +270,7 @@ private struct JSONParser {
     case UInt8(ascii: "["): value = .array(try parseElements(depth: depth))
     case UInt8(ascii: "\""):
       let text = try parseString(building: visit == nil)
-      visit?(.string(start..<index, isPlain: text.isPlain))
+      if reportsScalars { visit?(.string(start..<index, isPlain: text.isPlain)) }
       value = .string(text.contents)
     case UInt8(ascii: "t"): value = .bool(try parseLiteral("true"))
     case UInt8(ascii: "f"): value = .bool(!(try parseLiteral("false")))
@@ -273,7 +279,7 @@ private struct JSONParser {
       value = .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       value = .number(try parseNumber())
-      visit?(.number(start..<index))
+      if reportsScalars { visit?(.number(start..<index)) }
     default:
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "

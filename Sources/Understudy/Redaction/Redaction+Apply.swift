@@ -229,7 +229,7 @@ struct CompiledRedaction: Sendable {
     var selected: [(value: Range<Int>, name: String)] = []
     var names = CredentialName.Memo(memberNames)
     do {
-      try JSONNode.walk(bytes) { event in
+      try JSONNode.walk(bytes, scalars: false) { event in
         guard case .member(let nameRange, let isPlain, let value) = event else { return }
         if isPlain {
           // Recognised by its bytes: no String for each of a body's millions of members.

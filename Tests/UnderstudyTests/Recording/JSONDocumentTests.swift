@@ -114,9 +114,15 @@ extension RecordingTests {
           }
         }
       }
+      var members: [String] = []
+      _ = bytes.withUnsafeBufferPointer { buffer in
+        try? JSONNode.walk(buffer, scalars: false) { event in members.append("\(event)") }
+      }
       switch (walked, Result { () throws(JSONSyntaxError) in try JSONNode.parse(bytes) }) {
       case (.success, .success(let document)):
         #expect(events == expectedEvents(document, in: bytes))
+        #expect(members == members.filter { $0.hasPrefix("member") })
+        #expect(members.count == events.count { $0.hasPrefix("member") })
       case (.failure(let walkError), .failure(let parseError)):
         #expect(walkError.offset == parseError.offset)
         #expect(walkError.problem == parseError.problem)
