@@ -6,11 +6,22 @@
 /// document is parsed where it sits, and its nodes' ranges are offset to the whole body, so the
 /// body keeps every other byte.
 enum AlmostJSON {
-  /// The documents found, each with the byte offset it starts at, and whether they cover every
-  /// JSON-looking part of `text`. A document nested deeper than the parser allows, or a line
-  /// that is not JSON, leaves it incomplete: the caller then redacts by member name in the text.
-  static func documents(in text: String) -> (documents: [(Int, JSONNode)], isComplete: Bool) {
-    let bytes = Array(text.utf8)
+  /// The documents found, each as `read` returns it (`nil` when it is not JSON) with the byte
+  /// offset it starts at, and whether they cover every JSON-looking part of `text`. A document
+  /// nested deeper than the parser allows, or a line that is not JSON, leaves it incomplete:
+  /// the caller then redacts by member name in the text.
+  static func documents<Document>(
+    in text: String, reading read: (UnsafeBufferPointer<UInt8>) -> Document?
+  ) -> (documents: [(Int, Document)], isComplete: Bool) {
+    var copy = text
+    // Not JSON-shaped: complete unless it holds something that reads like a JSON member.
+    return copy.withUTF8 { documents(in: $0, reading: read) } ?? ([], !text.contains("\":"))
+  }
+
+  /// The documents, or `nil` when `bytes` is not shaped like JSON.
+  private static func documents<Document>(
+    in bytes: UnsafeBufferPointer<UInt8>, reading read: (UnsafeBufferPointer<UInt8>) -> Document?
+  ) -> (documents: [(Int, Document)], isComplete: Bool)? {
     var start = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     start = skipWhitespace(bytes, from: start)
@@ -18,35 +29,32 @@ enum AlmostJSON {
     start = skipGuard(bytes, from: start)
     guard start < bytes.count else { return ([], true) }
     if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
-      // The parser skips a byte order mark and whitespace itself: no copy for plain JSON.
-      let whole =
-        start == unguarded ? try? JSONNode.parse(bytes) : parse(bytes, start..<bytes.count)
+      // The parser skips a byte order mark and whitespace itself.
+      let whole = start == unguarded ? read(bytes) : read(.init(rebasing: bytes[start...]))
       if let whole { return ([(start == unguarded ? 0 : start, whole)], true) }
-      return lines(bytes, from: start)
+      return lines(bytes, from: start, reading: read)
     }
-    if let range = paddingRange(bytes, from: start), let document = parse(bytes, range) {
+    if let range = paddingRange(bytes, from: start),
+      let document = read(.init(rebasing: bytes[range]))
+    {
       return ([(range.lowerBound, document)], true)
     }
-    // Not JSON-shaped: complete unless it holds something that reads like a JSON member.
-    return ([], !text.contains("\":"))
-  }
-
-  private static func parse(_ bytes: [UInt8], _ range: Range<Int>) -> JSONNode? {
-    try? JSONNode.parse(Array(bytes[range]))
+    return nil
   }
 
   /// NDJSON: each non-empty line a document.
-  private static func lines(_ bytes: [UInt8], from start: Int)
-    -> (documents: [(Int, JSONNode)], isComplete: Bool)
-  {
-    var documents: [(Int, JSONNode)] = []
+  private static func lines<Document>(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+    reading read: (UnsafeBufferPointer<UInt8>) -> Document?
+  ) -> (documents: [(Int, Document)], isComplete: Bool) {
+    var documents: [(Int, Document)] = []
     var isComplete = true
     var lineStart = start
     while lineStart < bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
       let first = skipWhitespace(bytes, from: lineStart)
       if first < lineEnd {
-        if let document = parse(bytes, first..<lineEnd) {
+        if let document = read(.init(rebasing: bytes[first..<lineEnd])) {
           documents.append((first, document))
         } else {
           isComplete = false
@@ -62,7 +70,7 @@ enum AlmostJSON {
     Array($0.utf8)
   }
 
-  private static func skipGuard(_ bytes: [UInt8], from start: Int) -> Int {
+  private static func skipGuard(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     for prefix in guards where bytes[start...].starts(with: prefix) {
       return skipWhitespace(bytes, from: start + prefix.count)
     }
@@ -70,7 +78,9 @@ enum AlmostJSON {
   }
 
   /// The argument of JSONP's `name(…)` with an optional `/**/` before and `;` after.
-  private static func paddingRange(_ bytes: [UInt8], from start: Int) -> Range<Int>? {
+  private static func paddingRange(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<
+    Int
+  >? {
     var index = start
     if bytes[index...].starts(with: Array("/**/".utf8)) {
       index = skipWhitespace(bytes, from: index + 4)
@@ -100,7 +110,7 @@ enum AlmostJSON {
     }
   }
 
-  private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
+  private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var index = start
     while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     return index

@@ -52,8 +52,51 @@ struct JSONNode {
   ///   both become U+FFFD, so a body can still be redacted; strictly, the error says where they
   ///   are, for a cassette Foundation would not read.
   static func parse(_ bytes: [UInt8], strict: Bool = false) throws(JSONSyntaxError) -> JSONNode {
+    let result = bytes.withUnsafeBufferPointer { bytes in
+      Result { () throws(JSONSyntaxError) in try parse(bytes, strict: strict) }
+    }
+    return try result.get()
+  }
+
+  /// Parses a whole document held in `bytes`.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, strict: Bool = false)
+    throws(JSONSyntaxError) -> JSONNode
+  {
     var parser = JSONParser(bytes: bytes, strict: strict)
     return try parser.parseDocument()
+  }
+
+  /// Reads `bytes` as ``parse(_:strict:)`` does, accepting and rejecting exactly the same
+  /// documents, without building them: each string, number and object member is reported to
+  /// `visit` as it ends, in document order of their ends.
+  ///
+  /// Redaction reads every body it writes; building a tree of a 50 MB body (millions of nodes,
+  /// a String for each) cost more than everything else it does, when it needs only the names
+  /// of members and, rarely, the value of one.
+  ///
+  /// - Parameter scalars: Whether to report strings and numbers too; a caller after member
+  ///   names alone is spared a call for each.
+  static func walk(
+    _ bytes: UnsafeBufferPointer<UInt8>, scalars: Bool = true, _ visit: (JSONWalkEvent) -> Void
+  ) throws(JSONSyntaxError) {
+    // The parser keeps the closure only while this call runs.
+    let result = withoutActuallyEscaping(visit) { visit in
+      Result { () throws(JSONSyntaxError) in
+        var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
+        parser.reportsScalars = scalars
+        _ = try parser.parseDocument()
+      }
+    }
+    try result.get()
+  }
+
+  /// The contents of the string whose bytes, quotes included, are `range` of `bytes`, as
+  /// ``walk(_:_:)`` reports it; `nil` when they are not a string.
+  static func string(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard case .string(let text)? = (try? parse(.init(rebasing: bytes[range])))?.value else {
+      return nil
+    }
+    return text
   }
 
   /// The value at `path`, or the deepest value on the way there when the path leaves the
@@ -87,6 +130,18 @@ struct JSONNode {
     case .null: return "null"
     }
   }
+}
+
+/// What ``JSONNode/walk(_:_:)`` reports.
+enum JSONWalkEvent {
+  /// An object member: the bytes of its name (a string, quotes included; `isPlain` as for
+  /// ``string(_:isPlain:)``) and of its value, whose own events came first.
+  case member(name: Range<Int>, isPlain: Bool, value: Range<Int>)
+  /// A string, quotes included; `isPlain` when it has no escapes, so that the bytes between
+  /// the quotes are its contents.
+  case string(Range<Int>, isPlain: Bool)
+  /// A number, as written.
+  case number(Range<Int>)
 }
 
 /// One step of a path into a JSON document.
@@ -171,13 +226,19 @@ private struct JSONParser {
   /// The nesting Foundation's parser allows; deeper documents are rejected, never recursed into.
   static let maximumDepth = 512
 
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   let strict: Bool
+  /// Set for ``JSONNode/walk(_:_:)``: values are read and checked but not built (containers
+  /// come back empty, strings and numbers as ""), and reported here instead.
+  let visit: ((JSONWalkEvent) -> Void)?
+  /// Whether `visit` hears of strings and numbers, or of members alone.
+  var reportsScalars = true
   var index = 0
 
-  init(bytes: [UInt8], strict: Bool) {
+  init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
     self.bytes = bytes
     self.strict = strict
+    self.visit = visit
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
   }
 
@@ -207,7 +268,10 @@ private struct JSONParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): value = .object(try parseMembers(depth: depth))
     case UInt8(ascii: "["): value = .array(try parseElements(depth: depth))
-    case UInt8(ascii: "\""): value = .string(try parseString())
+    case UInt8(ascii: "\""):
+      let text = try parseString(building: visit == nil)
+      if reportsScalars { visit?(.string(start..<index, isPlain: text.isPlain)) }
+      value = .string(text.contents)
     case UInt8(ascii: "t"): value = .bool(try parseLiteral("true"))
     case UInt8(ascii: "f"): value = .bool(!(try parseLiteral("false")))
     case UInt8(ascii: "n"):
@@ -215,6 +279,7 @@ private struct JSONParser {
       value = .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       value = .number(try parseNumber())
+      if reportsScalars { visit?(.number(start..<index)) }
     default:
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "
@@ -239,15 +304,23 @@ private struct JSONParser {
       guard bytes[index] == UInt8(ascii: "\"") else {
         throw failure("expected a member name in double quotes but found \(upcoming)")
       }
-      let key = try parseString()
+      let keyStart = index
+      let key = try parseString(building: visit == nil)
+      let keyRange = keyStart..<index
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       guard bytes[index] == UInt8(ascii: ":") else {
-        throw failure("expected \":\" after the member name \"\(key)\" but found \(upcoming)")
+        throw failure(
+          "expected \":\" after the member name \"\(name(keyRange))\" but found \(upcoming)")
       }
       index += 1
       skipWhitespace()
-      members.append(JSONNode.Member(key: key, value: try parseValue(depth: depth + 1)))
+      let value = try parseValue(depth: depth + 1)
+      if let visit {
+        visit(.member(name: keyRange, isPlain: key.isPlain, value: value.range))
+      } else {
+        members.append(JSONNode.Member(key: key.contents, value: value))
+      }
       skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       switch bytes[index] {
@@ -257,7 +330,7 @@ private struct JSONParser {
         return members
       default:
         throw failure(
-          "expected \",\" or \"}\" after the value of \"\(key)\" but found \(upcoming)")
+          "expected \",\" or \"}\" after the value of \"\(name(keyRange))\" but found \(upcoming)")
       }
     }
   }
@@ -266,6 +339,7 @@ private struct JSONParser {
     let opening = index
     index += 1
     var elements: [JSONNode] = []
+    var count = 0
     while true {
       skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
@@ -273,7 +347,9 @@ private struct JSONParser {
         index += 1
         return elements
       }
-      elements.append(try parseValue(depth: depth + 1))
+      let element = try parseValue(depth: depth + 1)
+      count += 1
+      if visit == nil { elements.append(element) }
       skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
       switch bytes[index] {
@@ -283,13 +359,17 @@ private struct JSONParser {
         return elements
       default:
         throw failure(
-          "expected \",\" or \"]\" after element \(elements.count - 1) of the array "
+          "expected \",\" or \"]\" after element \(count - 1) of the array "
             + "but found \(upcoming)")
       }
     }
   }
 
-  private mutating func parseString() throws(JSONSyntaxError) -> String {
+  /// Reads a string; its contents are built only when `building`, and are plain when it has
+  /// no escapes.
+  private mutating func parseString(building: Bool = true) throws(JSONSyntaxError) -> (
+    contents: String, isPlain: Bool
+  ) {
     let opening = index
     index += 1
     if strict { try checkUTF8(from: index) }
@@ -302,7 +382,7 @@ private struct JSONParser {
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       defer { index = end + 1 }
-      return String(decoding: bytes[index..<end], as: UTF8.self)
+      return (building ? String(decoding: bytes[index..<end], as: UTF8.self) : "", true)
     }
     var utf8 = Array(bytes[index..<end])
     index = end
@@ -312,7 +392,7 @@ private struct JSONParser {
       switch byte {
       case UInt8(ascii: "\""):
         index += 1
-        return String(decoding: utf8, as: UTF8.self)
+        return (building ? String(decoding: utf8, as: UTF8.self) : "", false)
       case UInt8(ascii: "\\"):
         index += 1
         try checkNotAtEnd(inside: "string", openedAt: opening)
@@ -350,7 +430,7 @@ private struct JSONParser {
     let first = try parseHex4()
     var scalar = first
     var isPair = false
-    if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: Array("\\u".utf8)) {
+    if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: "\\u".utf8) {
       index += 1
       let low = try parseHex4()
       isPair = (0xDC00..<0xE000).contains(low)
@@ -438,17 +518,16 @@ private struct JSONParser {
       }
       valid = digits(&self) > 0
     }
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard valid else {
       index = start
       throw failure("\(upcoming) is not a valid JSON number")
     }
-    return text
+    return visit == nil ? String(decoding: bytes[start..<index], as: UTF8.self) : ""
   }
 
   /// Reads `literal` and returns true; throws when the text is something else.
   private mutating func parseLiteral(_ literal: String) throws(JSONSyntaxError) -> Bool {
-    guard bytes[index...].starts(with: Array(literal.utf8)) else {
+    guard bytes[index...].starts(with: literal.utf8) else {
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "
           + "but found \(upcoming)")
@@ -466,9 +545,16 @@ private struct JSONParser {
     }
   }
 
+  /// The member name in `range`, decoded, for a message; walking does not build names.
+  private func name(_ range: Range<Int>) -> String {
+    var parser = JSONParser(bytes: bytes, strict: false)
+    parser.index = range.lowerBound
+    return (try? parser.parseString().contents) ?? ""
+  }
+
   private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
     guard index >= bytes.count else { return }
-    let (line, column) = JSONNode.lineAndColumn(of: opening, in: bytes)
+    let (line, column) = JSONNode.lineAndColumn(of: opening, in: Array(bytes[..<opening]))
     throw JSONSyntaxError(
       offset: index,
       problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",

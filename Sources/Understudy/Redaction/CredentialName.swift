@@ -107,3 +107,42 @@ struct CredentialName: Sendable, Hashable {
     return nil
   }
 }
+
+extension CredentialName {
+  /// A matcher that remembers each name's verdict: a large JSON body repeats a few member
+  /// names millions of times, and each is normalised and matched once.
+  struct Memo {
+    let names: CredentialName
+    private var verdicts: [String: Bool] = [:]
+
+    init(_ names: CredentialName) {
+      self.names = names
+    }
+
+    /// Recently seen names by a hash of their bytes, so a name met again is recognised
+    /// without building a String and hashing it as one.
+    private var recent: [(hash: UInt64, name: [UInt8], verdict: Bool)?] = Array(
+      repeating: nil, count: 512)
+
+    mutating func matches(_ name: String) -> Bool {
+      if let known = verdicts[name] { return known }
+      let verdict = names.matches(name)
+      verdicts[name] = verdict
+      return verdict
+    }
+
+    /// Whether the name whose UTF-8 bytes are `name` matches.
+    mutating func matches(utf8 name: UnsafeBufferPointer<UInt8>) -> Bool {
+      // FNV-1a.
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      let slot = Int(truncatingIfNeeded: hash & UInt64(recent.count - 1))
+      if let entry = recent[slot], entry.hash == hash, entry.name.elementsEqual(name) {
+        return entry.verdict
+      }
+      let verdict = matches(String(decoding: name, as: UTF8.self))
+      recent[slot] = (hash, Array(name), verdict)
+      return verdict
+    }
+  }
+}

@@ -144,12 +144,15 @@ private struct ShapeScanner {
         return open(.slackToken, at: start, label: 5, minimum: 10, ByteClass.isAlphanumericOrDash)
       }
     case UInt8(ascii: "s"), UInt8(ascii: "r"):
-      for prefix in ["sk_live_", "sk_test_", "rk_live_", "rk_test_"] where has(prefix, at: start) {
+      // Every prefix below has a `k` second; most words starting with `s` or `r` do not.
+      guard start + 1 < count, bytes[start + 1] == UInt8(ascii: "k") else { break }
+      for prefix in Self.stripePrefixes where has(prefix, at: start) {
         return open(.stripeKey, at: start, label: 8, minimum: 10, ByteClass.isAlphanumeric)
       }
-      for prefix in ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-"] where has(prefix, at: start) {
+      for prefix in Self.openAIPrefixes where has(prefix, at: start) {
         return open(
-          .openAIKey, at: start, label: prefix.utf8.count, minimum: 20, ByteClass.isURLSafeBase64)
+          .openAIKey, at: start, label: prefix.utf8CodeUnitCount, minimum: 20,
+          ByteClass.isURLSafeBase64)
       }
     case UInt8(ascii: "n"):
       if has("npm_", at: start) {
@@ -162,6 +165,13 @@ private struct ShapeScanner {
     }
     return nil
   }
+
+  private static let stripePrefixes: [StaticString] = [
+    "sk_live_", "sk_test_", "rk_live_", "rk_test_",
+  ]
+  private static let openAIPrefixes: [StaticString] = [
+    "sk-proj-", "sk-svcacct-", "sk-admin-", "sk-",
+  ]
 
   /// `label` then exactly `length` bytes of `allowed`, not followed by another.
   func fixed(
@@ -215,9 +225,11 @@ private struct ShapeScanner {
   /// credential. A `Token` credential must mix letters and digits, and a `Basic` one must
   /// decode to `user:password`, so prose such as "token authentication" or "Basic plan" is not
   /// reported.
-  func authorization(_ scheme: String, _ kind: CredentialKind, at start: Int) -> CredentialShape? {
+  func authorization(_ scheme: StaticString, _ kind: CredentialKind, at start: Int)
+    -> CredentialShape?
+  {
     guard hasIgnoringCase(scheme, at: start) else { return nil }
-    var secretStart = start + scheme.utf8.count
+    var secretStart = start + scheme.utf8CodeUnitCount
     guard secretStart < count, ByteClass.isSpace(bytes[secretStart]) else { return nil }
     while secretStart < count, ByteClass.isSpace(bytes[secretStart]) { secretStart += 1 }
     guard secretStart < count else { return nil }
@@ -394,23 +406,24 @@ private struct ShapeScanner {
     return end
   }
 
-  func has(_ literal: String, at start: Int) -> Bool {
-    var position = start
-    for byte in literal.utf8 {
-      guard position < count, bytes[position] == byte else { return false }
-      position += 1
-    }
+  /// Whether `literal` is at `start`. A `StaticString`, read through its pointer: iterating a
+  /// `String`'s UTF-8 here was an eighth of a large scan.
+  func has(_ literal: StaticString, at start: Int) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard start + length <= count else { return false }
+    let pointer = literal.utf8Start
+    for offset in 0..<length where bytes[start + offset] != pointer[offset] { return false }
     return true
   }
 
   /// Whether `literal` is at `start`, ASCII letters compared in any case.
-  func hasIgnoringCase(_ literal: String, at start: Int) -> Bool {
-    var position = start
-    for byte in literal.utf8 {
-      guard position < count, ByteClass.folded(bytes[position]) == ByteClass.folded(byte) else {
-        return false
-      }
-      position += 1
+  func hasIgnoringCase(_ literal: StaticString, at start: Int) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard start + length <= count else { return false }
+    let pointer = literal.utf8Start
+    for offset in 0..<length
+    where ByteClass.folded(bytes[start + offset]) != ByteClass.folded(pointer[offset]) {
+      return false
     }
     return true
   }

@@ -168,14 +168,17 @@ struct CompiledRedaction: Sendable {
     var text = text
     var isJSON = false
     if !jsonPaths.isEmpty || !memberNames.isEmpty {
-      let found = AlmostJSON.documents(in: text)
+      let found = AlmostJSON.documents(in: text) { bytes in
+        // Member names alone need no tree: a walk finds them.
+        jsonPaths.isEmpty ? memberMatches(in: bytes) : (try? JSONNode.parse(bytes)).map(jsonMatches)
+      }
       isJSON = !found.documents.isEmpty
       var replacements: [(Range<Int>, String)] = []
-      for (offset, document) in found.documents {
-        for (node, name) in jsonMatches(in: document) {
-          echoes.remember(node, as: name)
-          let range = (node.range.lowerBound + offset)..<(node.range.upperBound + offset)
-          replacements.append((range, "\"\(RedactionPlaceholder.text(name))\""))
+      for (offset, matches) in found.documents {
+        for match in matches {
+          if let secret = match.secret { echoes.remember(memberValue: secret, as: match.name) }
+          let range = (match.range.lowerBound + offset)..<(match.range.upperBound + offset)
+          replacements.append((range, "\"\(RedactionPlaceholder.text(match.name))\""))
         }
       }
       text = Self.splice(text, replacements)
@@ -196,22 +199,76 @@ struct CompiledRedaction: Sendable {
     return applyPatterns(text)
   }
 
-  /// The values the member names and paths select, each with its placeholder name.
-  private func jsonMatches(in document: JSONNode) -> [(JSONNode, String)] {
-    var matches = jsonPaths.flatMap { path in path.matches(in: document).map { ($0, path.name) } }
-    if !memberNames.isEmpty {
-      // A large body repeats a few names millions of times; each is matched once.
-      var verdicts: [String: Bool] = [:]
-      document.visitMembers { key, value in
-        let selected: Bool
-        if let known = verdicts[key] {
-          selected = known
-        } else {
-          selected = memberNames.matches(key)
-          verdicts[key] = selected
+  /// A value a rule selects in a JSON document: its bytes, its placeholder name, and the text
+  /// to search for as an echo when it is a string (decoded) or a number.
+  struct JSONMatch {
+    var range: Range<Int>
+    var name: String
+    var secret: String?
+
+    init(range: Range<Int>, name: String, secret: String?) {
+      self.range = range
+      self.name = name
+      self.secret = secret
+    }
+
+    init(_ node: JSONNode, name: String) {
+      let secret: String?
+      switch node.value {
+      case .string(let text), .number(let text): secret = text
+      default: secret = nil
+      }
+      self.init(range: node.range, name: name, secret: secret)
+    }
+  }
+
+  /// The values the member names select in the document `bytes`, in document order, or `nil`
+  /// when it is not JSON; read without building the document, each selected value parsed
+  /// alone.
+  private func memberMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [JSONMatch]? {
+    var selected: [(value: Range<Int>, name: String)] = []
+    var names = CredentialName.Memo(memberNames)
+    do {
+      try JSONNode.walk(bytes, scalars: false) { event in
+        guard case .member(let nameRange, let isPlain, let value) = event else { return }
+        if isPlain {
+          // Recognised by its bytes: no String for each of a body's millions of members.
+          let inside = (nameRange.lowerBound + 1)..<(nameRange.upperBound - 1)
+          if names.matches(utf8: .init(rebasing: bytes[inside])) {
+            selected.append((value, String(decoding: bytes[inside], as: UTF8.self)))
+          }
+        } else if let name = JSONNode.string(at: nameRange, in: bytes), names.matches(name) {
+          selected.append((value, name))
         }
-        if selected {
-          matches.append((value, RedactionPlaceholder.name(from: key)))
+      }
+    } catch {
+      return nil
+    }
+    // The walk reports a member after the members inside it; a tree lists the outer first.
+    return selected.sorted { $0.value.lowerBound < $1.value.lowerBound }.map { range, name in
+      let secret: String?
+      switch bytes[range.lowerBound] {
+      case UInt8(ascii: "\""):
+        secret = JSONNode.string(at: range, in: bytes)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        secret = String(decoding: bytes[range], as: UTF8.self)
+      default:
+        secret = nil
+      }
+      return JSONMatch(range: range, name: RedactionPlaceholder.name(from: name), secret: secret)
+    }
+  }
+
+  /// The values the member names and paths select, each with its placeholder name.
+  private func jsonMatches(in document: JSONNode) -> [JSONMatch] {
+    var matches = jsonPaths.flatMap { path in
+      path.matches(in: document).map { JSONMatch($0, name: path.name) }
+    }
+    if !memberNames.isEmpty {
+      var names = CredentialName.Memo(memberNames)
+      document.visitMembers { key, value in
+        if names.matches(key) {
+          matches.append(JSONMatch(value, name: RedactionPlaceholder.name(from: key)))
         }
       }
     }

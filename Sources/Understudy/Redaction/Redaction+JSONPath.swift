@@ -187,17 +187,6 @@ extension JSONNode {
       break
     }
   }
-
-  /// Calls `body` with every string, number, boolean and null in the document.
-  func visitScalars(_ body: (JSONNode) -> Void) {
-    switch value {
-    case .object(let members):
-      for member in members { member.value.visitScalars(body) }
-    case .array(let elements):
-      for element in elements { element.visitScalars(body) }
-    default: body(self)
-    }
-  }
 }
 
 extension [JSONNode] {

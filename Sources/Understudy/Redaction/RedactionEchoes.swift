@@ -18,6 +18,10 @@ struct RedactionEchoes {
   /// Longest first, so `Bearer abc…` is replaced whole before `abc…` alone.
   private var needles: [Needle] = []
   private var known: Set<String> = []
+  /// The needles by their first byte, to tell in one pass whether any occurs in a text.
+  private var byFirstByte: [[[UInt8]]] = Array(repeating: [], count: 256)
+  /// The placeholder name of each needle a JSON number could equal, by its text.
+  private var numeric: [String: String] = [:]
 
   var isEmpty: Bool { needles.isEmpty }
 
@@ -42,8 +46,45 @@ struct RedactionEchoes {
     }
     for form in forms where !needles.contains(where: { $0.text == form.text }) {
       needles.append(form)
+      byFirstByte[Int(form.text.utf8.first!)].append(Array(form.text.utf8))
+      if numeric[form.text] == nil, form.text.utf8.allSatisfy(Self.isNumberByte) {
+        numeric[form.text] = form.name
+      }
     }
     needles.sort { $0.text.utf8.count > $1.text.utf8.count }
+  }
+
+  private static func isNumberByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+      UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Whether any remembered value occurs in `bytes`, found in one pass; replacing one value
+  /// at a time searched a 50 MB body once per value, and once per string of a JSON body.
+  private func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index < bytes.count {
+      for needle in byFirstByte[Int(bytes[index])]
+      where needle.count <= bytes.count - index
+        && needle.withUnsafeBufferPointer({ needle in
+          memcmp(needle.baseAddress!, bytes.baseAddress! + index, needle.count) == 0
+        })
+      {
+        return true
+      }
+      index += 1
+    }
+    return false
+  }
+
+  private func occurs(in text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { occurs(in: $0) }
   }
 
   /// Remembers a credential header's value and the secrets inside it: the credentials after an
@@ -74,15 +115,6 @@ struct RedactionEchoes {
     remember(userinfo, as: "userinfo")
     remember(pair: decoded, as: "userinfo")
     remember(Data(decoded.utf8).base64EncodedString(), as: "userinfo")
-  }
-
-  /// Remembers a JSON value a rule selected, when it is a string or a number.
-  mutating func remember(_ node: JSONNode, as name: String) {
-    switch node.value {
-    case .string(let text): remember(memberValue: text, as: name)
-    case .number(let text): remember(memberValue: text, as: name)
-    default: break
-    }
   }
 
   /// Remembers the value of a JSON member or XML element a name pattern selected, unless it is
@@ -121,9 +153,7 @@ struct RedactionEchoes {
         return RedactionPlaceholder.authoritySafe(replace(inPlain: text, encoded: true))
       }
     case .body(let mimeType):
-      if let document = JSONNode.container(in: text) {
-        return replace(inStringsOf: document, text: text)
-      }
+      if let replaced = replace(inJSON: text) { return replaced }
       inURL = FormBody.isForm(text, mimeType: mimeType)
     case .cookie, .queryParameter, .formParameter, .text:
       break
@@ -132,6 +162,8 @@ struct RedactionEchoes {
   }
 
   private func replace(inPlain text: String, encoded: Bool) -> String {
+    // A text none of them occurs in is left as it is, and that is nearly every text.
+    guard occurs(in: text) else { return text }
     var text = text
     for needle in needles where text.contains(needle.text) {
       let placeholder =
@@ -142,23 +174,49 @@ struct RedactionEchoes {
     return text
   }
 
-  private func replace(inStringsOf document: JSONNode, text: String) -> String {
-    var replacements: [(Range<Int>, String)] = []
-    document.visitScalars { node in
-      switch node.value {
-      case .string(let contents):
-        let replaced = replace(inPlain: contents, encoded: false)
-        if replaced != contents {
-          replacements.append((node.range, "\"\(Self.jsonEscaped(replaced))\""))
+  /// `text` with the values replaced inside its strings (and numbers equal to a value), or
+  /// `nil` when it is not a JSON object or array. Read without building the document: only a
+  /// string that holds a value is decoded.
+  private func replace(inJSON text: String) -> String? {
+    guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    else { return nil }
+    var copy = text
+    let replacements = copy.withUTF8 { bytes -> [(Range<Int>, String)]? in
+      var replacements: [(Range<Int>, String)] = []
+      do {
+        try JSONNode.walk(bytes) { event in
+          switch event {
+          case .string(let range, let isPlain):
+            let contents: String
+            if isPlain {
+              let inside = UnsafeBufferPointer(
+                rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+              guard occurs(in: inside) else { return }
+              contents = String(decoding: inside, as: UTF8.self)
+            } else {
+              guard let decoded = JSONNode.string(at: range, in: bytes) else { return }
+              contents = decoded
+            }
+            let replaced = replace(inPlain: contents, encoded: false)
+            if replaced != contents {
+              replacements.append((range, "\"\(Self.jsonEscaped(replaced))\""))
+            }
+          case .number(let range):
+            guard !numeric.isEmpty,
+              let name = numeric[String(decoding: bytes[range], as: UTF8.self)]
+            else { return }
+            replacements.append((range, "\"\(RedactionPlaceholder.text(name))\""))
+          case .member:
+            break
+          }
         }
-      case .number(let number):
-        if let needle = needles.first(where: { $0.text == number }) {
-          replacements.append((node.range, "\"\(RedactionPlaceholder.text(needle.name))\""))
-        }
-      default:
-        break
+      } catch {
+        return nil
       }
+      return replacements
     }
+    guard let replacements else { return nil }
     return CompiledRedaction.splice(text, replacements)
   }
 

@@ -74,6 +74,63 @@ extension RecordingTests {
       #expect(document.descendant(at: [.key("missing")]).reached == false)
     }
 
+    /// What a walk should report for `node`, worked out from the tree `parse` builds.
+    private func expectedEvents(_ node: JSONNode, in bytes: [UInt8]) -> [String] {
+      switch node.value {
+      case .object(let members):
+        return members.flatMap { member in
+          expectedEvents(member.value, in: bytes) + ["member \(member.key) \(member.value.range)"]
+        }
+      case .array(let elements):
+        return elements.flatMap { expectedEvents($0, in: bytes) }
+      case .string:
+        return ["string \(node.range) \(!bytes[node.range].contains(UInt8(ascii: "\\")))"]
+      case .number:
+        return ["number \(node.range)"]
+      case .bool, .null:
+        return []
+      }
+    }
+
+    @Test(arguments: [
+      "{\"a\": tru}", "{\"a\": \"x\\qy\"}", "{\"a\": 01}", "{\"a\": 1} x", "[1 2]", "{\"a\": [1,\n",
+      String(repeating: "[", count: 600), "",
+      "\u{FEFF}{\"token\": \"abc\", \"n\": [1, -2.5e3, true, null, {\"x\": {}}], \"e\": \"\\u00e9\\\"\"}",
+      "[{\"a\": 1, \"\\u0061\": [\"\", \"b\"],}, [], \"\\ud83d\\ude00\"]", "  \"plain\"  ", "-0.5",
+    ])
+    func walkReadsWhatParseReads(json: String) {
+      let bytes = Array(json.utf8)
+      var events: [String] = []
+      let walked = bytes.withUnsafeBufferPointer { buffer in
+        Result { () throws(JSONSyntaxError) in
+          try JSONNode.walk(buffer) { event in
+            switch event {
+            case .member(let name, let isPlain, let range):
+              #expect(isPlain == !bytes[name].contains(UInt8(ascii: "\\")))
+              events.append("member \(JSONNode.string(at: name, in: buffer) ?? "?") \(range)")
+            case .string(let range, let isPlain): events.append("string \(range) \(isPlain)")
+            case .number(let range): events.append("number \(range)")
+            }
+          }
+        }
+      }
+      var members: [String] = []
+      _ = bytes.withUnsafeBufferPointer { buffer in
+        try? JSONNode.walk(buffer, scalars: false) { event in members.append("\(event)") }
+      }
+      switch (walked, Result { () throws(JSONSyntaxError) in try JSONNode.parse(bytes) }) {
+      case (.success, .success(let document)):
+        #expect(events == expectedEvents(document, in: bytes))
+        #expect(members == members.filter { $0.hasPrefix("member") })
+        #expect(members.count == events.count { $0.hasPrefix("member") })
+      case (.failure(let walkError), .failure(let parseError)):
+        #expect(walkError.offset == parseError.offset)
+        #expect(walkError.problem == parseError.problem)
+      default:
+        Issue.record("walk and parse disagree on \(json.debugDescription)")
+      }
+    }
+
     @Test func pathsRenderLikeJavaScript() {
       #expect(
         JSONPathComponent.render([.key("log"), .key("entries"), .index(3), .key("odd key")])

@@ -41,6 +41,21 @@ import Testing
     #expect(Redaction.default.redact(entry) == entry)
   }
 
+  @Test func numbersAndEscapedStringsOfAJSONBodyAreSearched() throws {
+    let echo =
+      #"{"pin":12345678,"other":123456789,"note":"caf\u00e9 12345678","plain":"pin 12345678"}"#
+    let entry = Redaction.default.redact(
+      HAR.Entry.sample(
+        method: "POST", url: "https://api.example.com/pin",
+        postData: HAR.PostData(mimeType: "application/json", text: #"{"password":12345678}"#),
+        content: HAR.Content(body: Data(echo.utf8), mimeType: "application/json")))
+    #expect(entry.request.postData?.text == #"{"password":"<redacted:password>"}"#)
+    #expect(
+      entry.response.content.text
+        == #"{"pin":"<redacted:password>","other":123456789,"note":"café <redacted:password>","#
+        + #""plain":"pin <redacted:password>"}"#)
+  }
+
   @Test func echoesInLaterEntriesAreReplacedButNotEarlierOnes() throws {
     let before = HAR.Entry.sample(
       content: HAR.Content(body: Data("early \(Self.apiKey)".utf8), mimeType: "text/plain"))
