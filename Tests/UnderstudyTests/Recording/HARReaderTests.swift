@@ -93,6 +93,35 @@ extension RecordingTests {
       }
     }
 
+    /// Whatever the reader accepts, JSONDecoder accepts and builds the same: checked on mutants
+    /// of the exports (bytes replaced, inserted, removed), from a fixed seed.
+    @Test func neverAcceptsWhatJSONDecoderRefusesOrReadsItDifferently() throws {
+      var generator = SplitMix(seed: 17)
+      let alphabet = Array(#"{}[]",:0123456789.-eE\u"abcdefnrtlsx /é"#.utf8) + [0x80, 0x0A]
+      var accepted = 0
+      for name in ["chrome-export.har", "firefox-export.har", "mitmproxy-export.har"] {
+        let original = try [UInt8](Data(contentsOf: HARFixtures.url(name)))
+        for _ in 0..<300 {
+          var bytes = original
+          for _ in 0...Int(generator.next() % 3) {
+            let at = Int(generator.next() % UInt64(bytes.count))
+            let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            switch generator.next() % 3 {
+            case 0: bytes[at] = byte
+            case 1: bytes.insert(byte, at: at)
+            default: bytes.remove(at: at)
+            }
+          }
+          let data = Data(bytes)
+          guard let read = HARReader.read(data) else { continue }
+          accepted += 1
+          let reference = try? JSONDecoder().decode(HAR.self, from: data)
+          #expect(read == reference, "\(name): \(String(decoding: bytes, as: UTF8.self))")
+        }
+      }
+      #expect(accepted > 100)
+    }
+
     @Test func checksBase64BodiesWhenReading() {
       let valid = cassette(body: #""aGk=", "encoding": "base64""#)
       #expect(HARReader.read(valid)?.log.entries[0].response.content.body == Data("hi".utf8))
