@@ -27,47 +27,11 @@ struct HARReader {
 
   // MARK: The model, member by member as each type's init(from:) reads it
 
-  // The members each type reads; a name among them that appears twice is refused.
-  private static let archiveMembers = ["log"]
-  private static let logMembers = ["version", "creator", "browser", "pages", "entries", "comment"]
-  private static let creatorMembers = ["name", "version", "comment"]
-  private static let pageMembers = ["startedDateTime", "id", "title", "pageTimings", "comment"]
-  private static let pageTimingsMembers = ["onContentLoad", "onLoad", "comment"]
-  private static let entryMembers = [
-    "pageref", "startedDateTime", "time", "request", "response", "cache", "timings",
-    "serverIPAddress", "connection", "comment",
-  ]
-  private static let requestMembers = [
-    "method", "url", "httpVersion", "cookies", "headers", "queryString", "postData", "headersSize",
-    "bodySize", "comment",
-  ]
-  private static let responseMembers = [
-    "status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL",
-    "headersSize", "bodySize", "comment",
-  ]
-  private static let contentMembers = [
-    "size", "compression", "mimeType", "text", "encoding", "comment", "_chunks",
-  ]
-  private static let chunkMembers = ["size", "time"]
-  private static let postDataMembers = ["mimeType", "params", "text", "encoding", "comment"]
-  private static let postParameterMembers = ["name", "value", "fileName", "contentType", "comment"]
-  private static let nameValuesMembers = ["name", "value", "comment"]
-  private static let cookieMembers = [
-    "name", "value", "path", "domain", "expires", "httpOnly", "secure", "comment",
-  ]
-  private static let cacheMembers = ["beforeRequest", "afterRequest", "comment"]
-  private static let cacheEntryMembers = ["expires", "lastAccess", "eTag", "hitCount", "comment"]
-  private static let timingsMembers = [
-    "blocked", "dns", "connect", "send", "wait", "receive", "ssl", "comment",
-  ]
-
   private mutating func archive() throws(Refusal) -> HAR {
     var log: HAR.Log?
-    try object(known: Self.archiveMembers) { reader, key throws(Refusal) in
-      if key == "log" {
-        log = try reader.log()
-      } else {
-        try reader.skip()
+    try object(ArchiveMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .log: log = try reader.log()
       }
     }
     guard let log else { throw Refusal() }
@@ -77,27 +41,26 @@ struct HARReader {
   private mutating func log() throws(Refusal) -> HAR.Log {
     var log = HAR.Log(creator: HAR.Creator(name: "", version: ""))
     var hasEntries = false
-    try object(known: Self.logMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "version":
+    try object(LogMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .version:
         log.version = try reader.string(or: "1.2")
-      case "creator":
+      case .creator:
         log.creator = try reader.null() ? HAR.Creator(name: "", version: "") : reader.creator()
-      case "browser":
+      case .browser:
         log.browser = try reader.null() ? nil : reader.creator()
-      case "pages":
+      case .pages:
         log.pages =
           try reader.null()
           ? []
           : reader.array { reader throws(Refusal) in
             try reader.page()
           }
-      case "entries":
+      case .entries:
         hasEntries = true
         log.entries = try reader.array { reader throws(Refusal) in try reader.entry() }
-      case "comment":
+      case .comment:
         log.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard hasEntries else { throw Refusal() }
@@ -108,15 +71,14 @@ struct HARReader {
     var name: String?
     var version: String?
     var comment: String?
-    try object(known: Self.creatorMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "name":
+    try object(CreatorMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .name:
         name = try reader.string()
-      case "version":
+      case .version:
         version = try reader.string()
-      case "comment":
+      case .comment:
         comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let name, let version else { throw Refusal() }
@@ -129,19 +91,18 @@ struct HARReader {
     var title = ""
     var timings = HAR.PageTimings()
     var comment: String?
-    try object(known: Self.pageMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "startedDateTime":
+    try object(PageMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .startedDateTime:
         started = try reader.timestamp()
-      case "id":
+      case .id:
         id = try reader.string()
-      case "title":
+      case .title:
         title = try reader.string(or: "")
-      case "pageTimings":
+      case .pageTimings:
         timings = try reader.null() ? HAR.PageTimings() : reader.pageTimings()
-      case "comment":
+      case .comment:
         comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let started, let id else { throw Refusal() }
@@ -151,15 +112,14 @@ struct HARReader {
 
   private mutating func pageTimings() throws(Refusal) -> HAR.PageTimings {
     var timings = HAR.PageTimings()
-    try object(known: Self.pageTimingsMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "onContentLoad":
+    try object(PageTimingsMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .onContentLoad:
         timings.onContentLoad = try reader.double(or: -1)
-      case "onLoad":
+      case .onLoad:
         timings.onLoad = try reader.double(or: -1)
-      case "comment":
+      case .comment:
         timings.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     return timings
@@ -176,29 +136,28 @@ struct HARReader {
     var serverIPAddress: String?
     var connection: String?
     var comment: String?
-    try object(known: Self.entryMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "pageref":
+    try object(EntryMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .pageref:
         pageref = try reader.optionalString()
-      case "startedDateTime":
+      case .startedDateTime:
         started = try reader.timestamp()
-      case "time":
+      case .time:
         time = try reader.double(or: -1)
-      case "request":
+      case .request:
         request = try reader.request()
-      case "response":
+      case .response:
         response = try reader.response()
-      case "cache":
+      case .cache:
         cache = try reader.null() ? HAR.Cache() : reader.cache()
-      case "timings":
+      case .timings:
         timings = try reader.null() ? HAR.Timings() : reader.timings()
-      case "serverIPAddress":
+      case .serverIPAddress:
         serverIPAddress = try reader.optionalString()
-      case "connection":
+      case .connection:
         connection = try reader.optionalString()
-      case "comment":
+      case .comment:
         comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let started, let request, let response else { throw Refusal() }
@@ -212,34 +171,33 @@ struct HARReader {
     var method: String?
     var url: String?
     var request = HAR.Request(method: "", url: "", httpVersion: "")
-    try object(known: Self.requestMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "method":
+    try object(RequestMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .method:
         method = try reader.string()
-      case "url":
+      case .url:
         url = try reader.string()
-      case "httpVersion":
+      case .httpVersion:
         request.httpVersion = try reader.string(or: "")
-      case "cookies":
+      case .cookies:
         request.cookies =
           try reader.null()
           ? []
           : reader.array { reader throws(Refusal) in
             try reader.cookie()
           }
-      case "headers":
+      case .headers:
         request.headers = try reader.nameValues()
-      case "queryString":
+      case .queryString:
         request.queryString = try reader.nameValues()
-      case "postData":
+      case .postData:
         request.postData = try reader.null() ? nil : reader.postData()
-      case "headersSize":
+      case .headersSize:
         request.headersSize = try reader.int(or: -1)
-      case "bodySize":
+      case .bodySize:
         request.bodySize = try reader.int(or: -1)
-      case "comment":
+      case .comment:
         request.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     // The URL is checked as init(from:) checks it, so a bad one gets its located error there.
@@ -252,34 +210,33 @@ struct HARReader {
   private mutating func response() throws(Refusal) -> HAR.Response {
     var status: Int?
     var response = HAR.Response(status: 0, httpVersion: "")
-    try object(known: Self.responseMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "status":
+    try object(ResponseMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .status:
         status = try reader.int()
-      case "statusText":
+      case .statusText:
         response.statusText = try reader.string(or: "")
-      case "httpVersion":
+      case .httpVersion:
         response.httpVersion = try reader.string(or: "")
-      case "cookies":
+      case .cookies:
         response.cookies =
           try reader.null()
           ? []
           : reader.array { reader throws(Refusal) in
             try reader.cookie()
           }
-      case "headers":
+      case .headers:
         response.headers = try reader.nameValues()
-      case "content":
+      case .content:
         response.content = try reader.null() ? HAR.Content() : reader.content()
-      case "redirectURL":
+      case .redirectURL:
         response.redirectURL = try reader.string(or: "")
-      case "headersSize":
+      case .headersSize:
         response.headersSize = try reader.int(or: -1)
-      case "bodySize":
+      case .bodySize:
         response.bodySize = try reader.int(or: -1)
-      case "comment":
+      case .comment:
         response.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let status else { throw Refusal() }
@@ -290,28 +247,27 @@ struct HARReader {
   private mutating func content() throws(Refusal) -> HAR.Content {
     var size: Int?
     var content = HAR.Content()
-    try object(known: Self.contentMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "size":
+    try object(ContentMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .size:
         size = try reader.null() ? nil : reader.int()
-      case "compression":
+      case .compression:
         content.compression = try reader.null() ? nil : reader.int()
-      case "mimeType":
+      case .mimeType:
         content.mimeType = try reader.string(or: "")
-      case "text":
+      case .text:
         content.textStorage = try reader.null() ? nil : reader.bodyText()
-      case "encoding":
+      case .encoding:
         content.encoding = try reader.optionalString()
-      case "comment":
+      case .comment:
         content.comment = try reader.optionalString()
-      case "_chunks":
+      case .chunks:
         content.chunks =
           try reader.null()
           ? nil
           : reader.array { reader throws(Refusal) in
             try reader.chunk()
           }
-      default: try reader.skip()
       }
     }
     if content.encoding != nil { try bodyDecodes(content.decodedBody) }
@@ -323,13 +279,12 @@ struct HARReader {
   private mutating func chunk() throws(Refusal) -> HAR.Content.Chunk {
     var size: Int?
     var time: Double?
-    try object(known: Self.chunkMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "size":
+    try object(ChunkMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .size:
         size = try reader.int()
-      case "time":
+      case .time:
         time = try reader.double()
-      default: try reader.skip()
       }
     }
     guard let size, let time else { throw Refusal() }
@@ -338,24 +293,23 @@ struct HARReader {
 
   private mutating func postData() throws(Refusal) -> HAR.PostData {
     var postData = HAR.PostData(mimeType: "")
-    try object(known: Self.postDataMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "mimeType":
+    try object(PostDataMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .mimeType:
         postData.mimeType = try reader.string(or: "")
-      case "params":
+      case .params:
         postData.params =
           try reader.null()
           ? []
           : reader.array { reader throws(Refusal) in
             try reader.postParameter()
           }
-      case "text":
+      case .text:
         postData.textStorage = try reader.null() ? .string("") : reader.bodyText()
-      case "encoding":
+      case .encoding:
         postData.encoding = try reader.optionalString()
-      case "comment":
+      case .comment:
         postData.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     if postData.encoding != nil { try bodyDecodes(postData.decodedBody) }
@@ -365,19 +319,18 @@ struct HARReader {
   private mutating func postParameter() throws(Refusal) -> HAR.PostParameter {
     var name: String?
     var parameter = HAR.PostParameter(name: "")
-    try object(known: Self.postParameterMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "name":
+    try object(PostParameterMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .name:
         name = try reader.string()
-      case "value":
+      case .value:
         parameter.value = try reader.optionalString()
-      case "fileName":
+      case .fileName:
         parameter.fileName = try reader.optionalString()
-      case "contentType":
+      case .contentType:
         parameter.contentType = try reader.optionalString()
-      case "comment":
+      case .comment:
         parameter.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let name else { throw Refusal() }
@@ -391,15 +344,14 @@ struct HARReader {
       var name: String?
       var value: String?
       var comment: String?
-      try reader.object(known: Self.nameValuesMembers) { reader, key throws(Refusal) in
-        switch key {
-        case "name":
+      try reader.object(NameValueMember.table) { reader, member throws(Refusal) in
+        switch member {
+        case .name:
           name = try reader.string()
-        case "value":
+        case .value:
           value = try reader.string()
-        case "comment":
+        case .comment:
           comment = try reader.optionalString()
-        default: try reader.skip()
         }
       }
       guard let name, let value else { throw Refusal() }
@@ -411,25 +363,24 @@ struct HARReader {
     var name: String?
     var value: String?
     var cookie = HAR.Cookie(name: "", value: "")
-    try object(known: Self.cookieMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "name":
+    try object(CookieMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .name:
         name = try reader.string()
-      case "value":
+      case .value:
         value = try reader.string()
-      case "path":
+      case .path:
         cookie.path = try reader.optionalString()
-      case "domain":
+      case .domain:
         cookie.domain = try reader.optionalString()
-      case "expires":
+      case .expires:
         cookie.expires = try reader.optionalString()
-      case "httpOnly":
+      case .httpOnly:
         cookie.httpOnly = try reader.null() ? nil : reader.bool()
-      case "secure":
+      case .secure:
         cookie.secure = try reader.null() ? nil : reader.bool()
-      case "comment":
+      case .comment:
         cookie.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     guard let name, let value else { throw Refusal() }
@@ -440,15 +391,14 @@ struct HARReader {
 
   private mutating func cache() throws(Refusal) -> HAR.Cache {
     var cache = HAR.Cache()
-    try object(known: Self.cacheMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "beforeRequest":
+    try object(CacheMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .beforeRequest:
         cache.beforeRequest = try reader.null() ? .absent : .present(reader.cacheEntry())
-      case "afterRequest":
+      case .afterRequest:
         cache.afterRequest = try reader.null() ? .absent : .present(reader.cacheEntry())
-      case "comment":
+      case .comment:
         cache.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     return cache
@@ -456,19 +406,18 @@ struct HARReader {
 
   private mutating func cacheEntry() throws(Refusal) -> HAR.CacheEntry {
     var entry = HAR.CacheEntry(lastAccess: "", eTag: "", hitCount: 0)
-    try object(known: Self.cacheEntryMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "expires":
+    try object(CacheEntryMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .expires:
         entry.expires = try reader.optionalString()
-      case "lastAccess":
+      case .lastAccess:
         entry.lastAccess = try reader.string(or: "")
-      case "eTag":
+      case .eTag:
         entry.eTag = try reader.string(or: "")
-      case "hitCount":
+      case .hitCount:
         entry.hitCount = try reader.int(or: 0)
-      case "comment":
+      case .comment:
         entry.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     return entry
@@ -476,25 +425,24 @@ struct HARReader {
 
   private mutating func timings() throws(Refusal) -> HAR.Timings {
     var timings = HAR.Timings()
-    try object(known: Self.timingsMembers) { reader, key throws(Refusal) in
-      switch key {
-      case "blocked":
+    try object(TimingsMember.table) { reader, member throws(Refusal) in
+      switch member {
+      case .blocked:
         timings.blocked = try reader.double(or: -1)
-      case "dns":
+      case .dns:
         timings.dns = try reader.double(or: -1)
-      case "connect":
+      case .connect:
         timings.connect = try reader.double(or: -1)
-      case "send":
+      case .send:
         timings.send = try reader.double(or: 0)
-      case "wait":
+      case .wait:
         timings.wait = try reader.double(or: 0)
-      case "receive":
+      case .receive:
         timings.receive = try reader.double(or: 0)
-      case "ssl":
+      case .ssl:
         timings.ssl = try reader.double(or: -1)
-      case "comment":
+      case .comment:
         timings.comment = try reader.optionalString()
-      default: try reader.skip()
       }
     }
     return timings
@@ -502,12 +450,13 @@ struct HARReader {
 
   // MARK: JSON values, as the model's members take them
 
-  /// Reads an object, calling `member` with each name; `member` reads or skips the value.
+  /// Reads an object, calling `member` with each member the model reads; other members (custom
+  /// `_` ones, members of later HAR versions) are checked and skipped.
   ///
-  /// A name among `known` (the members the model reads) that appears twice is refused: which of
-  /// the two `JSONDecoder` keeps is its business.
-  private mutating func object(
-    known: [String], _ member: (inout HARReader, String) throws(Refusal) -> Void
+  /// A member that appears twice is refused: which of the two `JSONDecoder` keeps is its
+  /// business.
+  private mutating func object<Name>(
+    _ table: MemberTable<Name>, _ member: (inout HARReader, Name) throws(Refusal) -> Void
   ) throws(Refusal) {
     var seen: UInt32 = 0
     scanner.skipWhitespace()
@@ -519,15 +468,17 @@ struct HARReader {
       guard scanner.current == UInt8(ascii: "\""), let name = scanner.scanString() else {
         throw Refusal()
       }
-      let key = JSONScanner.decode(name, in: scanner.bytes)
-      if let position = known.firstIndex(of: key) {
+      let position = table.position(of: name, in: scanner.bytes)
+      scanner.skipWhitespace()
+      guard scanner.consume(UInt8(ascii: ":")) else { throw Refusal() }
+      if let position {
         let bit: UInt32 = 1 << position
         guard seen & bit == 0 else { throw Refusal() }
         seen |= bit
+        try member(&self, table.names[position])
+      } else {
+        try skip()
       }
-      scanner.skipWhitespace()
-      guard scanner.consume(UInt8(ascii: ":")) else { throw Refusal() }
-      try member(&self, key)
       scanner.skipWhitespace()
       if scanner.consume(UInt8(ascii: "}")) { return }
       guard scanner.consume(UInt8(ascii: ",")) else { throw Refusal() }
@@ -637,3 +588,126 @@ struct HARReader {
 
 /// What the reader throws to hand the bytes to `JSONDecoder`.
 private struct Refusal: Error {}
+
+/// The names of the members one model type reads.
+private protocol MemberName: RawRepresentable<String>, CaseIterable, Sendable {}
+
+/// A model type's member names with their UTF-8 bytes, so a member name in the file is
+/// recognised without building a string.
+private struct MemberTable<Name: MemberName>: Sendable {
+  let names: [Name]
+  private let utf8: [[UInt8]]
+
+  init() {
+    names = Array(Name.allCases)
+    utf8 = names.map { Array($0.rawValue.utf8) }
+  }
+
+  /// The position in ``names`` of the name `span` holds, or `nil` for a member the model
+  /// ignores.
+  func position(of span: JSONScanner.StringSpan, in bytes: UnsafeRawBufferPointer) -> Int? {
+    if span.hasEscapes {
+      let name = JSONScanner.decode(span, in: bytes)
+      return names.firstIndex { $0.rawValue == name }
+    }
+    let count = span.range.count
+    return utf8.firstIndex { candidate in
+      candidate.count == count
+        && candidate.withUnsafeBytes { name in
+          count == 0
+            || memcmp(name.baseAddress!, bytes.baseAddress! + span.range.lowerBound, count) == 0
+        }
+    }
+  }
+}
+
+// The members each model type reads, as its init(from:) names them.
+
+private enum ArchiveMember: String, MemberName {
+  case log
+  static let table = MemberTable<Self>()
+}
+
+private enum LogMember: String, MemberName {
+  case version, creator, browser, pages, entries, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum CreatorMember: String, MemberName {
+  case name, version, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum PageMember: String, MemberName {
+  case startedDateTime, id, title, pageTimings, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum PageTimingsMember: String, MemberName {
+  case onContentLoad, onLoad, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum EntryMember: String, MemberName {
+  case pageref, startedDateTime, time, request, response, cache, timings, serverIPAddress,
+    connection, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum RequestMember: String, MemberName {
+  case method, url, httpVersion, cookies, headers, queryString, postData, headersSize, bodySize,
+    comment
+  static let table = MemberTable<Self>()
+}
+
+private enum ResponseMember: String, MemberName {
+  case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize,
+    bodySize, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum ContentMember: String, MemberName {
+  case size, compression, mimeType, text, encoding, comment
+  case chunks = "_chunks"
+  static let table = MemberTable<Self>()
+}
+
+private enum ChunkMember: String, MemberName {
+  case size, time
+  static let table = MemberTable<Self>()
+}
+
+private enum PostDataMember: String, MemberName {
+  case mimeType, params, text, encoding, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum PostParameterMember: String, MemberName {
+  case name, value, fileName, contentType, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum NameValueMember: String, MemberName {
+  case name, value, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum CookieMember: String, MemberName {
+  case name, value, path, domain, expires, httpOnly, secure, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum CacheMember: String, MemberName {
+  case beforeRequest, afterRequest, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum CacheEntryMember: String, MemberName {
+  case expires, lastAccess, eTag, hitCount, comment
+  static let table = MemberTable<Self>()
+}
+
+private enum TimingsMember: String, MemberName {
+  case blocked, dns, connect, send, wait, receive, ssl, comment
+  static let table = MemberTable<Self>()
+}

@@ -33,6 +33,12 @@ struct JSONScanner {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   mutating func skipWhitespace() {
+    // Pretty-printed files indent with runs of spaces: pass them eight at a time.
+    while index + 8 <= bytes.count,
+      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
+    {
+      index += 8
+    }
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -302,6 +308,10 @@ struct JSONScanner {
 
   /// A scanned number as a `Double`, or `nil` when it is not finite.
   func double(_ range: Range<Int>) -> Double? {
+    // Whole numbers below 2^53 convert exactly, without a string; -0 keeps its sign below.
+    if range.count < 16, let whole = int(range), whole != 0 || bytes[range.lowerBound] != 0x2D {
+      return Double(whole)
+    }
     let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else { return nil }
     return value
