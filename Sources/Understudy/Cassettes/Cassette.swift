@@ -249,12 +249,10 @@ public final class Cassette: Sendable {
     case .never, .missing, .newEpisodes:
       if let hit = take(matchFor: request, consume: true) {
         if mode == .newEpisodes && hit.isStale { return .record(replacing: hit.index) }
-        switch hit.entry {
-        case .success(let entry):
-          guard options.replayHook == nil else { return .adjustThenReplay(entry) }
-          return .replay(
-            hit.answer
-              ?? Self.replayResponse(entry, index: hit.index, file: url.path, speed: replaySpeed))
+        switch hit.answer {
+        case .success(let response):
+          guard let entry = hit.entry else { return .replay(response) }
+          return .adjustThenReplay(entry)
         case .failure(let reason): return .refuse(reason.message(for: request))
         }
       }
@@ -270,7 +268,7 @@ public final class Cassette: Sendable {
   }
 
   private func take(matchFor live: InterceptedRequest, consume: Bool) -> (
-    index: Int, entry: Result<HAR.Entry, Unreplayable>, answer: StubResponse?, isStale: Bool
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   )? {
     let comparable = redactedForMatching(live)
     return state.withLock { state in
@@ -293,17 +291,25 @@ public final class Cassette: Sendable {
   }
 
   /// The recorded entry at `index`, its answer built on first use and kept.
+  ///
+  /// With a `beforeReplay` hook the entry comes back instead, for the hook to adjust first.
   private func hit(_ index: Int, in state: inout State) -> (
-    index: Int, entry: Result<HAR.Entry, Unreplayable>, answer: StubResponse?, isStale: Bool
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   ) {
-    var recorded = state.recorded[index]
-    if recorded.answer == nil, options.replayHook == nil,
-      case .success(let entry) = recorded.entry
-    {
-      recorded.answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
-      state.recorded[index].answer = recorded.answer
+    // Fields one by one: copying the whole record would copy its entry on every request.
+    let isStale = state.recorded[index].isStale
+    if let answer = state.recorded[index].answer { return (index, .success(answer), nil, isStale) }
+    switch state.recorded[index].entry {
+    case .failure(let reason):
+      return (index, .failure(reason), nil, isStale)
+    case .success(let entry) where options.replayHook != nil:
+      // The hook's adjusted entry gives the answer; this one is not used.
+      return (index, .success(.status(0)), entry, isStale)
+    case .success(let entry):
+      let answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
+      state.recorded[index].answer = answer
+      return (index, .success(answer), nil, isStale)
     }
-    return (index, recorded.entry, recorded.answer, recorded.isStale)
   }
 
   /// The answer replaying `entry` gives. The loader checked that its body decodes, so the
