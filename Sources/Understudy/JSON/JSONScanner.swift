@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte-level JSON primitives every reader in the library shares: white space, strings (a
 /// word-at-a-time fast path over runs without `\` or `"`, escapes, surrogate pairs, UTF-8
 /// validation), numbers, literals, and byte offsets turned into lines and columns.
@@ -159,29 +161,44 @@ struct JSONScanner {
   static func decode(_ span: StringSpan, in bytes: UnsafeRawBufferPointer) -> String {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[span.range])
     guard span.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
-    return String(decoding: unescaped(raw), as: UTF8.self)
+    // Unescaping only shortens, so the contents' length is room enough.
+    return String(unsafeUninitializedCapacity: raw.count) { unescape(raw, into: $0) }
   }
 
   /// The UTF-8 bytes of a checked string's contents with its escapes replaced.
   static func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
-    var utf8: [UInt8] = []
-    utf8.reserveCapacity(raw.count)
+    [UInt8](unsafeUninitializedCapacity: raw.count) { buffer, count in
+      count = unescape(raw, into: buffer)
+    }
+  }
+
+  /// Writes the contents with their escapes replaced to `target`, which has room for
+  /// `raw.count` bytes, and returns how many it wrote.
+  ///
+  /// Runs between escapes are copied whole, found with `memchr`: a body stored as a JSON
+  /// string is mostly escaped quotes, and byte-at-a-time copying was slow.
+  private static func unescape(
+    _ raw: UnsafeRawBufferPointer, into target: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int {
+    guard let source = raw.baseAddress, let output = target.baseAddress else { return 0 }
     var position = 0
+    var count = 0
     while position < raw.count {
-      // Copy the run up to the next escape in one go: a body stored as a JSON string is mostly
-      // escaped quotes, and byte-at-a-time copying was slow.
-      var end = position
-      while end < raw.count, raw[end] != UInt8(ascii: "\\") { end += 1 }
-      utf8.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position..<end]))
+      let end =
+        memchr(source + position, 0x5C, raw.count - position)
+        .map { UnsafeRawPointer($0) - source } ?? raw.count
+      UnsafeMutableRawPointer(output + count).copyMemory(
+        from: source + position, byteCount: end - position)
+      count += end - position
       guard end < raw.count else { break }
       let escape = raw[end + 1]
       position = end + 2
       switch escape {
-      case UInt8(ascii: "b"): utf8.append(0x08)
-      case UInt8(ascii: "f"): utf8.append(0x0C)
-      case UInt8(ascii: "n"): utf8.append(0x0A)
-      case UInt8(ascii: "r"): utf8.append(0x0D)
-      case UInt8(ascii: "t"): utf8.append(0x09)
+      case UInt8(ascii: "b"): output[count] = 0x08
+      case UInt8(ascii: "f"): output[count] = 0x0C
+      case UInt8(ascii: "n"): output[count] = 0x0A
+      case UInt8(ascii: "r"): output[count] = 0x0D
+      case UInt8(ascii: "t"): output[count] = 0x09
       case UInt8(ascii: "u"):
         var scalar = hex4(raw, at: position) ?? 0xFFFD
         position += 4
@@ -190,30 +207,16 @@ struct JSONScanner {
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           position += 6
         }
-        appendUTF8(of: scalar, to: &utf8)
-      default: utf8.append(escape)  // " \ /
+        for byte in String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8 {
+          output[count] = byte
+          count += 1
+        }
+        continue
+      default: output[count] = escape  // " \ /
       }
+      count += 1
     }
-    return utf8
-  }
-
-  private static func appendUTF8(of scalar: UInt32, to utf8: inout [UInt8]) {
-    switch scalar {
-    case ..<0x80:
-      utf8.append(UInt8(scalar))
-    case ..<0x800:
-      utf8.append(UInt8(0xC0 | scalar >> 6))
-      utf8.append(UInt8(0x80 | scalar & 0x3F))
-    case ..<0x10000:
-      utf8.append(UInt8(0xE0 | scalar >> 12))
-      utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      utf8.append(UInt8(0x80 | scalar & 0x3F))
-    default:
-      utf8.append(UInt8(0xF0 | scalar >> 18))
-      utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-      utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      utf8.append(UInt8(0x80 | scalar & 0x3F))
-    }
+    return count
   }
 
   /// The value of four hexadecimal digits at `position`, or `nil`.
