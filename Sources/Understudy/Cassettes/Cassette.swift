@@ -38,11 +38,12 @@ public final class Cassette: Sendable {
   private struct Recorded {
     /// The redacted request as stored, for matching.
     let request: InterceptedRequest
-    /// The answer to replay (placeholders restored when asked), with its replay delay applied;
-    /// or why the entry cannot answer, for a request that matches it.
-    let answer: Result<StubResponse, Unreplayable>
-    /// The entry the answer comes from, kept only for a `beforeReplay` hook to adjust.
-    let entry: HAR.Entry?
+    /// The entry to replay (placeholders restored when asked), or why it cannot answer a
+    /// request that matches it.
+    let entry: Result<HAR.Entry, Unreplayable>
+    /// The entry's answer with its replay delay applied, built the first time it is replayed:
+    /// loading decodes no body, and a test decodes only the bodies it is served.
+    var answer: StubResponse?
     /// Whether the entry is older than ``CassetteOptions/reRecordAfter``.
     let isStale: Bool
     var uses = 0
@@ -179,19 +180,13 @@ public final class Cassette: Sendable {
         // Through today's rules, as live requests are: a cassette recorded when fewer names
         // were redacted still matches a request whose value a newer rule now replaces.
         let request = redactedForMatching(try entry.request.interceptedRequest())
-        let answer: Result<StubResponse, Unreplayable>
-        if let reason = Unreplayable(entry, index: index, file: url.path) {
-          answer = .failure(reason)
-        } else {
-          answer = .success(
-            try Self.response(replaying: replayable.log.entries[index], speed: replaySpeed)
-              .delayed(by: Self.replayDelay(of: entry, speed: replaySpeed)))
-        }
+        let replayed: Result<HAR.Entry, Unreplayable> =
+          Unreplayable(entry, index: index, file: url.path).map { .failure($0) }
+          ?? .success(replayable.log.entries[index])
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
         recorded.append(
           Recorded(
-            request: request, answer: answer,
-            entry: options.replayHook == nil ? nil : replayable.log.entries[index],
+            request: request, entry: replayed,
             isStale: staleBefore.map { entry.startedDateTime < $0 } ?? false))
       }
       state.withLock {
@@ -199,14 +194,8 @@ public final class Cassette: Sendable {
         $0.byKey = byKey
         $0.original = har
       }
-    } catch let error as CassetteError {
-      state.withLock { $0.problem = error }
     } catch {
-      state.withLock {
-        $0.problem = CassetteError(
-          kind: .invalidValue, file: url.path, problem: "\(error)",
-          fix: "re-record the cassette: \(recordCommand)")
-      }
+      state.withLock { $0.problem = error }
     }
   }
 
@@ -292,14 +281,49 @@ public final class Cassette: Sendable {
         lastMatch = index
         if state.recorded[index].uses == 0 {
           if consume { state.recorded[index].uses += 1 }
-          let hit = state.recorded[index]
-          return (index, hit.answer, hit.entry, hit.isStale)
+          return hit(index, in: &state)
         }
       }
       guard allowsRepeats, let index = lastMatch else { return nil }
       state.recorded[index].uses += 1
-      let hit = state.recorded[index]
-      return (index, hit.answer, hit.entry, hit.isStale)
+      return hit(index, in: &state)
+    }
+  }
+
+  /// The recorded entry at `index`, its answer built on first use and kept.
+  ///
+  /// With a `beforeReplay` hook the entry comes back instead, for the hook to adjust first.
+  private func hit(_ index: Int, in state: inout State) -> (
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
+  ) {
+    // Fields one by one: copying the whole record would copy its entry on every request.
+    let isStale = state.recorded[index].isStale
+    if let answer = state.recorded[index].answer { return (index, .success(answer), nil, isStale) }
+    switch state.recorded[index].entry {
+    case .failure(let reason):
+      return (index, .failure(reason), nil, isStale)
+    case .success(let entry) where options.replayHook != nil:
+      // The hook's adjusted entry gives the answer; this one is not used.
+      return (index, .success(.status(0)), entry, isStale)
+    case .success(let entry):
+      let answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
+      state.recorded[index].answer = answer
+      return (index, .success(answer), nil, isStale)
+    }
+  }
+
+  /// The answer replaying `entry` gives. The loader checked that its body decodes, so the
+  /// failure here is for a model changed since in a way that broke it (a `restoring` value).
+  private static func replayResponse(
+    _ entry: HAR.Entry, index: Int, file: String, speed: ReplaySpeed
+  ) -> StubResponse {
+    do {
+      return try response(replaying: entry, speed: speed)
+        .delayed(by: replayDelay(of: entry, speed: speed))
+    } catch {
+      let message = "Understudy: entry \(index) of \(file) cannot be replayed: \(error)"
+      return .failure(
+        URLError.understudy(.cannotDecodeContentData, message, URL(string: entry.request.url)))
     }
   }
 

@@ -56,6 +56,9 @@ extension HAR {
         problem: data.isEmpty ? "the file is empty" : "the file contains only white space",
         fix: "Delete it and record the cassette again, or restore it from version control.")
     }
+    if let har = HARReader.read(json) { return har }
+    // What the one-pass reader does not take on (a malformed file, an unusual one) goes to
+    // JSONDecoder, the reference, whose errors are turned into located messages.
     do {
       return try JSONDecoder().decode(HAR.self, from: json)
     } catch {
@@ -85,7 +88,9 @@ extension HAR {
     }
     let data: Data
     do {
-      data = try Data(contentsOf: url, options: .mappedIfSafe)
+      // Read, not mapped: the loaded model keeps body texts in these bytes, and a mapped file
+      // cut short by another process would crash the reader of a page past its new end.
+      data = try Data(contentsOf: url)
     } catch {
       throw CassetteError(
         kind: .unreadable, file: path,

@@ -8,7 +8,14 @@ extension HAR {
     /// The media type from `Content-Type`, charset included.
     public var mimeType: String
     /// The body as text, or as base64 when ``encoding`` is `base64`.
-    public var text: String?
+    ///
+    /// Read from a cassette, the text stays in the file's bytes until it is first used.
+    public var text: String? {
+      get { textStorage?.string }
+      set { textStorage = newValue.map(HARTextStorage.string) }
+    }
+    /// The text, as given or as read from a file.
+    var textStorage: HARTextStorage?
     /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
     public var encoding: String?
     /// A comment from the user or the application.
@@ -44,7 +51,7 @@ extension HAR {
       self.size = size
       self.compression = compression
       self.mimeType = mimeType
-      self.text = text
+      self.textStorage = text.map(HARTextStorage.string)
       self.encoding = encoding
       self.comment = comment
     }
@@ -62,7 +69,7 @@ extension HAR {
     /// Browsers, Fiddler and other tools write `size` without `text` for bodies they did not
     /// keep (large, binary, or not yet loaded). Such an entry cannot be replayed: its answer
     /// would be an empty body where the server sent bytes.
-    public var omittedSize: Int? { text == nil && size > 0 ? size : nil }
+    public var omittedSize: Int? { textStorage == nil && size > 0 ? size : nil }
 
     /// The body bytes, or `nil` when there is no text or it cannot be decoded; use
     /// ``decodedBody()`` to learn why.
@@ -73,7 +80,10 @@ extension HAR {
     /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
     ///   Understudy knows.
     public func decodedBody() throws(CassetteError) -> Data? {
-      try HARBodyText.decode(text: text, encoding: encoding)
+      guard let textStorage else { return nil }
+      // Text that is the body needs no String in between: a body read from a file is copied.
+      guard encoding != nil else { return textStorage.utf8 }
+      return try HARBodyText.decode(text: textStorage.string, encoding: encoding)
     }
 
     /// Decodes content, rejecting base64 that does not decode so the error names the entry.
@@ -82,14 +92,48 @@ extension HAR {
       let size = try container.decodeIfPresent(Int.self, forKey: .size)
       compression = try container.decodeIfPresent(Int.self, forKey: .compression)
       mimeType = try container.decode(.mimeType, or: "")
-      text = try container.decodeIfPresent(String.self, forKey: .text)
+      textStorage = try container.decodeIfPresent(String.self, forKey: .text)
+        .map(HARTextStorage.string)
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
       chunks = try container.decodeIfPresent([Chunk].self, forKey: .chunks)
       try HARBodyText.validate(
-        text: text, encoding: encoding, in: container, textKey: .text, encodingKey: .encoding)
+        text: textStorage?.string, encoding: encoding, in: container, textKey: .text,
+        encodingKey: .encoding)
       // The spec requires a size; when an exporter leaves it out, the body knows it.
-      self.size = size ?? (try? HARBodyText.decode(text: text, encoding: encoding))??.count ?? 0
+      self.size =
+        size ?? (try? HARBodyText.decode(text: textStorage?.string, encoding: encoding))??.count
+        ?? 0
+    }
+
+    /// Encodes the content; the text is written whether it was given or read from a file.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(size, forKey: .size)
+      try container.encodeIfPresent(compression, forKey: .compression)
+      try container.encode(mimeType, forKey: .mimeType)
+      try container.encodeIfPresent(text, forKey: .text)
+      try container.encodeIfPresent(encoding, forKey: .encoding)
+      try container.encodeIfPresent(comment, forKey: .comment)
+      try container.encodeIfPresent(chunks, forKey: .chunks)
+    }
+
+    /// Whether two contents have the same members, ``text`` compared as text however it is held.
+    public static func == (lhs: Content, rhs: Content) -> Bool {
+      lhs.size == rhs.size && lhs.compression == rhs.compression
+        && lhs.mimeType == rhs.mimeType && lhs.encoding == rhs.encoding
+        && lhs.comment == rhs.comment && lhs.chunks == rhs.chunks && lhs.text == rhs.text
+    }
+
+    /// Hashes the members ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(size)
+      hasher.combine(compression)
+      hasher.combine(mimeType)
+      hasher.combine(text)
+      hasher.combine(encoding)
+      hasher.combine(comment)
+      hasher.combine(chunks)
     }
   }
 }

@@ -10,7 +10,14 @@ extension HAR {
     /// The form fields, when the exporter parsed them.
     public var params: [PostParameter]
     /// The body as text, or as base64 when ``encoding`` is `base64`.
-    public var text: String
+    ///
+    /// Read from a cassette, the text stays in the file's bytes until it is first used.
+    public var text: String {
+      get { textStorage.string }
+      set { textStorage = .string(newValue) }
+    }
+    /// The text, as given or as read from a file.
+    var textStorage: HARTextStorage
     /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
     public var encoding: String?
     /// A comment from the user or the application.
@@ -23,7 +30,7 @@ extension HAR {
     ) {
       self.mimeType = mimeType
       self.params = params
-      self.text = text
+      self.textStorage = .string(text)
       self.encoding = encoding
       self.comment = comment
     }
@@ -42,7 +49,13 @@ extension HAR {
     /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
     ///   Understudy knows.
     public func decodedBody() throws(CassetteError) -> Data {
-      try HARBodyText.decode(text: text, encoding: encoding) ?? Data()
+      // Text that is the body needs no String in between: a body read from a file is copied.
+      guard encoding != nil else { return textStorage.utf8 }
+      return try HARBodyText.decode(text: textStorage.string, encoding: encoding) ?? Data()
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case mimeType, params, text, encoding, comment
     }
 
     /// Decodes post data, accepting exports that write only `text` or only `params`.
@@ -50,11 +63,37 @@ extension HAR {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       mimeType = try container.decode(.mimeType, or: "")
       params = try container.decode(.params, or: [])
-      text = try container.decode(.text, or: "")
+      textStorage = .string(try container.decode(.text, or: ""))
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
       try HARBodyText.validate(
-        text: text, encoding: encoding, in: container, textKey: .text, encodingKey: .encoding)
+        text: textStorage.string, encoding: encoding, in: container, textKey: .text,
+        encodingKey: .encoding)
+    }
+    /// Encodes the post data; the text is written whether it was given or read from a file.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(mimeType, forKey: .mimeType)
+      try container.encode(params, forKey: .params)
+      try container.encode(text, forKey: .text)
+      try container.encodeIfPresent(encoding, forKey: .encoding)
+      try container.encodeIfPresent(comment, forKey: .comment)
+    }
+
+    /// Whether two post data have the same members, ``text`` compared as text however it is
+    /// held.
+    public static func == (lhs: PostData, rhs: PostData) -> Bool {
+      lhs.mimeType == rhs.mimeType && lhs.params == rhs.params && lhs.encoding == rhs.encoding
+        && lhs.comment == rhs.comment && lhs.text == rhs.text
+    }
+
+    /// Hashes the members ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(mimeType)
+      hasher.combine(params)
+      hasher.combine(text)
+      hasher.combine(encoding)
+      hasher.combine(comment)
     }
   }
 

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+extension RecordingTests {
+  /// The one-pass cassette reader: the same model `JSONDecoder` builds, body texts left in the
+  /// file's bytes, and anything it is not sure of left to `JSONDecoder`.
+  @Suite struct HARReaderTests {
+    private static var root: URL { HARFixtures.directory.deletingLastPathComponent() }
+
+    /// Every cassette file the repository holds outside `malformed`: exports and fuzz seeds.
+    private static var cassetteFiles: [URL] {
+      let folders = ["HAR", "Fuzz/cassette"].map { root.appendingPathComponent($0) }
+      return folders.flatMap { folder in
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+          .filter { $0.hasSuffix(".har") }.sorted().map { folder.appendingPathComponent($0) }
+      }
+    }
+
+    @Test func buildsWhatJSONDecoderBuildsForEveryFixture() throws {
+      let files = Self.cassetteFiles
+      #expect(files.count >= 8)
+      for file in files {
+        var data = try Data(contentsOf: file)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        // A seed JSONDecoder refuses (a date before the year 0) must be refused here too.
+        guard let reference = try? JSONDecoder().decode(HAR.self, from: data) else {
+          #expect(HARReader.read(data) == nil, "\(file.lastPathComponent)")
+          continue
+        }
+        let read = try #require(HARReader.read(data), "\(file.lastPathComponent)")
+        #expect(read == reference, "\(file.lastPathComponent)")
+        #expect(try read.encoded() == reference.encoded(), "\(file.lastPathComponent)")
+      }
+    }
+
+    private func cassette(body: String, postData: String = #""text": "a=1""#) -> Data {
+      Data(
+        """
+        {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{
+          "startedDateTime": "2024-05-01T12:00:00.000Z", "time": 5,
+          "request": {"method": "POST", "url": "https://example.com/a?b=c", "headers": [],
+            "postData": {"mimeType": "text/plain", \(postData)}},
+          "response": {"status": 200, "headers": [{"name": "A", "value": "b"}],
+            "content": {"size": 3, "mimeType": "application/json", "text": \(body)}}
+        }]}}
+        """.utf8)
+    }
+
+    @Test(arguments: [
+      #""plain""#, #""{\"quoted\": \"json\", \"slash\": \"a\/b\"}""#,
+      #""\u00e9 é \ud83d\ude00 😀 \n\t\u0000""#, #""""#,
+    ])
+    func leavesBodyTextInTheFileUntilUsed(body: String) throws {
+      let data = cassette(body: body)
+      let read = try #require(HARReader.read(data))
+      let reference = try JSONDecoder().decode(HAR.self, from: data)
+      let content = read.log.entries[0].response.content
+      guard case .file = content.textStorage else {
+        Issue.record("the text was decoded at load: \(String(describing: content.textStorage))")
+        return
+      }
+      #expect(content.text == reference.log.entries[0].response.content.text)
+      #expect(content.body == reference.log.entries[0].response.content.body)
+      #expect(read.log.entries[0].request.postData?.body == Data("a=1".utf8))
+      #expect(read == reference)
+    }
+
+    @Test func aTextSetLaterReplacesTheFileBytes() throws {
+      var read = try #require(HARReader.read(cassette(body: #""before""#)))
+      read.log.entries[0].response.content.text = "after"
+      #expect(read.log.entries[0].response.content.body == Data("after".utf8))
+      #expect(String(decoding: try read.encoded(), as: UTF8.self).contains(#""text" : "after""#))
+    }
+
+    /// Files the reader leaves to JSONDecoder: the loader's answer for them is unchanged, and
+    /// its errors keep their words and positions (checked by CassetteErrorTests).
+    @Test(arguments: [
+      #""a", "text": "b""#,  // a member twice
+      #""x",}"#,  // a trailing comma
+      #""\ud83d""#,  // half a surrogate pair
+    ])
+    func leavesWhatItIsNotSureOfToJSONDecoder(body: String) {
+      #expect(HARReader.read(cassette(body: body)) == nil)
+    }
+
+    @Test func leavesMalformedFixturesToJSONDecoder() throws {
+      let folder = HARFixtures.url("malformed")
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        let data = try Data(contentsOf: folder.appendingPathComponent(name))
+        #expect(HARReader.read(data) == nil, "\(name)")
+      }
+    }
+
+    /// Whatever the reader accepts, JSONDecoder accepts and builds the same: checked on mutants
+    /// of the exports (bytes replaced, inserted, removed), from a fixed seed.
+    @Test func neverAcceptsWhatJSONDecoderRefusesOrReadsItDifferently() throws {
+      var generator = SplitMix(seed: 17)
+      let alphabet = Array(#"{}[]",:0123456789.-eE\u"abcdefnrtlsx /é"#.utf8) + [0x80, 0x0A]
+      var accepted = 0
+      for name in ["chrome-export.har", "firefox-export.har", "mitmproxy-export.har"] {
+        let original = try [UInt8](Data(contentsOf: HARFixtures.url(name)))
+        for _ in 0..<300 {
+          var bytes = original
+          for _ in 0...Int(generator.next() % 3) {
+            let at = Int(generator.next() % UInt64(bytes.count))
+            let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            switch generator.next() % 3 {
+            case 0: bytes[at] = byte
+            case 1: bytes.insert(byte, at: at)
+            default: bytes.remove(at: at)
+            }
+          }
+          let data = Data(bytes)
+          guard let read = HARReader.read(data) else { continue }
+          accepted += 1
+          let reference = try? JSONDecoder().decode(HAR.self, from: data)
+          #expect(read == reference, "\(name): \(String(decoding: bytes, as: UTF8.self))")
+        }
+      }
+      #expect(accepted > 100)
+    }
+
+    @Test func checksBase64BodiesWhenReading() {
+      let valid = cassette(body: #""aGk=", "encoding": "base64""#)
+      #expect(HARReader.read(valid)?.log.entries[0].response.content.body == Data("hi".utf8))
+      #expect(HARReader.read(cassette(body: #""not base64!", "encoding": "base64""#)) == nil)
+      #expect(
+        HARReader.read(cassette(body: #""x""#, postData: #""text": "%%", "encoding": "base64""#))
+          == nil)
+    }
+  }
+}
