@@ -15,10 +15,18 @@ let package = Package(
   traits: [
     .trait(
       name: "Server",
-      description: "A loopback HTTP/1.1 server per StubRegistry (UnderstudyServer), on SwiftNIO.")
+      description: "A loopback HTTP/1.1 server per StubRegistry (UnderstudyServer), on SwiftNIO."),
+    // Understudy's own tests of the server with AsyncHTTPClient: a trait of its own, because that
+    // client brings some twenty packages (swift-nio-ssl's BoringSSL among them) that neither a
+    // user of the server nor the default build should fetch.
+    .trait(
+      name: "ClientTests",
+      description: "Builds the Server trait and tests the loopback server with AsyncHTTPClient.",
+      enabledTraits: ["Server"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2")
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     .target(name: "Understudy"),
@@ -57,6 +65,9 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
+        .product(
+          name: "AsyncHTTPClient", package: "async-http-client",
+          condition: .when(traits: ["ClientTests"])),
       ]),
     .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
     .testTarget(

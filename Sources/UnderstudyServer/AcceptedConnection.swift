@@ -10,9 +10,9 @@
   enum AcceptedConnection: Sendable {
     typealias WebSocketChannel = NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
 
-    /// Requests in turn, starting with the one that asked to upgrade and was not upgraded, if
-    /// any (`declined`).
-    case http(ServerConnection.Channel, declined: DeclinedUpgrade)
+    /// Plain HTTP/1.1: a ``ServerConnection`` in the channel's pipeline answers its requests,
+    /// starting with the one that asked to upgrade and was not upgraded, if any.
+    case http(any Channel)
     /// The WebSocket a stub's conversation holds; `exchange` journals the `101`.
     case webSocket(WebSocketChannel, ServedExchange)
 
@@ -24,14 +24,17 @@
     ) -> EventLoopFuture<
       EventLoopFuture<AcceptedConnection>
     > {
+      guard let origin = channel.localAddress?.port.map({ URL(string: "http://127.0.0.1:\($0)")! })
+      else {
+        return channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState)
+      }
       let declined = DeclinedUpgrade()
       let upgrader = NIOTypedWebSocketServerUpgrader<AcceptedConnection>(
         maxFrameSize: 1 << 24,
         shouldUpgrade: { channel, head in
           let promise = channel.eventLoop.makePromise(of: Optional<NIOHTTP1.HTTPHeaders>.self)
-          let origin = channel.localAddress?.port.map { URL(string: "http://127.0.0.1:\($0)")! }
           promise.completeWithTask {
-            guard let origin,
+            guard
               let request = ServerConnection.request(
                 head, body: Data(), origin, standingInFor: standingInFor)
             else { return nil }
@@ -56,9 +59,11 @@
               upgraders: [upgrader],
               notUpgradingCompletionHandler: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                  .http(
-                    try ServerConnection.Channel(wrappingChannelSynchronously: channel),
-                    declined: declined)
+                  try channel.pipeline.syncOperations.addHandler(
+                    ServerConnection(
+                      registry: registry, origin: origin, standingInFor: standingInFor,
+                      declined: declined))
+                  return .http(channel)
                 }
               })))
         let upgrading = try channel.pipeline.syncOperations.handler(

@@ -72,13 +72,11 @@
           "Understudy: the loopback listener has no local port; nothing was served.")
       }
       let server = LoopbackServer(registry: registry, channel: listener.channel, port: port)
-      let connections = ServerConnection(
-        registry: registry, origin: server.baseURL, standingInFor: origin)
       let task = Task {
         await withTaskGroup(of: Void.self) { group in
           try? await listener.executeThenClose { inbound in
             for try await connection in inbound {
-              group.addTask { await connections.serve(connection) }
+              group.addTask { await serve(connection, registry: registry) }
             }
           }
           // Connections still open (keep-alive, a paced body) end with the listener.
@@ -87,6 +85,24 @@
       }
       server.serving.withLockedValue { $0 = task }
       return server
+    }
+
+    /// Serves one accepted connection until it closes, or closes it when the server stops.
+    private static func serve(
+      _ accepted: EventLoopFuture<AcceptedConnection>, registry: StubRegistry
+    ) async {
+      switch try? await accepted.get() {
+      case .http(let channel):
+        // Its ServerConnection answers from the event loop; this task only ends it.
+        await withTaskCancellationHandler {
+          try? await channel.closeFuture.get()
+        } onCancel: {
+          channel.close(promise: nil)
+        }
+      case .webSocket(let webSocket, let exchange):
+        await WebSocketSession(registry: registry, exchange: exchange).serve(webSocket)
+      case nil: return
+      }
     }
 
     /// Stops listening and closes every connection; requests still being answered are cut off.

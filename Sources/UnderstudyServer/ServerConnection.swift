@@ -3,170 +3,189 @@
   import NIOHTTP1
   import Understudy
 
-  /// One accepted connection: reads requests in turn and writes what the registry answers.
-  struct ServerConnection: Sendable {
-    typealias Channel = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
-    typealias Outbound = NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+  /// One accepted HTTP/1.1 connection: answers each request once it has been read whole.
+  ///
+  /// What the registry decides at once (canned stubs, replayed entries, near-miss reports) is
+  /// written straight from the event loop, as a bare SwiftNIO server would: a hop to a Swift task
+  /// and back for each request cost a keep-alive connection four fifths of its throughput. What
+  /// has to be waited for (user code, latency, the network, a paced or streamed body, a fixture
+  /// file) is answered from a task. SwiftNIO's pipelining handler holds the next request until
+  /// the answer's end is written, so answers keep their order either way.
+  final class ServerConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    let registry: StubRegistry
+    private let registry: StubRegistry
     /// The server's own base URL: the host of origin-form requests that name none.
-    let origin: URL
-    /// The origin whose requests origin-form ones stand for (a reverse proxy, a server replaying a
-    /// cassette), or `nil` to take them as requests to the server itself.
-    var standingInFor: URL? = nil
+    private let origin: URL
+    /// The origin whose requests origin-form ones stand for (a reverse proxy, a server replaying
+    /// a cassette), or `nil` to take them as requests to the server itself.
+    private let standingInFor: URL?
+    private let declined: DeclinedUpgrade
+    private var head: HTTPRequestHead?
+    private var body = Data()
+    /// The answer a task is waiting for or writing; the connection's end cancels it.
+    private var answering: Task<Void, Never>?
 
-    func serve(_ accepted: EventLoopFuture<AcceptedConnection>) async {
-      switch try? await accepted.get() {
-      case .http(let connection, let declined): await serve(connection, declined: declined)
-      case .webSocket(let webSocket, let exchange):
-        await WebSocketSession(registry: registry, exchange: exchange).serve(webSocket)
-      case nil: return
+    init(registry: StubRegistry, origin: URL, standingInFor: URL?, declined: DeclinedUpgrade) {
+      self.registry = registry
+      self.origin = origin
+      self.standingInFor = standingInFor
+      self.declined = declined
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+      // An upgrade request SwiftNIO consumed without upgrading; it had no body.
+      if let first = declined.take() {
+        respond(to: first.head, body: Data(), first.answer, context: context)
       }
     }
 
-    private func serve(_ connection: Channel, declined: DeclinedUpgrade) async {
-      try? await connection.executeThenClose { inbound, outbound in
-        if let first = declined.take() {
-          // An upgrade request SwiftNIO consumed without upgrading; it had no body.
-          guard try await respond(to: first.head, body: Data(), first.answer, outbound) else {
-            return
-          }
-        }
-        var head: HTTPRequestHead?
-        var body = Data()
-        for try await part in inbound {
-          switch part {
-          case .head(let received):
-            head = received
-            body = Data()
-          case .body(let buffer):
-            body.append(contentsOf: buffer.readableBytesView)
-          case .end:
-            guard let request = head else { continue }
-            head = nil
-            // Whatever is left unsaid closes the connection: a refusal, a drop, `close`.
-            guard try await respond(to: request, body: body, nil, outbound) else { return }
-          }
-        }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      switch unwrapInboundIn(data) {
+      case .head(let received):
+        head = received
+        body = Data()
+      case .body(let buffer):
+        body.append(contentsOf: buffer.readableBytesView)
+      case .end:
+        guard let request = head else { return }
+        head = nil
+        respond(to: request, body: body, nil, context: context)
       }
     }
 
-    /// Answers one request (with `answer` when the registry gave it already); returns whether
-    /// the connection stays open for the next.
+    func channelInactive(context: ChannelHandlerContext) {
+      // A client that hung up, or a server that stopped, cancels an async responder.
+      answering?.cancel()
+      context.fireChannelInactive()
+    }
+
+    /// Answers one request (with `answer` when the registry gave it already).
     private func respond(
-      to head: HTTPRequestHead, body: Data, _ answer: ServedExchange?, _ outbound: Outbound
-    ) async throws -> Bool {
+      to head: HTTPRequestHead, body: Data, _ answer: ServedExchange?,
+      context: ChannelHandlerContext
+    ) {
       if head.method == .CONNECT {
         // SwiftNIO sends no body with any answer to CONNECT (RFC 9112 lets 2xx ones have none),
         // so the reason phrase and a header carry the explanation.
-        try await outbound.write(
-          .head(
-            HTTPResponseHead(
-              version: head.version,
-              status: .custom(
-                code: 501, reasonPhrase: "Understudy's loopback server does not tunnel CONNECT"),
-              headers: [
-                "Connection": "close",
-                "X-Understudy-Refusal":
-                  "Understudy's loopback server does not tunnel CONNECT \(head.uri): it answers "
-                  + "plain http only and never opens a connection of its own. Send http:// URLs "
-                  + "through it as a proxy (they are matched against stubs for the real host), or "
-                  + "stub HTTPS with a URLSession from the registry.",
-              ])))
-        try await outbound.write(.end(nil))
-        return false
+        let refusal = HTTPResponseHead(
+          version: head.version,
+          status: .custom(
+            code: 501, reasonPhrase: "Understudy's loopback server does not tunnel CONNECT"),
+          headers: [
+            "Connection": "close",
+            "X-Understudy-Refusal":
+              "Understudy's loopback server does not tunnel CONNECT \(head.uri): it answers "
+              + "plain http only and never opens a connection of its own. Send http:// URLs "
+              + "through it as a proxy (they are matched against stubs for the real host), or "
+              + "stub HTTPS with a URLSession from the registry.",
+          ])
+        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
       }
       guard let request = Self.request(head, body: body, origin, standingInFor: standingInFor)
       else {
-        try await writeText(
+        let refusal = ResponseParts.text(
           .badRequest,
           "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
-            + "\(head.uri): send an origin-form path (/path) or an absolute http:// URL.\n",
-          head, outbound)
-        return false
+            + "\(head.uri): send an origin-form path (/path) or an absolute http:// URL.\n", head)
+        return write(refusal.0, keepingConnection: false, context)
       }
-      let exchange: ServedExchange
-      if let answer {
-        exchange = answer
-      } else {
-        exchange = await ServedExchange.serve(request, by: registry, origin: origin)
-      }
-      defer { exchange.finish() }
-      if exchange.dropsConnection != nil { return false }
-      if exchange.webSocket != nil {
-        try await writeText(
-          .badRequest,
-          "Understudy: a WebSocket stub matched \(request), but the upgrade was not a valid "
-            + "WebSocket handshake: send it as the first request of a connection, with "
-            + "Sec-WebSocket-Key and Sec-WebSocket-Version: 13.\n", head, outbound)
-        return false
-      }
-      var headers = NIOHTTP1.HTTPHeaders(exchange.headers.map { ($0.name, $0.value) })
-      if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-      // Parts that go out without a wait in between are written together: each write is a hop
-      // to the event loop, and three of them per answer cost the server half its throughput.
-      var pending: [HTTPServerResponsePart] = [
-        .head(
-          HTTPResponseHead(
-            version: head.version, status: HTTPResponseStatus(statusCode: exchange.status),
-            headers: headers))
-      ]
-      func flush() async throws {
-        guard !pending.isEmpty else { return }
-        try await outbound.write(contentsOf: pending)
-        pending.removeAll(keepingCapacity: true)
-      }
-      func add(_ data: Data) {
-        if !data.isEmpty { pending.append(.body(.byteBuffer(ByteBuffer(bytes: data)))) }
-      }
-      if let parts = exchange.body {
-        let delay = exchange.bodyDelay + parts.initialDelay
-        if delay > 0 {
-          try await flush()
-          try await pause(delay)
+      let answer =
+        answer.map { ServedExchange.Answer.now($0) }
+        ?? ServedExchange.answer(request, by: registry, origin: origin)
+      switch answer {
+      case .now(let exchange) where !exchange.waitsInBody:
+        var parts = ResponseParts(exchange: exchange, head: head)
+        let (first, then) = parts.next()
+        switch then {
+        case .end(let keepingConnection):
+          // Journaled before the client can see the answer, so a test that got it finds it.
+          exchange.finish()
+          write(first, keepingConnection: keepingConnection, context)
+        case .wait(let seconds):
+          // A body that waits after all: its first parts go now, the rest from a task.
+          write(first, context)
+          answering = Self.write(parts, to: context.channel, after: seconds)
         }
-        sending: while true {
-          switch parts.next() {
-          case .send(let data, let delay):
-            add(data)
-            if delay > 0 {
-              try await flush()
-              try await pause(delay)
-            }
-          case .finish(let data):
-            add(data)
-            break sending
-          case .drop(let data, _):
-            // A real hang-up mid-body: the client sees fewer bytes than announced.
-            add(data)
-            try await flush()
-            return false
+      case .now(let exchange):
+        answering = Self.write(
+          ResponseParts(exchange: exchange, head: head), to: context.channel, after: 0)
+      case .later(let exchange):
+        answering = Self.write(exchange, for: head, to: context.channel)
+      }
+    }
+
+    // The tasks start in static functions that see only what they need: a closure in an
+    // instance method of this (event-loop-bound, non-Sendable) handler trips Swift 6.3's
+    // region-based isolation checker.
+
+    private static func write(
+      _ exchange: @escaping @Sendable () async -> ServedExchange, for head: HTTPRequestHead,
+      to channel: any Channel
+    ) -> Task<Void, Never> {
+      Task { await write(ResponseParts(exchange: await exchange(), head: head), to: channel) }
+    }
+
+    private static func write(
+      _ parts: ResponseParts, to channel: any Channel, after seconds: TimeInterval
+    ) -> Task<Void, Never> {
+      Task {
+        if seconds > 0, (try? await Task.sleep(for: .seconds(seconds))) == nil {
+          parts.exchange.finish()
+          return channel.close(promise: nil)
+        }
+        await write(parts, to: channel)
+      }
+    }
+
+    /// Writes the last parts of an answer from the event loop, then closes the connection unless
+    /// it is kept.
+    private func write(
+      _ parts: [HTTPServerResponsePart], keepingConnection: Bool, _ context: ChannelHandlerContext
+    ) {
+      guard let last = parts.last else { return context.close(promise: nil) }
+      write(parts.dropLast(), context)
+      // Writing the end may hand this handler the next pipelined request at once: nothing of
+      // this answer may come after it.
+      if keepingConnection {
+        context.writeAndFlush(wrapOutboundOut(last), promise: nil)
+      } else {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(last)).whenComplete { _ in
+          channel.close(promise: nil)
+        }
+      }
+    }
+
+    private func write(
+      _ parts: some Collection<HTTPServerResponsePart>, _ context: ChannelHandlerContext
+    ) {
+      for part in parts { context.write(wrapOutboundOut(part), promise: nil) }
+      if !parts.isEmpty { context.flush() }
+    }
+
+    /// Writes `parts` from a task, waiting as the stub says; any failure closes the connection.
+    private static func write(_ response: ResponseParts, to channel: any Channel) async {
+      var response = response
+      defer { response.exchange.finish() }
+      do {
+        while true {
+          let (parts, then) = response.next()
+          if case .end = then { response.exchange.finish() }
+          for part in parts.dropLast() { channel.write(part, promise: nil) }
+          if let last = parts.last { try await channel.writeAndFlush(last).get() }
+          switch then {
+          case .wait(let seconds):
+            try await Task.sleep(for: .seconds(seconds))
+          case .end(let keepingConnection):
+            if !keepingConnection { channel.close(promise: nil) }
+            return
           }
         }
+      } catch {
+        channel.close(promise: nil)
       }
-      pending.append(.end(nil))
-      try await flush()
-      return head.isKeepAlive
-    }
-
-    private func pause(_ seconds: TimeInterval) async throws {
-      if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
-    }
-
-    private func writeText(
-      _ status: HTTPResponseStatus, _ text: String, _ head: HTTPRequestHead, _ outbound: Outbound
-    ) async throws {
-      let bytes = ByteBuffer(string: text)
-      try await outbound.write(
-        .head(
-          HTTPResponseHead(
-            version: head.version, status: status,
-            headers: [
-              "Content-Type": "text/plain; charset=utf-8",
-              "Content-Length": String(bytes.readableBytes), "Connection": "close",
-            ])))
-      try await outbound.write(.body(.byteBuffer(bytes)))
-      try await outbound.write(.end(nil))
     }
 
     /// The request as the registry sees it, or `nil` when its URL cannot be told.

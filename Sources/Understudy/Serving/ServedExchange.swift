@@ -23,6 +23,9 @@ package final class ServedExchange: @unchecked Sendable {
   /// Why the connection closes without an answer: a stubbed error, said in the server's own
   /// terms (a real server's only way to fail a request is to hang up).
   package private(set) var dropsConnection: String?
+  /// Whether writing the body waits (`bodyDelayed(by:)`, throttling, a streamed body) or reads
+  /// a fixture file: the server then writes it from a task, never from its event loop.
+  package private(set) var waitsInBody = false
   /// The conversation to hold once the server has switched the connection to WebSocket: set
   /// (with status `101`) when a WebSocket stub matched an upgrade request.
   package private(set) var webSocket: WebSocketConversation?
@@ -36,11 +39,23 @@ package final class ServedExchange: @unchecked Sendable {
     self.registry = registry
   }
 
-  /// Answers `request` from `registry`; `origin` is the server's own base URL, which a
-  /// pass-through must never be sent back to.
-  package static func serve(
+  /// How the registry answers a request: at once, or after something has to be waited for.
+  package enum Answer: Sendable {
+    /// Decided: the server can start writing it from its event loop (unless ``waitsInBody``).
+    case now(ServedExchange)
+    /// A responder or custom matcher (user code, run off the caller's thread), latency or the
+    /// network has to be waited for: await it from a task. Cancelling that task cancels an async
+    /// responder.
+    case later(@Sendable () async -> ServedExchange)
+  }
+
+  /// Answers `request` from `registry` without waiting when it can: canned stubs, replayed
+  /// cassette entries and near-miss reports are decided here and now, on the caller's thread,
+  /// which never runs user code. `origin` is the server's own base URL, which a pass-through must
+  /// never be sent back to.
+  package static func answer(
     _ request: InterceptedRequest, by registry: StubRegistry, origin: URL
-  ) async -> ServedExchange {
+  ) -> Answer {
     let exchange = ServedExchange(registry: registry)
     if case .retired(let reason, let reportAt) = RegistryDirectory.shared.lookup(registry.id) {
       let message =
@@ -49,39 +64,93 @@ package final class ServedExchange: @unchecked Sendable {
         + "finishes its requests before the test or registry ends."
       if let reportAt { IssueReporter.reportOrphaned(message, at: reportAt) }
       exchange.setText(503, message, for: request)
-      return exchange
+      return .now(exchange)
     }
     let startedAt = Date()
-    // Responders and custom matchers run off this task's thread; cancelling the connection's
-    // task cancels an async responder.
-    let decision = await registry.answer(request)
-    exchange.flight = (decision.entry, startedAt)
+    var run: UserCodeRun?
+    let later = FirstValue<StubRegistry.Decision>()
+    let decided = registry.answer(
+      request, startsFlight: true,
+      userCode: { _ in
+        let started = UserCodeRun()
+        run = started
+        return started
+      }, later: later.settle)
+    if let decided {
+      exchange.flight = (decided.entry, startedAt)
+      if exchange.settle(decided, for: request, origin: origin) { return .now(exchange) }
+    }
+    return .later { [run] in
+      var decision: StubRegistry.Decision
+      if let decided {
+        decision = decided
+      } else {
+        decision = await withTaskCancellationHandler {
+          await later.value
+        } onCancel: {
+          run?.cancel()
+        }
+        exchange.flight = (decision.entry, startedAt)
+      }
+      await exchange.settleLater(decision, for: request, origin: origin)
+      return exchange
+    }
+  }
+
+  /// Answers `request` from `registry`, waiting for whatever the answer needs.
+  package static func serve(
+    _ request: InterceptedRequest, by registry: StubRegistry, origin: URL
+  ) async -> ServedExchange {
+    switch answer(request, by: registry, origin: origin) {
+    case .now(let exchange): return exchange
+    case .later(let exchange): return await exchange()
+    }
+  }
+
+  /// Sets the answer `decision` gives when nothing has to be waited for; returns whether it did.
+  private func settle(
+    _ decision: StubRegistry.Decision, for request: InterceptedRequest, origin: URL
+  ) -> Bool {
     switch decision.resolution {
     case .unmatched(let report):
       // The report masks credentials itself (LogRedaction), as it does for the console.
-      exchange.setText(404, report.description, for: request)
+      setText(404, report.description, for: request)
     case .respondLater, .replayLater:
-      // `answer(_:)` runs the responder before it returns; this is never the final decision.
-      exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
+      // `answer(_:startsFlight:userCode:later:)` runs the responder before it hands a
+      // decision over; this is never the final decision.
+      setText(500, "Understudy: \(request) was left unanswered", for: request)
     case .respond(let response):
-      if response.delay > 0 { try? await Task.sleep(for: .seconds(response.delay)) }
-      exchange.set(response, for: request)
-    case .passThrough(let rewrite, let recording):
-      let outgoing = rewrite.apply(to: request)
-      if let url = outgoing.url, url.port == origin.port,
+      guard response.delay <= 0 else { return false }
+      set(response, for: request)
+    case .passThrough(let rewrite, _):
+      guard let url = rewrite.apply(to: request).url, url.port == origin.port,
         ["127.0.0.1", "localhost", "::1", origin.host].contains(url.host)
-      {
-        exchange.setText(
-          508,
-          "Understudy: \(request) would pass through to \(url.absoluteString), this loopback "
-            + "server itself. Give PassThrough a baseURL (the real server), or stub the request.",
-          for: request)
-        return exchange
-      }
-      let reply = await passThrough(outgoing, for: request, recording: recording)
-      exchange.set(reply, for: request)
+      else { return false }
+      setText(
+        508,
+        "Understudy: \(request) would pass through to \(url.absoluteString), this loopback "
+          + "server itself. Give PassThrough a baseURL (the real server), or stub the request.",
+        for: request)
     }
-    return exchange
+    return true
+  }
+
+  /// Sets the answer `decision` gives, waiting for its latency or the network.
+  private func settleLater(
+    _ decision: StubRegistry.Decision, for request: InterceptedRequest, origin: URL
+  ) async {
+    switch decision.resolution {
+    case .respond(let response) where response.delay > 0:
+      try? await Task.sleep(for: .seconds(response.delay))
+      set(response, for: request)
+    case .passThrough(let rewrite, let recording)
+    where !settle(decision, for: request, origin: origin):
+      let reply = await Self.passThrough(
+        rewrite.apply(to: request), for: request, recording: recording)
+      set(reply, for: request)
+    default:
+      _ = settle(decision, for: request, origin: origin)
+    }
   }
 
   /// Sends `outgoing` to the network as the `URLProtocol` path does, recording or comparing it
@@ -130,6 +199,7 @@ package final class ServedExchange: @unchecked Sendable {
       status = http.status
       headers = http.headers
       bodyDelay = http.bodyDelay
+      waitsInBody = http.bodyDelay > 0 || http.bytesPerSecond != nil || http.chunks != nil
       let source: BodySender.Source
       let length: Int?
       switch http.body.storage {
@@ -137,6 +207,7 @@ package final class ServedExchange: @unchecked Sendable {
         source = .data(data, offset: 0)
         length = data.count
       case .file(let url):
+        waitsInBody = true
         guard let handle = try? FileHandle(forReadingFrom: url) else {
           return setText(500, "Understudy: cannot open fixture file \(url.path)", for: request)
         }

@@ -17,26 +17,26 @@ extension WebSocketConversation {
     let run = UserCodeRun()
     let closure = UserCodeRun.Closure(
       name: "the \(name) declared at \(location)", location: location)
-    let first = FirstOutcome()
+    // The first of the conversation's possible ends: the closure returned or threw, the timeout
+    // fired (`nil`), or the server cancelled it.
+    let first = FirstValue<Result<Void, any Error>?>()
     let socket = WebSocketConnection(transport)
     let timer = Task.detached {
       try? await Task.sleep(for: .seconds(timeout))
       first.settle(nil)
     }
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        first.wait(continuation)
-        run.runAsync(closure) {
-          let result: Result<Void, any Error>
-          do {
-            result = .success(try await body(socket))
-          } catch {
-            result = .failure(error)
-          }
-          run.end()
-          first.settle(result)
-        }
+    run.runAsync(closure) {
+      let result: Result<Void, any Error>
+      do {
+        result = .success(try await body(socket))
+      } catch {
+        result = .failure(error)
       }
+      run.end()
+      first.settle(result)
+    }
+    let result = await withTaskCancellationHandler {
+      await first.value
     } onCancel: {
       first.settle(.failure(CancellationError()))
     }
@@ -75,31 +75,5 @@ extension WebSocketConversation {
   private func report(_ message: String, _ registry: StubRegistry) {
     registry.reportUserCodeFailure(
       ScopeFailure(message: "Understudy: " + message, location: location))
-  }
-}
-
-/// The first of a conversation's possible ends: the closure returned or threw, the timeout
-/// fired (`nil`), or the server cancelled it. Later ones are ignored.
-private final class FirstOutcome: Sendable {
-  typealias Outcome = Result<Void, any Error>?
-  private let state = Locked<(waiting: CheckedContinuation<Outcome, Never>?, settled: Outcome?)>(
-    (nil, nil))
-
-  func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
-    let settled = state.withLock { state -> Outcome? in
-      if state.settled == nil { state.waiting = continuation }
-      return state.settled
-    }
-    if let settled { continuation.resume(returning: settled) }
-  }
-
-  func settle(_ outcome: Outcome) {
-    let waiting = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-      guard state.settled == nil else { return nil }
-      state.settled = .some(outcome)
-      defer { state.waiting = nil }
-      return state.waiting
-    }
-    waiting?.resume(returning: outcome)
   }
 }

@@ -13,12 +13,26 @@ final class LoadClient: Sendable {
   static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
   let port: Int
+  /// Answers after which the client stops, or `nil` to go on until told.
+  let limit: Int?
   let answered = Atomic<Int>(0)
   let wrongAnswers = Atomic<Int>(0)
   let stopping = Atomic<Bool>(false)
 
-  init(port: Int) {
+  init(port: Int, limit: Int? = nil) {
     self.port = port
+    self.limit = limit
+  }
+
+  /// Sends exactly `requests` requests, one after the other, on one keep-alive connection: a
+  /// fixed amount of work, for counting instructions (callgrind) rather than timing.
+  static func send(requests: Int, port: Int) async throws {
+    let client = LoadClient(port: port, limit: requests)
+    try await client.keepSending()
+    if client.wrongAnswers.load(ordering: .relaxed) > 0 {
+      throw BenchError(
+        "port \(port) gave \(client.wrongAnswers.load(ordering: .relaxed)) wrong answers")
+    }
   }
 
   /// Requests per second over `seconds`, after `warmUp` seconds of the same load.
@@ -119,7 +133,10 @@ final class LoadClient: Sendable {
         bytes += buffer.readableBytes
       case .end:
         if status == .ok && bytes == Canned.size {
-          client.answered.add(1, ordering: .relaxed)
+          let answered = client.answered.add(1, ordering: .relaxed).newValue
+          if let limit = client.limit, answered >= limit {
+            client.stopping.store(true, ordering: .relaxed)
+          }
         } else {
           client.wrongAnswers.add(1, ordering: .relaxed)
         }

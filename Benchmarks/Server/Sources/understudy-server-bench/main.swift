@@ -14,13 +14,25 @@ func progress(_ text: String) {
 
 var seconds = 1.5
 var rounds = 5
+var fixedWork: (server: String, requests: Int)?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
   case "--seconds": seconds = Double(arguments.next() ?? "") ?? seconds
   case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
+  case "--requests":
+    let server = arguments.next() ?? ""
+    guard ["floor", "understudy"].contains(server), let count = Int(arguments.next() ?? "")
+    else {
+      print("usage: understudy-server-bench --requests floor|understudy N")
+      exit(2)
+    }
+    fixedWork = (server, count)
   default:
-    print("usage: understudy-server-bench [--seconds S (1.5)] [--rounds N (5)]")
+    print(
+      "usage: understudy-server-bench [--seconds S (1.5)] [--rounds N (5)]\n"
+        + "       understudy-server-bench --requests floor|understudy N   (N requests on one "
+        + "connection, then exit: run it under valgrind --tool=callgrind and compare counts)")
     exit(argument == "--help" ? 0 : 2)
   }
 }
@@ -33,6 +45,16 @@ func benchRegistry() -> StubRegistry {
 }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+if let fixedWork {
+  let registry = benchRegistry()
+  let port =
+    fixedWork.server == "floor"
+    ? try await FloorServer.start().port : try await registry.startServer().port
+  try await LoadClient.send(requests: fixedWork.requests, port: port)
+  print("\(fixedWork.server): \(fixedWork.requests) requests answered")
+  exit(0)
+}
 
 // Cold starts first: the first server of a process also starts SwiftNIO's event loop threads.
 let firstRegistry = benchRegistry()
