@@ -4,7 +4,9 @@
 #
 #   bash .ci/docs.sh            # writes .build/docs (a DocC archive)
 #
-# Uses the debug build SwiftPM already made (or makes it); no release build, no plugin.
+# Dumping symbol graphs builds with every trait, whatever --traits says (SwiftPM 6.3.1), so it
+# uses the scratch folder .ci/server.sh builds with every trait (.build-server) instead of
+# building SwiftNIO and AsyncHTTPClient a second time in .build; no release build, no plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +18,7 @@ output=.build/docs
 #    (extension blocks keep `Trait.stubs` and `XCTestCase.withStubs` in the documentation).
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! swift package dump-symbol-graph --skip-inherited-docs --emit-extension-block-symbols \
+if ! swift package --scratch-path .build-server dump-symbol-graph --skip-inherited-docs --emit-extension-block-symbols \
   >"$log" 2>&1; then
   cat "$log"
   exit 1

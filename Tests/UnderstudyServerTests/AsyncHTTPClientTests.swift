@@ -59,7 +59,7 @@
       let journal = server.registry.journal
       #expect(journal.map(\.request.method) == ["GET", "POST"])
       #expect(journal.last?.request.body == Data(#"{"name":"Ada"}"#.utf8))
-      #expect(journal.last?.response?.statusCode == 201)
+      #expect(journal.last?.response?.status == 201)
       #expect(
         server.registry.verify(
           .post("/users") && .header("Content-Type", "application/json"), .once))

@@ -27,7 +27,7 @@
       let journal = server.registry.journal
       #expect(journal.count == 1)
       #expect(journal.first?.request.path == "/users/42")
-      #expect(journal.first?.response?.statusCode == 200)
+      #expect(journal.first?.response?.status == 200)
     }
 
     @Test func anUnmatchedRequestGetsTheMaskedReportAndTheTestGetsTheIssue() async throws {

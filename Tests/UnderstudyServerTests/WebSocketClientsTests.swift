@@ -57,7 +57,7 @@
         ["python3", "-c", script, "ws://127.0.0.1:\(server.port)/chat"])
       #expect(python.status == 0, "\(python.errors)")
       #expect(python.output == "hi\n0304\n4000 bye\n")
-      #expect(server.registry.journal.first?.response?.statusCode == 101)
+      #expect(server.registry.journal.first?.response?.status == 101)
     }
 
     @Test(

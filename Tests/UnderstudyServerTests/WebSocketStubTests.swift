@@ -39,7 +39,7 @@
       let journal = server.registry.journal
       #expect(journal.map(\.request.path) == ["/chat"])
       #expect(journal.first?.request.headers["Upgrade"] == "websocket")
-      #expect(journal.first?.response?.statusCode == 101)
+      #expect(journal.first?.response?.status == 101)
       #expect(server.registry.verify(.get("/chat"), .exactly(1)))
     }
 

@@ -97,7 +97,7 @@ import Testing
     // The stub's pending answer was cancelled with the task: nothing more ever arrives.
     try await Task.sleep(nanoseconds: 500_000_000)
     #expect(outcome.current.calls == 1)
-    #expect(registry.journal.first?.response?.statusCode == nil)
+    #expect(registry.journal.first?.response?.status == nil)
   }
 
   @Test func swiftTaskCancellationFailsWithCancelled() async throws {

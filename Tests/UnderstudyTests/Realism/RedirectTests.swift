@@ -29,7 +29,7 @@ import Testing
       registry.journal.map(\.request.url.absoluteString) == [
         "https://api.test/a", "https://api.test/b", "https://other.test/c",
       ])
-    #expect(registry.journal.map { $0.response?.statusCode } == [301, 302, 200])
+    #expect(registry.journal.map { $0.response?.status } == [301, 302, 200])
   }
 
   @Test(arguments: [(301, "GET"), (302, "GET"), (303, "GET"), (307, "POST"), (308, "POST")])
