@@ -38,7 +38,7 @@
         ]))
       registry.stub(.get("/rooms/{room}")) { request in
         let room = request.pathParameters["room"] ?? ""
-        return .webSocket(timeout: 10) { socket in
+        return .webSocket(timeout: .seconds(10)) { socket in
           while true {
             let message = try await socket.receive()
             if message == .text("bye") { break }

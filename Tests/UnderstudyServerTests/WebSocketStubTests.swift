@@ -143,7 +143,8 @@
       let registry = StubRegistry()
       registry.stub(.get("/throws"), .webSocket { _ in throw Broken() })
       registry.stub(
-        .get("/waits"), .webSocket(timeout: 0.2) { socket in _ = try await socket.receive() })
+        .get("/waits"),
+        .webSocket(timeout: .milliseconds(200)) { socket in _ = try await socket.receive() })
       try await withKnownIssue {
         let server = try await registry.startServer()
         for (path, code) in [("/throws", 1011), ("/waits", 1001)] {

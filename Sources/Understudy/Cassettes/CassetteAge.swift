@@ -23,10 +23,3 @@ enum CassetteAge {
     }
   }
 }
-
-extension Duration {
-  /// The duration in seconds, for `Date` arithmetic.
-  var seconds: TimeInterval {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}

@@ -125,7 +125,7 @@ extension HAR {
         && lhs.comment == rhs.comment && lhs.chunks == rhs.chunks && lhs.text == rhs.text
     }
 
-    /// Hashes the members ``==`` compares.
+    /// Hashes the members `==` compares.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(size)
       hasher.combine(compression)

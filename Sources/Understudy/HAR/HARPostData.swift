@@ -87,7 +87,7 @@ extension HAR {
         && lhs.comment == rhs.comment && lhs.text == rhs.text
     }
 
-    /// Hashes the members ``==`` compares.
+    /// Hashes the members `==` compares.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(mimeType)
       hasher.combine(params)

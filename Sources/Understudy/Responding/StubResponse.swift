@@ -121,6 +121,16 @@ public struct StubResponse: Sendable {
     return copy
   }
 
+  /// The same response answered after `delay`: `.delayed(by: .milliseconds(300))`.
+  public func delayed(by delay: Duration) -> StubResponse {
+    delayed(by: delay.seconds)
+  }
+
+  /// The same response with its body starting `delay` after its status and headers.
+  public func bodyDelayed(by delay: Duration) -> StubResponse {
+    bodyDelayed(by: delay.seconds)
+  }
+
   /// The same response with its body delivered at `bytesPerSecond`.
   ///
   /// Delegate-based tasks receive the body in timed chunks. Async and completion-handler tasks
@@ -216,10 +226,15 @@ public struct BodyChunk: Sendable, Hashable {
   /// Seconds after the previous part (or after the response, for the first).
   public var delay: TimeInterval
 
-  /// Creates a part.
+  /// Creates a part sent `delay` seconds after the previous one.
   public init(size: Int, delay: TimeInterval) {
     self.size = size
     self.delay = delay
+  }
+
+  /// Creates a part sent `delay` after the previous one.
+  public init(size: Int, delay: Duration) {
+    self.init(size: size, delay: delay.seconds)
   }
 }
 

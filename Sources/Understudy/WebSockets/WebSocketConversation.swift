@@ -31,18 +31,18 @@ extension StubResponse {
   ///
   /// - Parameters:
   ///   - script: The steps, in order.
-  ///   - timeout: How long the whole conversation may take, in seconds.
+  ///   - timeout: How long the whole conversation may take.
   ///   - fileID: The `#fileID` of the declaration; leave the default.
   ///   - filePath: The `#filePath` of the declaration; leave the default.
   ///   - line: The line of the declaration; leave the default.
   ///   - column: The column of the declaration; leave the default.
   public static func webSocket(
-    _ script: [WebSocketStep], timeout: TimeInterval = 60, fileID: String = #fileID,
+    _ script: [WebSocketStep], timeout: Duration = .seconds(60), fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) -> StubResponse {
     webSocket(
       WebSocketConversation(
-        timeout: timeout,
+        timeout: timeout.seconds,
         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
         body: { socket in
           for (index, step) in script.enumerated() {
@@ -71,20 +71,20 @@ extension StubResponse {
   /// test at this line and closes the connection with 1011.
   ///
   /// - Parameters:
-  ///   - timeout: How long the conversation may take, in seconds.
+  ///   - timeout: How long the conversation may take.
   ///   - fileID: The `#fileID` of the declaration; leave the default.
   ///   - filePath: The `#filePath` of the declaration; leave the default.
   ///   - line: The line of the declaration; leave the default.
   ///   - column: The column of the declaration; leave the default.
   ///   - conversation: Receives, sends and closes on the socket.
   public static func webSocket(
-    timeout: TimeInterval = 60, fileID: String = #fileID, filePath: String = #filePath,
+    timeout: Duration = .seconds(60), fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column,
     _ conversation: @escaping @Sendable (WebSocketConnection) async throws -> Void
   ) -> StubResponse {
     webSocket(
       WebSocketConversation(
-        timeout: timeout,
+        timeout: timeout.seconds,
         location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
         body: conversation, name: "WebSocket conversation"))
   }
