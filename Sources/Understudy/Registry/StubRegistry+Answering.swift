@@ -56,23 +56,6 @@ extension StubRegistry {
     }
   }
 
-  /// Decides how to answer `request`, running any closure the user wrote off the current
-  /// thread; cancelling the calling task cancels an async responder. For answerers that can
-  /// wait, such as a server's connection handler.
-  func answer(_ request: InterceptedRequest) async -> Decision {
-    let run = UserCodeRun()
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let decided = answer(request, startsFlight: true, userCode: { _ in run }) {
-          continuation.resume(returning: $0)
-        }
-        if let decided { continuation.resume(returning: decided) }
-      }
-    } onCancel: {
-      run.cancel()
-    }
-  }
-
   /// The decision for a responder's `response`: a pass-through it returned is journaled as one.
   private func decision(entry: Int, respondingWith response: StubResponse) -> Decision {
     guard case .passThrough(let rewrite) = response.outcome else {
