@@ -67,21 +67,7 @@
       context: ChannelHandlerContext
     ) {
       if head.method == .CONNECT {
-        // SwiftNIO sends no body with any answer to CONNECT (RFC 9112 lets 2xx ones have none),
-        // so the reason phrase and a header carry the explanation.
-        let refusal = HTTPResponseHead(
-          version: head.version,
-          status: .custom(
-            code: 501, reasonPhrase: "Understudy's loopback server does not tunnel CONNECT"),
-          headers: [
-            "Connection": "close",
-            "X-Understudy-Refusal":
-              "Understudy's loopback server does not tunnel CONNECT \(head.uri): it answers "
-              + "plain http only and never opens a connection of its own. Send http:// URLs "
-              + "through it as a proxy (they are matched against stubs for the real host), or "
-              + "stub HTTPS with a URLSession from the registry.",
-          ])
-        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
+        return openTunnel(for: head, context: context)
       }
       guard let request = Self.request(head, body: body, origin, standingInFor: standingInFor)
       else {
@@ -113,6 +99,30 @@
           ResponseParts(exchange: exchange, head: head), to: context.channel, after: 0)
       case .later(let exchange):
         answering = Self.write(exchange, for: head, to: context.channel)
+      }
+    }
+
+    /// Answers a `CONNECT` to `host:port` with `200` and serves the tunnel (``ProxyTunnel``).
+    private func openTunnel(for head: HTTPRequestHead, context: ChannelHandlerContext) {
+      guard let tunnel = ProxyTunnel(head) else {
+        // SwiftNIO sends no body with any answer to CONNECT, so a header carries the reason.
+        let refusal = HTTPResponseHead(
+          version: head.version, status: .badRequest,
+          headers: [
+            "Connection": "close",
+            "X-Understudy-Refusal":
+              "Understudy's loopback server tunnels CONNECT to host:port only, not to "
+              + "\(head.uri).",
+          ])
+        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
+      }
+      let established = HTTPResponseHead(
+        version: head.version, status: .custom(code: 200, reasonPhrase: "Connection Established"))
+      write([.head(established), .end(nil)], keepingConnection: true, context)
+      do {
+        try tunnel.open(from: context, registry: registry, serverOrigin: origin)
+      } catch {
+        context.close(promise: nil)
       }
     }
 
