@@ -80,11 +80,7 @@ struct JSONSubsetPattern: Sendable {
         while true {
           guard member < end else { return false }
           let range = tape.contents(at: member)
-          if range.count == name.count,
-            UnsafeRawBufferPointer(rebasing: bytes[range]).elementsEqual(name)
-          {
-            break
-          }
+          if name.withUnsafeBytes({ JSONTape.bytes(bytes, range, equal: $0) }) { break }
           member = tape.end(at: member + JSONTape.width)
         }
         guard conforms(value, tape, at: member + JSONTape.width, bytes) else { return false }
@@ -103,11 +99,7 @@ struct JSONSubsetPattern: Sendable {
       let range = tape.contents(at: index)
       switch kind {
       case .asciiString:
-        if range.count == utf8.count,
-          UnsafeRawBufferPointer(rebasing: bytes[range]).elementsEqual(utf8)
-        {
-          return true
-        }
+        if utf8.withUnsafeBytes({ JSONTape.bytes(bytes, range, equal: $0) }) { return true }
         // Different ASCII bytes are different strings; a non-ASCII text may still be equal
         // (U+212A KELVIN SIGN is "K").
         if isASCII { return false }

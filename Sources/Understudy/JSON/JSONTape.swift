@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON body read once into a flat list of where its values lie, for matchers that look up a
 /// few members and compare a few values: no dictionary, no `String`, one array.
 ///
@@ -36,6 +38,16 @@ struct JSONTape: Sendable {
     builder.scanner.skipWhitespace()
     guard builder.scanner.isAtEnd else { return nil }
     entries = builder.entries
+  }
+
+  /// Whether `range` of `bytes` holds the same bytes as `other`; `memcmp`, as the generic
+  /// `elementsEqual` cost a hundred instructions for a short name.
+  static func bytes(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal other: UnsafeRawBufferPointer
+  ) -> Bool {
+    guard range.count == other.count else { return false }
+    guard let base = bytes.baseAddress, let otherBase = other.baseAddress else { return true }
+    return memcmp(base + range.lowerBound, otherBase, other.count) == 0
   }
 
   func kind(at index: Int) -> Kind { Kind(rawValue: entries[index]) ?? .null }
@@ -141,11 +153,7 @@ struct JSONTape: Sendable {
       var earlier = header + JSONTape.width
       while earlier < entries.count {
         let range = entries[earlier + 1]..<entries[earlier + 2]
-        if range.count == name.count,
-          UnsafeRawBufferPointer(rebasing: scanner.bytes[range]).elementsEqual(name)
-        {
-          return false
-        }
+        if JSONTape.bytes(scanner.bytes, range, equal: name) { return false }
         earlier = entries[earlier + JSONTape.width + 3]  // past the member's value
       }
       append(.asciiString, span.range)

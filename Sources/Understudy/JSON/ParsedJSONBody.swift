@@ -29,7 +29,7 @@ struct ParsedJSONBodyCache: Sendable {
 
   /// The body's tape, or `nil` when it needs the full parse.
   func tape(of body: Data) -> JSONTape? {
-    if let cached = readings.current.tape { return cached }
+    if let cached = readings.withLock({ $0.tape }) { return cached }
     let tape = body.withUnsafeBytes { JSONTape($0) }
     readings.withLock { $0.tape = .some(tape) }
     return tape
