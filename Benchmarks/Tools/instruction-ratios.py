@@ -23,16 +23,18 @@ import sys
 
 # (scenario name as --only selects it, bar, gated): the rows issue 17 names. A scenario with
 # several rows (hit last / hit first registered; with and without a journal) is counted as one
-# workload, all its rows in turn, on both sides alike. A row not gated is reported against its
-# bar but cannot fail the run: the mixed-predicates row is still past its 1.15x bar. The
-# 10,000-stub row is gated since its registry is kept to the end (KeptRegistries.swift): its
-# freeing, 95 million instructions, used to race the process's exit (0.86x or 1.62x).
+# workload, all its rows in turn, on both sides alike. A row not gated would be reported against
+# its bar but could not fail the run; every row is gated now. The 10,000-stub row is gated since
+# its registry is kept to the end (KeptRegistries.swift): its freeing, 95 million instructions,
+# used to race the process's exit (0.86x or 1.62x). The mixed-predicates row is gated since
+# subset matchers read a tape of the body (JSONTape.swift): 1.14x-1.145x, with less room than
+# the others (the floor's count moved by up to 1,700 instructions, 0.015x, between builds).
 ROWS = [
     ("one exact stub", 1.05, True),
     ("10,000 exact stubs", 1.10, True),
     ("1,000 placeholder-first templates", 1.20, True),
     ("1,000 templates of mixed shapes", 1.20, True),
-    ("mixed predicates", 1.15, False),
+    ("mixed predicates", 1.15, True),
 ]
 # Rows that count test scopes, not requests: the benchmark runs a fifth of --requests scopes.
 # Two runs of one binary gave 1.16x and 1.15x both times (counts within 0.3%).

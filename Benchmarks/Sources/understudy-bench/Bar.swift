@@ -47,6 +47,10 @@ struct Bar: Codable, Sendable {
   /// protocol. CI only reports it: its first wall-clock runs (1.5x-1.8x at load 12) sat far
   /// above its instruction count (1.2x), for a reason not yet found.
   static let scopes = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: nil)
+  /// Eight stubs on one route told apart by header, header regex and JSON subset (issue 17):
+  /// within 1.15x of the floor. CI judges it on instructions (instruction-ratios.py); the wall
+  /// clock only reports it, since its runs on a loaded machine sit well above that count.
+  static let predicates = Bar(comparison: .atMost, limit: 1.15, unit: "x", ciLimit: nil)
   /// 64 requests in flight: within 1.2x of the floor at 64 in flight; CI fails above 1.6x.
   static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
   /// Replay of 10,000 entries against one entry; CI fails above 1.5x.

@@ -167,7 +167,8 @@ enum StubScenarios {
     return [
       try await compare(
         "mixed predicates (8 stubs: header, regex, JSON subset)", registry, request, target,
-        context, note: "every predicate runs; the JSON body is parsed once per request")
+        context, bar: .predicates,
+        note: "every predicate runs; subsets read one tape of the body per request")
     ]
   }
 
