@@ -35,15 +35,22 @@ struct JSONScanner {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   mutating func skipWhitespace() {
-    // Pretty-printed files indent with runs of spaces: pass them eight at a time.
-    while index + 8 <= bytes.count,
-      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
-    {
-      index += 8
-    }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index += 1
+        // Pretty-printed files indent with runs of spaces after each line break: pass a run a
+        // word at a time, stopping at its first other byte.
+        while index + 8 <= bytes.count {
+          let others =
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            ^ 0x2020_2020_2020_2020
+          if others != 0 {
+            index += others.trailingZeroBitCount / 8
+            break
+          }
+          index += 8
+        }
       default: return
       }
     }
@@ -109,11 +116,20 @@ struct JSONScanner {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let quote = word ^ (ones &* 0x22)
       let backslash = word ^ (ones &* 0x5C)
-      // A byte is flagged when it is zero (quote, backslash) or below 0x20; exact for "any".
+      // A byte is flagged when it is zero (quote, backslash) or below 0x20. Borrows can flag
+      // bytes after a true hit, never before one, so the lowest flag is the first special byte.
       let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        | ((word &- ones &* 0x20) & ~word)
-      if special & highs != 0 { break }
+        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+          | ((word &- ones &* 0x20) & ~word)) & highs
+      if special != 0 {
+        // Stop at that byte, keeping the high bits of the bytes before it: a short string
+        // ends here without a byte-at-a-time loop.
+        let before = special.trailingZeroBitCount
+        let passed = word & highs & ((1 << before) &- 1)
+        highBits |= passed != 0 ? 0x80 : 0
+        index += before / 8
+        return
+      }
       highBits |= word & highs != 0 ? 0x80 : 0
       index += 8
     }
