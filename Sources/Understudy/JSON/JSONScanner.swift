@@ -35,15 +35,22 @@ struct JSONScanner {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   mutating func skipWhitespace() {
-    // Pretty-printed files indent with runs of spaces: pass them eight at a time.
-    while index + 8 <= bytes.count,
-      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
-    {
-      index += 8
-    }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index += 1
+        // Pretty-printed files indent with runs of spaces after each line break: pass a run a
+        // word at a time, stopping at its first other byte.
+        while index + 8 <= bytes.count {
+          let others =
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            ^ 0x2020_2020_2020_2020
+          if others != 0 {
+            index += others.trailingZeroBitCount / 8
+            break
+          }
+          index += 8
+        }
       default: return
       }
     }
@@ -103,10 +110,20 @@ struct JSONScanner {
   /// it can; `highBits` collects bit 7 of every byte passed, so ASCII-only runs skip UTF-8
   /// validation.
   private mutating func skipPlainRun(highBits: inout UInt8) {
+    let highs: UInt64 = 0x8080_8080_8080_8080
     while index + 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      if Self.holdsSpecialByte(word) { break }
-      highBits |= word & 0x8080_8080_8080_8080 != 0 ? 0x80 : 0
+      let special = Self.specialByteFlags(word)
+      if special != 0 {
+        // Stop at that byte, keeping the high bits of the bytes before it: a short string
+        // ends here without a byte-at-a-time loop.
+        let before = special.trailingZeroBitCount
+        let passed = word & highs & ((1 << before) &- 1)
+        highBits |= passed != 0 ? 0x80 : 0
+        index += before / 8
+        return
+      }
+      highBits |= word & highs != 0 ? 0x80 : 0
       index += 8
     }
     while index < bytes.count {
@@ -120,7 +137,12 @@ struct JSONScanner {
   /// Whether one of the eight bytes of `word` is a `"`, a `\` or a control character: a byte a
   /// JSON string cannot hold as it is. Exact, so a run of words without one needs no second look.
   @inline(__always)
-  static func holdsSpecialByte(_ word: UInt64) -> Bool {
+  static func holdsSpecialByte(_ word: UInt64) -> Bool { specialByteFlags(word) != 0 }
+
+  /// Bit 7 of each byte of `word` that is a `"`, a `\` or a control character. Borrows can flag
+  /// bytes after a true hit, never before one, so the lowest flag is the first special byte.
+  @inline(__always)
+  static func specialByteFlags(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let quote = word ^ (ones &* 0x22)
     let backslash = word ^ (ones &* 0x5C)
@@ -128,7 +150,7 @@ struct JSONScanner {
     let special =
       ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
       | ((word &- ones &* 0x20) & ~word)
-    return special & (ones &* 0x80) != 0
+    return special & (ones &* 0x80)
   }
 
   /// Checks the escape at ``index`` (the backslash) and moves past it; a `\u` high surrogate
