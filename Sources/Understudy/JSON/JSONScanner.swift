@@ -158,6 +158,8 @@ struct JSONScanner {
   }
 
   /// The string a span from ``scanString()`` holds; never fails, because the scan checked it.
+  /// Bytes that are not UTF-8 and unpaired surrogate escapes, which only a lenient reader lets
+  /// through, become U+FFFD.
   static func decode(_ span: StringSpan, in bytes: UnsafeRawBufferPointer) -> String {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[span.range])
     guard span.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
@@ -202,9 +204,15 @@ struct JSONScanner {
       case UInt8(ascii: "u"):
         var scalar = hex4(raw, at: position) ?? 0xFFFD
         position += 4
-        if (0xD800..<0xDC00).contains(scalar) {
-          let low = hex4(raw, at: position + 2) ?? 0xDC00
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        // A lenient reader (JSONNode's) also passes unpaired surrogates: a high one followed by
+        // another `\u` takes it along and both become U+FFFD; a lone one fails `Unicode.Scalar`.
+        if (0xD800..<0xDC00).contains(scalar), let low = hex4(raw, at: position + 2),
+          raw[position] == UInt8(ascii: "\\"), raw[position + 1] == UInt8(ascii: "u")
+        {
+          scalar =
+            (0xDC00..<0xE000).contains(low)
+            ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            : 0xFFFD
           position += 6
         }
         for byte in String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8 {
