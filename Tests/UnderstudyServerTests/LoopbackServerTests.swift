@@ -192,6 +192,18 @@
         ])
     }
 
+    @Test(.servedStubs { $0.stub(.head("/report.pdf"), .data(Data(repeating: 7, count: 300))) })
+    func aHeadRequestGetsTheLengthWithoutTheBody() async throws {
+      let server = try #require(LoopbackServer.current)
+      let curl = try await Subprocess.curl(
+        "--head", server.baseURL.appending(path: "report.pdf").absoluteString)
+      #expect(curl.status == 0, "\(curl.errors)")
+      #expect(curl.output.hasPrefix("HTTP/1.1 200 OK"), "\(curl.output)")
+      #expect(curl.output.lowercased().contains("content-length: 300"), "\(curl.output)")
+      // A body after the head would be read as the start of a second answer and fail curl.
+      #expect(curl.output.hasSuffix("\r\n\r\n"), "\(curl.output)")
+    }
+
     @Test func httpsThroughAConnectTunnelIsRefusedAtOnceAndNeverReachesTheNetwork() async throws {
       // Outside a test scope, so the server's issue goes to standard error, not to this test;
       // StubbedTestCaseServerTests checks that a scope records it.
