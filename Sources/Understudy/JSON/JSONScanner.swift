@@ -104,8 +104,8 @@ struct JSONScanner {
   /// validation.
   private mutating func skipPlainRun(highBits: inout UInt8) {
     while index + 8 <= bytes.count {
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      if Self.holdsSpecialByte(word) { break }
+      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if Self.specialByteOffset(word) < 8 { break }
       highBits |= word & 0x8080_8080_8080_8080 != 0 ? 0x80 : 0
       index += 8
     }
@@ -117,18 +117,20 @@ struct JSONScanner {
     }
   }
 
-  /// Whether one of the eight bytes of `word` is a `"`, a `\` or a control character: a byte a
-  /// JSON string cannot hold as it is. Exact, so a run of words without one needs no second look.
+  /// How many bytes of `word` (as loaded from memory) come before the first that a JSON string
+  /// cannot hold as it is (`"`, `\` or a control character): 8 when there is none.
   @inline(__always)
-  static func holdsSpecialByte(_ word: UInt64) -> Bool {
+  static func specialByteOffset(_ word: UInt64) -> Int {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    // A byte is flagged when it is zero (quote, backslash) or below 0x20.
+    let bytes = UInt64(littleEndian: word)
+    let quote = bytes ^ (ones &* 0x22)
+    let backslash = bytes ^ (ones &* 0x5C)
+    // A byte is flagged when it is zero (quote, backslash) or below 0x20. A false flag can only
+    // sit above a true one, so the lowest flag is exact.
     let special =
       ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-      | ((word &- ones &* 0x20) & ~word)
-    return special & (ones &* 0x80) != 0
+      | ((bytes &- ones &* 0x20) & ~bytes)
+    return (special & (ones &* 0x80)).trailingZeroBitCount >> 3
   }
 
   /// Checks the escape at ``index`` (the backslash) and moves past it; a `\u` high surrogate
