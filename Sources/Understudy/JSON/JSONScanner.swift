@@ -35,15 +35,22 @@ struct JSONScanner {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   mutating func skipWhitespace() {
-    // Pretty-printed files indent with runs of spaces: pass them eight at a time.
-    while index + 8 <= bytes.count,
-      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
-    {
-      index += 8
-    }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index += 1
+        // Pretty-printed files indent with runs of spaces after each line break: pass a run a
+        // word at a time, stopping at its first other byte.
+        while index + 8 <= bytes.count {
+          let others =
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            ^ 0x2020_2020_2020_2020
+          if others != 0 {
+            index += others.trailingZeroBitCount / 8
+            break
+          }
+          index += 8
+        }
       default: return
       }
     }
@@ -103,10 +110,20 @@ struct JSONScanner {
   /// it can; `highBits` collects bit 7 of every byte passed, so ASCII-only runs skip UTF-8
   /// validation.
   private mutating func skipPlainRun(highBits: inout UInt8) {
+    let highs: UInt64 = 0x8080_8080_8080_8080
     while index + 8 <= bytes.count {
-      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      if Self.specialByteOffset(word) < 8 { break }
-      highBits |= word & 0x8080_8080_8080_8080 != 0 ? 0x80 : 0
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let special = Self.specialByteFlags(word)
+      if special != 0 {
+        // Stop at that byte, keeping the high bits of the bytes before it: a short string
+        // ends here without a byte-at-a-time loop.
+        let before = special.trailingZeroBitCount
+        let passed = word & highs & ((1 << before) &- 1)
+        highBits |= passed != 0 ? 0x80 : 0
+        index += before / 8
+        return
+      }
+      highBits |= word & highs != 0 ? 0x80 : 0
       index += 8
     }
     while index < bytes.count {
@@ -121,16 +138,21 @@ struct JSONScanner {
   /// cannot hold as it is (`"`, `\` or a control character): 8 when there is none.
   @inline(__always)
   static func specialByteOffset(_ word: UInt64) -> Int {
+    specialByteFlags(UInt64(littleEndian: word)).trailingZeroBitCount >> 3
+  }
+
+  /// Bit 7 of each byte of `word` that is a `"`, a `\` or a control character. Borrows can flag
+  /// bytes after a true hit, never before one, so the lowest flag is the first special byte.
+  @inline(__always)
+  static func specialByteFlags(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let bytes = UInt64(littleEndian: word)
-    let quote = bytes ^ (ones &* 0x22)
-    let backslash = bytes ^ (ones &* 0x5C)
-    // A byte is flagged when it is zero (quote, backslash) or below 0x20. A false flag can only
-    // sit above a true one, so the lowest flag is exact.
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    // A byte is flagged when it is zero (quote, backslash) or below 0x20.
     let special =
       ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-      | ((bytes &- ones &* 0x20) & ~bytes)
-    return (special & (ones &* 0x80)).trailingZeroBitCount >> 3
+      | ((word &- ones &* 0x20) & ~word)
+    return special & (ones &* 0x80)
   }
 
   /// Checks the escape at ``index`` (the backslash) and moves past it; a `\u` high surrogate
@@ -166,6 +188,8 @@ struct JSONScanner {
   }
 
   /// The string a span from ``scanString()`` holds; never fails, because the scan checked it.
+  /// Bytes that are not UTF-8 and unpaired surrogate escapes, which only a lenient reader lets
+  /// through, become U+FFFD.
   static func decode(_ span: StringSpan, in bytes: UnsafeRawBufferPointer) -> String {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[span.range])
     guard span.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
@@ -270,9 +294,15 @@ struct JSONScanner {
   {
     var scalar = hex4(raw, at: position) ?? 0xFFFD
     position += 4
-    if (0xD800..<0xDC00).contains(scalar) {
-      let low = hex4(raw, at: position + 2) ?? 0xDC00
-      scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+    // A lenient reader (JSONNode's) also passes unpaired surrogates: a high one followed by
+    // another `\u` takes it along and both become U+FFFD; a lone one fails `Unicode.Scalar`.
+    if (0xD800..<0xDC00).contains(scalar), let low = hex4(raw, at: position + 2),
+      raw[position] == UInt8(ascii: "\\"), raw[position + 1] == UInt8(ascii: "u")
+    {
+      scalar =
+        (0xDC00..<0xE000).contains(low)
+        ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        : 0xFFFD
       position += 6
     }
     return Unicode.Scalar(scalar) ?? "\u{FFFD}"
