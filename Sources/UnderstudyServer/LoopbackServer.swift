@@ -26,8 +26,10 @@
   ///
   /// Absolute-form requests (`GET http://api.example.com/x HTTP/1.1`, what a client configured
   /// with this server as its HTTP proxy sends) are matched with their own URL, so stubs written
-  /// for the real host answer them. `CONNECT` (HTTPS through a proxy) is refused with `501` and a
-  /// body saying why: the server never opens a tunnel or any other connection of its own.
+  /// for the real host answer them. A `CONNECT host:port` tunnel (what AsyncHTTPClient opens
+  /// through any proxy) leads back into the server: the requests in it are matched as
+  /// `http://host:port/...`. HTTPS in a tunnel (a TLS handshake) is refused at once, with an
+  /// issue for the test: the server never opens a connection of its own.
   ///
   /// Each server listens on a port of its own, chosen by the system, so parallel tests never
   /// collide; it stops when its registry's test scope ends, or at ``stop()``.

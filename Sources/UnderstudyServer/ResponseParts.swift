@@ -36,17 +36,14 @@
               + "upgrade was not a valid WebSocket handshake: send it as the first request of a "
               + "connection, with Sec-WebSocket-Key and Sec-WebSocket-Version: 13.\n", head)
         }
-        var headers = NIOHTTP1.HTTPHeaders(exchange.headers.map { ($0.name, $0.value) })
-        if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        parts.append(
-          .head(
-            HTTPResponseHead(
-              version: head.version, status: HTTPResponseStatus(statusCode: exchange.status),
-              headers: headers)))
+        parts.append(.head(Self.responseHead(for: exchange, answering: head)))
         let delay = exchange.bodyDelay + (exchange.body?.initialDelay ?? 0)
         if delay > 0 { return (parts, .wait(delay)) }
       }
       guard let body = exchange.body else {
+        if let canned = exchange.cannedBody, !canned.isEmpty {
+          parts.append(.body(.byteBuffer(ByteBuffer(bytes: canned))))
+        }
         parts.append(.end(nil))
         return (parts, .end(keepingConnection: head.isKeepAlive))
       }
@@ -68,6 +65,19 @@
           return (parts, .end(keepingConnection: false))
         }
       }
+    }
+
+    /// The head of `exchange`'s answer to `request`, in SwiftNIO's form.
+    static func responseHead(for exchange: ServedExchange, answering request: HTTPRequestHead)
+      -> HTTPResponseHead
+    {
+      var headers = NIOHTTP1.HTTPHeaders()
+      headers.reserveCapacity(exchange.headers.fields.count + 1)
+      for field in exchange.headers { headers.add(name: field.name, value: field.value) }
+      if !request.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+      return HTTPResponseHead(
+        version: request.version, status: HTTPResponseStatus(statusCode: exchange.status),
+        headers: headers)
     }
 
     /// A plain-text answer that closes the connection: the server's own refusals.

@@ -26,6 +26,7 @@
     private var body = Data()
     /// The answer a task is waiting for or writing; the connection's end cancels it.
     private var answering: Task<Void, Never>?
+    private var cache = ConnectionCache()
 
     init(registry: StubRegistry, origin: URL, standingInFor: URL?, declined: DeclinedUpgrade) {
       self.registry = registry
@@ -67,23 +68,11 @@
       context: ChannelHandlerContext
     ) {
       if head.method == .CONNECT {
-        // SwiftNIO sends no body with any answer to CONNECT (RFC 9112 lets 2xx ones have none),
-        // so the reason phrase and a header carry the explanation.
-        let refusal = HTTPResponseHead(
-          version: head.version,
-          status: .custom(
-            code: 501, reasonPhrase: "Understudy's loopback server does not tunnel CONNECT"),
-          headers: [
-            "Connection": "close",
-            "X-Understudy-Refusal":
-              "Understudy's loopback server does not tunnel CONNECT \(head.uri): it answers "
-              + "plain http only and never opens a connection of its own. Send http:// URLs "
-              + "through it as a proxy (they are matched against stubs for the real host), or "
-              + "stub HTTPS with a URLSession from the registry.",
-          ])
-        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
+        return openTunnel(for: head, context: context)
       }
-      guard let request = Self.request(head, body: body, origin, standingInFor: standingInFor)
+      guard
+        let request = cache.request(
+          head, body: body, origin: origin, standingInFor: standingInFor)
       else {
         let refusal = ResponseParts.text(
           .badRequest,
@@ -95,6 +84,19 @@
         answer.map { ServedExchange.Answer.now($0) }
         ?? ServedExchange.answer(request, by: registry, origin: origin)
       switch answer {
+      case .now(let exchange)
+      where !exchange.waitsInBody && exchange.body == nil && exchange.dropsConnection == nil
+        && exchange.webSocket == nil:
+        // A canned answer, the common case: head, body and end in one flush, as SwiftNIO's
+        // types built for the last answer when it was the same.
+        exchange.finish()
+        context.write(
+          wrapOutboundOut(.head(cache.responseHead(for: exchange, answering: head))),
+          promise: nil)
+        if let body = exchange.cannedBody, !body.isEmpty {
+          context.write(wrapOutboundOut(.body(.byteBuffer(cache.buffer(for: body)))), promise: nil)
+        }
+        end(with: .end(nil), keepingConnection: head.isKeepAlive, context)
       case .now(let exchange) where !exchange.waitsInBody:
         var parts = ResponseParts(exchange: exchange, head: head)
         let (first, then) = parts.next()
@@ -113,6 +115,30 @@
           ResponseParts(exchange: exchange, head: head), to: context.channel, after: 0)
       case .later(let exchange):
         answering = Self.write(exchange, for: head, to: context.channel)
+      }
+    }
+
+    /// Answers a `CONNECT` to `host:port` with `200` and serves the tunnel (``ProxyTunnel``).
+    private func openTunnel(for head: HTTPRequestHead, context: ChannelHandlerContext) {
+      guard let tunnel = ProxyTunnel(head) else {
+        // SwiftNIO sends no body with any answer to CONNECT, so a header carries the reason.
+        let refusal = HTTPResponseHead(
+          version: head.version, status: .badRequest,
+          headers: [
+            "Connection": "close",
+            "X-Understudy-Refusal":
+              "Understudy's loopback server tunnels CONNECT to host:port only, not to "
+              + "\(head.uri).",
+          ])
+        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
+      }
+      let established = HTTPResponseHead(
+        version: head.version, status: .custom(code: 200, reasonPhrase: "Connection Established"))
+      write([.head(established), .end(nil)], keepingConnection: true, context)
+      do {
+        try tunnel.open(from: context, registry: registry, serverOrigin: origin)
+      } catch {
+        context.close(promise: nil)
       }
     }
 
@@ -145,7 +171,15 @@
       _ parts: [HTTPServerResponsePart], keepingConnection: Bool, _ context: ChannelHandlerContext
     ) {
       guard let last = parts.last else { return context.close(promise: nil) }
-      write(parts.dropLast(), context)
+      for part in parts.dropLast() { context.write(wrapOutboundOut(part), promise: nil) }
+      end(with: last, keepingConnection: keepingConnection, context)
+    }
+
+    /// Writes the last part of an answer and flushes, then closes the connection unless it is
+    /// kept.
+    private func end(
+      with last: HTTPServerResponsePart, keepingConnection: Bool, _ context: ChannelHandlerContext
+    ) {
       // Writing the end may hand this handler the next pipelined request at once: nothing of
       // this answer may come after it.
       if keepingConnection {
@@ -195,14 +229,19 @@
       guard let url = url(of: head, origin: origin, standingInFor: standingInFor) else {
         return nil
       }
+      return InterceptedRequest(
+        method: HTTPMethod(rawValue: head.method.rawValue), url: url,
+        headers: fields(of: head, standingInFor: standingInFor), body: body.isEmpty ? nil : body)
+    }
+
+    /// The request's header fields as the registry sees them.
+    static func fields(of head: HTTPRequestHead, standingInFor: URL?) -> Understudy.HTTPHeaders {
       var fields = Understudy.HTTPHeaders()
       for (name, value) in head.headers { fields.add(name: name, value: value) }
       // Standing in for another origin, the client's `Host` names this server, not that origin;
       // left out, the request reads as one the code under test sent to the origin itself.
       if standingInFor != nil, head.uri.hasPrefix("/") { fields["Host"] = nil }
-      return InterceptedRequest(
-        method: HTTPMethod(rawValue: head.method.rawValue), url: url, headers: fields,
-        body: body.isEmpty ? nil : body)
+      return fields
     }
 
     /// The request's URL: its own in absolute form (a client using the server as its proxy),
@@ -210,7 +249,7 @@
     /// on the server.
     static func url(of head: HTTPRequestHead, origin: URL, standingInFor: URL? = nil) -> URL? {
       let target = head.uri
-      if target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") {
+      if hasPrefix(target, "http://") || hasPrefix(target, "https://") {
         return URL(string: target)
       }
       guard target.hasPrefix("/") else { return nil }
@@ -221,6 +260,19 @@
       }
       let host = head.headers.first(name: "Host") ?? "\(origin.host!):\(origin.port!)"
       return URL(string: "http://\(host)\(target)")
+    }
+
+    /// Whether `text` starts with the lower-case ASCII `prefix`, in any case; without the copy
+    /// `lowercased()` makes on every request.
+    private static func hasPrefix(_ text: String, _ prefix: StaticString) -> Bool {
+      let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+      var actual = text.utf8.makeIterator()
+      for byte in expected {
+        guard let next = actual.next() else { return false }
+        let folded = next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z") ? next | 0x20 : next
+        guard folded == byte else { return false }
+      }
+      return true
     }
   }
 #endif

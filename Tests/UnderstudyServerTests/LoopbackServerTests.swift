@@ -173,22 +173,61 @@
       #expect(replayedFrom == file)
     }
 
-    @Test(.servedStubs)
-    func connectIsRefusedAtOnceAndNothingIsJournaled() async throws {
+    @Test(
+      .servedStubs {
+        $0.stub(.get("http://api.example.com/v1/users/{id}"), .text("through the tunnel"))
+        $0.stub(.get("http://api.example.com:8080/health"), .text("up"))
+      })
+    func aConnectTunnelIsAnsweredByStubsForTheTunnelsHost() async throws {
       let server = try #require(LoopbackServer.current)
-      // A hang would end in curl's own time limit (exit 28), not in the refusal (exit 56).
+      // --proxytunnel: CONNECT api.example.com:80, then the request inside the tunnel.
+      let curl = try await Subprocess.curl(
+        "--proxy", server.baseURL.absoluteString, "--proxytunnel",
+        "http://api.example.com/v1/users/9", "http://api.example.com:8080/health")
+      #expect(curl.status == 0, "\(curl.errors)")
+      #expect(curl.output == "through the tunnelup")
+      #expect(
+        server.registry.journal.map(\.request.url.absoluteString) == [
+          "http://api.example.com/v1/users/9", "http://api.example.com:8080/health",
+        ])
+    }
+
+    @Test(.servedStubs { $0.stub(.head("/report.pdf"), .data(Data(repeating: 7, count: 300))) })
+    func aHeadRequestGetsTheLengthWithoutTheBody() async throws {
+      let server = try #require(LoopbackServer.current)
+      let curl = try await Subprocess.curl(
+        "--head", server.baseURL.appending(path: "report.pdf").absoluteString)
+      #expect(curl.status == 0, "\(curl.errors)")
+      #expect(curl.output.hasPrefix("HTTP/1.1 200 OK"), "\(curl.output)")
+      #expect(curl.output.lowercased().contains("content-length: 300"), "\(curl.output)")
+      // A body after the head would be read as the start of a second answer and fail curl.
+      #expect(curl.output.hasSuffix("\r\n\r\n"), "\(curl.output)")
+    }
+
+    @Test func httpsThroughAConnectTunnelIsRefusedAtOnceAndNeverReachesTheNetwork() async throws {
+      // Outside a test scope, so the server's issue goes to standard error, not to this test;
+      // StubbedTestCaseServerTests checks that a scope records it.
+      let registry = StubRegistry()
+      let server = try await registry.startServer()
+      // A hang would end in curl's own time limit (exit 28), not in the TLS failure (exit 35).
       let curl = try await Subprocess.curl(
         "--proxy", server.baseURL.absoluteString, "https://api.example.com/secure")
-      // 56: curl's "failure receiving network data", here the proxy's refusal of the tunnel.
-      #expect(curl.status == 56, "\(curl.errors)")
-      #expect(curl.errors.contains("501"))
-      #expect(server.registry.journal.isEmpty)
+      await server.stop()
+      // 35: curl's "SSL connect error", here the server's handshake_failure alert.
+      #expect(curl.status == 35, "\(curl.errors)")
+      #expect(curl.errors.contains("handshake failure"), "\(curl.errors)")
+      #expect(registry.journal.isEmpty)
+    }
 
+    @Test(.servedStubs)
+    func aConnectToSomethingOtherThanHostAndPortIsRefused() async throws {
+      let server = try #require(LoopbackServer.current)
       let raw = try await Subprocess.curl(
-        "--include", "--request-target", "api.example.com:443", "--request", "CONNECT",
+        "--include", "--request-target", "api.example.com", "--request", "CONNECT",
         server.baseURL.absoluteString)
-      #expect(raw.output.hasPrefix("HTTP/1.1 501 Understudy's loopback server does not tunnel"))
-      #expect(raw.output.contains("does not tunnel CONNECT api.example.com:443"))
+      #expect(raw.output.hasPrefix("HTTP/1.1 400 Bad Request"), "\(raw.output)")
+      #expect(raw.output.contains("tunnels CONNECT to host:port only, not to api.example.com."))
+      #expect(server.registry.journal.isEmpty)
     }
 
     @Test(.servedStubs(unmatchedRequests: .passThrough(PassThrough())))

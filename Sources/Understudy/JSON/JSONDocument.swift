@@ -1,10 +1,11 @@
 /// A JSON value with the byte range it occupies in its source.
 ///
 /// Foundation's decoders report neither where a syntax error is (Linux `JSONDecoder` says only
-/// "The given data was not valid JSON.") nor where a member with the wrong type sits. This small
+/// "The given data was not valid JSON.") nor where a member with the wrong type sits. This
 /// parser runs only when something has already gone wrong, or on bodies being redacted, and
 /// keeps offsets so errors can give a line and column and redaction can replace a value in
-/// place without reformatting the rest of the body.
+/// place without reformatting the rest of the body. It reads tokens with ``JSONScanner``, as the
+/// matchers' and the cassette loader's readers do, and adds the messages and the leniency.
 struct JSONNode {
   /// A member of an object.
   struct Member {
@@ -28,14 +29,7 @@ struct JSONNode {
 
   /// The 1-based line and column of a byte offset, the column counted in characters.
   static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-    let end = min(offset, bytes.count)
-    var line = 1
-    var lineStart = 0
-    for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
-      line += 1
-      lineStart = index + 1
-    }
-    return (line, column(of: end, lineStart: lineStart, in: bytes))
+    bytes.withUnsafeBytes { JSONScanner.lineAndColumn(of: offset, in: $0) }
   }
 
   /// The 1-based column of a byte offset on the line starting at `lineStart`, counted in
@@ -222,6 +216,9 @@ struct JSONSyntaxError: Error {
   var isTruncated: Bool
 }
 
+/// The error-reporting reader over ``JSONScanner``'s tokens: the scanner reads what is well
+/// formed, and this parser works out what to say, and where, when it is not, and what to accept
+/// leniently (bytes that are not UTF-8, unpaired surrogate escapes) when not `strict`.
 private struct JSONParser {
   /// The nesting Foundation's parser allows; deeper documents are rejected, never recursed into.
   static let maximumDepth = 512
@@ -233,22 +230,28 @@ private struct JSONParser {
   let visit: ((JSONWalkEvent) -> Void)?
   /// Whether `visit` hears of strings and numbers, or of members alone.
   var reportsScalars = true
-  var index = 0
+  var scanner: JSONScanner
 
   init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
     self.bytes = bytes
     self.strict = strict
     self.visit = visit
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    scanner = JSONScanner(UnsafeRawBufferPointer(bytes))
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.index = 3 }
+  }
+
+  var index: Int {
+    get { scanner.index }
+    set { scanner.index = newValue }
   }
 
   mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
-    skipWhitespace()
+    scanner.skipWhitespace()
     guard index < bytes.count else {
       throw JSONSyntaxError(offset: index, problem: "the file contains no JSON", isTruncated: true)
     }
     let node = try parseValue(depth: 0)
-    skipWhitespace()
+    scanner.skipWhitespace()
     guard index == bytes.count else {
       throw failure("found \(upcoming) after the end of the JSON document")
     }
@@ -293,7 +296,7 @@ private struct JSONParser {
     index += 1
     var members: [JSONNode.Member] = []
     while true {
-      skipWhitespace()
+      scanner.skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       // Accept a trailing comma: Foundation's JSONDecoder does, so this parser must too, or a
       // type error in such a file would lose its line and column.
@@ -307,21 +310,21 @@ private struct JSONParser {
       let keyStart = index
       let key = try parseString(building: visit == nil)
       let keyRange = keyStart..<index
-      skipWhitespace()
+      scanner.skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       guard bytes[index] == UInt8(ascii: ":") else {
         throw failure(
           "expected \":\" after the member name \"\(name(keyRange))\" but found \(upcoming)")
       }
       index += 1
-      skipWhitespace()
+      scanner.skipWhitespace()
       let value = try parseValue(depth: depth + 1)
       if let visit {
         visit(.member(name: keyRange, isPlain: key.isPlain, value: value.range))
       } else {
         members.append(JSONNode.Member(key: key.contents, value: value))
       }
-      skipWhitespace()
+      scanner.skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       switch bytes[index] {
       case UInt8(ascii: ","): index += 1
@@ -341,7 +344,7 @@ private struct JSONParser {
     var elements: [JSONNode] = []
     var count = 0
     while true {
-      skipWhitespace()
+      scanner.skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
       if bytes[index] == UInt8(ascii: "]") {
         index += 1
@@ -350,7 +353,7 @@ private struct JSONParser {
       let element = try parseValue(depth: depth + 1)
       count += 1
       if visit == nil { elements.append(element) }
-      skipWhitespace()
+      scanner.skipWhitespace()
       try checkNotAtEnd(inside: "array", openedAt: opening)
       switch bytes[index] {
       case UInt8(ascii: ","): index += 1
@@ -371,70 +374,65 @@ private struct JSONParser {
     contents: String, isPlain: Bool
   ) {
     let opening = index
+    // What the scanner accepts is well formed even strictly; the rest is read again below.
+    if let span = scanner.scanString() {
+      return (building ? JSONScanner.decode(span, in: scanner.bytes) : "", !span.hasEscapes)
+    }
+    index = opening
+    let span = try checkIrregularString()
+    return (building ? JSONScanner.decode(span, in: scanner.bytes) : "", !span.hasEscapes)
+  }
+
+  /// Reads the string at ``index`` that the scanner refused: throws where it is malformed, or,
+  /// when not `strict`, accepts bytes that are not UTF-8 and unpaired surrogate escapes, which
+  /// decoding turns into U+FFFD.
+  private mutating func checkIrregularString() throws(JSONSyntaxError) -> JSONScanner.StringSpan {
+    let opening = index
     index += 1
     if strict { try checkUTF8(from: index) }
-    // Most strings have no escapes: find the closing quote and decode the bytes in one go.
-    var end = index
-    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
-      bytes[end] >= 0x20
-    {
-      end += 1
-    }
-    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-      defer { index = end + 1 }
-      return (building ? String(decoding: bytes[index..<end], as: UTF8.self) : "", true)
-    }
-    var utf8 = Array(bytes[index..<end])
-    index = end
+    let start = index
+    var hasEscapes = false
     while true {
       try checkNotAtEnd(inside: "string", openedAt: opening)
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
         index += 1
-        return (building ? String(decoding: utf8, as: UTF8.self) : "", false)
+        return JSONScanner.StringSpan(range: start..<(index - 1), hasEscapes: hasEscapes)
       case UInt8(ascii: "\\"):
+        hasEscapes = true
         index += 1
         try checkNotAtEnd(inside: "string", openedAt: opening)
-        try parseEscape(into: &utf8)
+        try checkEscape()
       case 0..<0x20:
         throw failure(
           "a string contains a raw control character (U+\(hex(byte, width: 4))); "
             + "JSON strings must write it as an escape such as \\n")
       default:
-        // Copy the run up to the next quote, escape or control character in one go: a body
-        // stored as a JSON string is mostly escaped quotes, and a byte at a time was slow.
-        var end = index + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
-          bytes[end] >= 0x20
-        {
-          end += 1
-        }
-        utf8.append(contentsOf: bytes[index..<end])
-        index = end
+        index += 1
       }
     }
   }
 
-  private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
-    if let byte = Self.simpleEscapes[bytes[index]] {
-      utf8.append(byte)
+  /// Checks the escape whose backslash is just before ``index`` and moves past it.
+  private mutating func checkEscape() throws(JSONSyntaxError) {
+    switch bytes[index] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
       index += 1
       return
-    }
-    guard bytes[index] == UInt8(ascii: "u") else {
+    case UInt8(ascii: "u"):
+      break
+    default:
       index -= 1
       throw failure("\(upcoming) is not a JSON escape")
     }
     let start = index - 1
-    let first = try parseHex4()
-    var scalar = first
+    let first = try checkHex4()
     var isPair = false
     if (0xD800..<0xDC00).contains(first), bytes[index...].starts(with: "\\u".utf8) {
       index += 1
-      let low = try parseHex4()
-      isPair = (0xDC00..<0xE000).contains(low)
-      scalar = isPair ? 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+      isPair = (0xDC00..<0xE000).contains(try checkHex4())
     }
     if strict, (0xD800..<0xE000).contains(first), !isPair {
       index = start
@@ -442,7 +440,16 @@ private struct JSONParser {
         "\(upcoming) is half of a UTF-16 surrogate pair; follow a \\uD800–\\uDBFF escape with a "
           + "\\uDC00–\\uDFFF one, or write the character itself")
     }
-    utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+  }
+
+  /// Reads `uXXXX` at ``index`` and leaves the index after it.
+  private mutating func checkHex4() throws(JSONSyntaxError) -> UInt32 {
+    guard let value = JSONScanner.hex4(scanner.bytes, at: index + 1) else {
+      index -= 1
+      throw failure("\(upcoming) is not a JSON escape; \\u takes four hexadecimal digits")
+    }
+    index += 5
+    return value
   }
 
   /// Throws at the first byte of the string starting at `start` that is not UTF-8; escapes are
@@ -452,97 +459,34 @@ private struct JSONParser {
     while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
       end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
     }
-    var offset = start
-    var iterator = bytes[start..<min(end, bytes.count)].makeIterator()
-    var decoder = Unicode.UTF8()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar):
-        offset += UTF8.width(scalar)
-      case .emptyInput:
-        return
-      case .error:
-        index = offset
-        throw failure(
-          "a string contains the byte 0x\(hex(bytes[offset], width: 2)), which is not UTF-8; "
-            + "save the file as UTF-8, or write binary bodies as base64")
-      }
-    }
-  }
-
-  private static let simpleEscapes: [UInt8: UInt8] = [
-    UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
-    UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
-    UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-  ]
-
-  /// Reads `uXXXX` and leaves the index after it.
-  private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-    let start = index - 1
-    guard index + 5 <= bytes.count,
-      let value = UInt32(String(decoding: bytes[index + 1..<index + 5], as: UTF8.self), radix: 16)
-    else {
-      index = start
-      throw failure("\(upcoming) is not a JSON escape; \\u takes four hexadecimal digits")
-    }
-    index += 5
-    return value
+    guard
+      let offset = JSONScanner.firstInvalidUTF8(in: scanner.bytes, start..<min(end, bytes.count))
+    else { return }
+    index = offset
+    throw failure(
+      "a string contains the byte 0x\(hex(bytes[offset], width: 2)), which is not UTF-8; "
+        + "save the file as UTF-8, or write binary bodies as base64")
   }
 
   private mutating func parseNumber() throws(JSONSyntaxError) -> String {
     let start = index
-    func digits(_ parser: inout JSONParser) -> Int {
-      let first = parser.index
-      while parser.index < parser.bytes.count,
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
-      {
-        parser.index += 1
-      }
-      return parser.index - first
-    }
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integerStart = index
-    var valid = digits(&self) > 0
-    if valid, bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 { valid = false }
-    if valid, index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      valid = digits(&self) > 0
-    }
-    if valid, index < bytes.count,
-      bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
-    {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
-      {
-        index += 1
-      }
-      valid = digits(&self) > 0
-    }
-    guard valid else {
+    // The scanner stops after a leading zero; JSON has no `01`, so a digit after it is an error.
+    guard let range = scanner.scanNumber(), scanner.current.map({ $0 &- 0x30 >= 10 }) ?? true
+    else {
       index = start
       throw failure("\(upcoming) is not a valid JSON number")
     }
-    return visit == nil ? String(decoding: bytes[start..<index], as: UTF8.self) : ""
+    return visit == nil ? String(decoding: bytes[range], as: UTF8.self) : ""
   }
 
   /// Reads `literal` and returns true; throws when the text is something else.
-  private mutating func parseLiteral(_ literal: String) throws(JSONSyntaxError) -> Bool {
-    guard bytes[index...].starts(with: literal.utf8) else {
+  private mutating func parseLiteral(_ literal: StaticString) throws(JSONSyntaxError) -> Bool {
+    guard scanner.scanLiteral(literal) else {
       throw failure(
         "expected a value (an object, array, string, number, true, false or null) "
           + "but found \(upcoming)")
     }
-    index += literal.utf8.count
     return true
-  }
-
-  private mutating func skipWhitespace() {
-    while index < bytes.count {
-      switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
-      default: return
-      }
-    }
   }
 
   /// The member name in `range`, decoded, for a message; walking does not build names.
@@ -554,7 +498,7 @@ private struct JSONParser {
 
   private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
     guard index >= bytes.count else { return }
-    let (line, column) = JSONNode.lineAndColumn(of: opening, in: Array(bytes[..<opening]))
+    let (line, column) = JSONScanner.lineAndColumn(of: opening, in: scanner.bytes)
     throw JSONSyntaxError(
       offset: index,
       problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",

@@ -118,6 +118,10 @@ struct CompiledRedaction: Sendable {
   /// entry, as `echoes` remembers) replaced wherever else it appears.
   func redact(_ entry: HAR.Entry, echoes: inout RedactionEchoes) -> HAR.Entry {
     var entry = entry
+    // Redaction reads every body; one read from a file is decoded once and kept decoded, so
+    // the scan of the result before it is written does not decode it again.
+    entry.request.postData?.textStorage.decode()
+    entry.response.content.textStorage?.decode()
     entry.transformRedactableFields { field, value in
       redact(value, in: field, echoes: &echoes)
     }

@@ -77,3 +77,12 @@ extension StubRegistry {
     if !kept { IssueReporter.report(failure.message, at: failure.location) }
   }
 }
+
+extension StubRegistry {
+  /// Reports what a loopback server refused to do for a client (HTTPS through its `CONNECT`
+  /// tunnel): when the test scope that owns the registry ends, at the registry's declaration, or
+  /// now when no scope owns it.
+  package func reportServerIssue(_ message: String) {
+    reportUserCodeFailure(ScopeFailure(message: message, location: location))
+  }
+}

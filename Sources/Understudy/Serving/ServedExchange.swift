@@ -16,8 +16,12 @@ package final class ServedExchange: @unchecked Sendable {
   /// The response's header fields, with a `Content-Length` when the length is known and the body
   /// is not streamed.
   package private(set) var headers = HTTPHeaders()
-  /// The body, part by part; `nil` for none (`HEAD`, or a dropped connection).
+  /// The body, part by part; `nil` for none (`HEAD`, or a dropped connection) and for a
+  /// ``cannedBody``.
   package private(set) var body: ServedBody?
+  /// The whole body, when it goes out at once with nothing to wait for or cut short: the server
+  /// writes it as it is, with no copy into parts.
+  package private(set) var cannedBody: Data?
   /// Seconds to wait before the first body byte (`bodyDelayed(by:)`).
   package private(set) var bodyDelay: TimeInterval = 0
   /// Why the connection closes without an answer: a stubbed error, said in the server's own
@@ -221,6 +225,10 @@ package final class ServedExchange: @unchecked Sendable {
         !headers.contains("Transfer-Encoding")
       {
         headers.add(name: "Content-Length", value: String(length))
+      }
+      if case .data(let data, _) = source, !waitsInBody, http.dropAfterBytes == nil {
+        if request.method != "HEAD" { cannedBody = data }
+        return
       }
       let sender = BodySender(
         source: source, bytesPerSecond: http.bytesPerSecond, dropAfterBytes: http.dropAfterBytes,

@@ -59,6 +59,34 @@ extension RecordingTests {
       #expect(error.problem == "the JSON nests more than 512 levels deep")
     }
 
+    @Test func aSignIsNotAHexadecimalDigit() throws {
+      // `UInt32("+041", radix: 16)` is 65, and an earlier parser took `\u+041` for "A".
+      let error = try #require(syntaxError(#"{"a": "\u+041"}"#))
+      #expect(
+        error.problem == #"`\u+041"}` is not a JSON escape; \u takes four hexadecimal digits"#)
+      #expect(error.column == 8)
+    }
+
+    /// Redaction reads bodies from the wild leniently; a cassette is read strictly, so its
+    /// errors say where Foundation would refuse it.
+    @Test func unpairedSurrogatesAndStrayBytesBecomeReplacementCharactersUnlessStrict() throws {
+      for (json, text) in [
+        (#""\ud800\u0041 a""#, "\u{FFFD} a"), (#""x\ud800y""#, "x\u{FFFD}y"),
+        (#""\udc00 \n""#, "\u{FFFD} \n"),
+      ] {
+        let node = try JSONNode.parse(Array(json.utf8))
+        guard case .string(let decoded) = node.value else {
+          Issue.record("\(json) is not a string")
+          continue
+        }
+        #expect(decoded == text, "\(json)")
+        #expect(throws: JSONSyntaxError.self) { try JSONNode.parse(Array(json.utf8), strict: true) }
+      }
+      let stray: [UInt8] = [0x22, 0x61, 0xE9, 0x5C, 0x6E, 0x22]  // "a<E9>\n"
+      #expect(try JSONNode.parse(stray).summary == "the string \"a\u{FFFD}\n\"")
+      #expect(throws: JSONSyntaxError.self) { try JSONNode.parse(stray, strict: true) }
+    }
+
     @Test func valuesKeepTheirRangesAndDecodedText() throws {
       let json = "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"n\": -1.5e3}"
       let document = try JSONNode.parse(Array(json.utf8))

@@ -1,0 +1,64 @@
+#if Server
+  import NIOCore
+  import NIOHTTP1
+  import Understudy
+
+  /// What a keep-alive connection built for its last request and answer, reused when the next
+  /// one is the same (a client polling an endpoint, a load test): parsing the request's URL and
+  /// converting the answer's head and body into SwiftNIO's types cost more than deciding a canned
+  /// answer does. Each check compares what it would otherwise rebuild; anything different simply
+  /// replaces the entry.
+  struct ConnectionCache {
+    private var lastRequest: (uri: String, host: String?, request: InterceptedRequest)?
+    private var lastHead:
+      (
+        status: Int, headers: Understudy.HTTPHeaders, version: HTTPVersion, keepAlive: Bool,
+        head: HTTPResponseHead
+      )?
+    private var lastBody: (data: Data, buffer: ByteBuffer)?
+
+    /// The request as the registry sees it (``ServerConnection/request(_:body:_:standingInFor:)``),
+    /// or `nil` when its URL cannot be told.
+    mutating func request(
+      _ head: HTTPRequestHead, body: Data, origin: URL, standingInFor: URL?
+    ) -> InterceptedRequest? {
+      let host = head.headers.first(name: "Host")
+      if var request = lastRequest?.request, lastRequest?.uri == head.uri,
+        lastRequest?.host == host
+      {
+        // The URL and what is derived from it stay; the rest is this request's own.
+        request.method = HTTPMethod(rawValue: head.method.rawValue)
+        request.headers = ServerConnection.fields(of: head, standingInFor: standingInFor)
+        request.body = body.isEmpty ? nil : body
+        return request
+      }
+      let request = ServerConnection.request(
+        head, body: body, origin, standingInFor: standingInFor)
+      lastRequest = request.map { (head.uri, host, $0) }
+      return request
+    }
+
+    /// The head of `exchange`'s answer to `request`, in SwiftNIO's form.
+    mutating func responseHead(for exchange: ServedExchange, answering request: HTTPRequestHead)
+      -> HTTPResponseHead
+    {
+      let keepAlive = request.isKeepAlive
+      if let last = lastHead, last.status == exchange.status, last.keepAlive == keepAlive,
+        last.version == request.version, last.headers == exchange.headers
+      {
+        return last.head
+      }
+      let head = ResponseParts.responseHead(for: exchange, answering: request)
+      lastHead = (exchange.status, exchange.headers, request.version, keepAlive, head)
+      return head
+    }
+
+    /// `data` in a buffer SwiftNIO writes without copying it again.
+    mutating func buffer(for data: Data) -> ByteBuffer {
+      if let last = lastBody, last.data == data { return last.buffer }
+      let buffer = ByteBuffer(bytes: data)
+      lastBody = (data, buffer)
+      return buffer
+    }
+  }
+#endif
