@@ -57,6 +57,29 @@ import Understudy
     }
   }
 
+  @Test func theSummaryCountsOnlyThePlaceholdersThisRunAdded() async throws {
+    // Placeholders already in the input (two of them side by side) are not counted again; the
+    // three new ones in one body are, each once.
+    let body =
+      #"{"password": "<redacted:password>", "a": {"password": "p1"}, "#
+      + #""b": [{"password": "p2"}, {"password": "p3"}], "#
+      + #""note": "<redacted:password><redacted:password>"}"#
+    try await withTemporaryDirectory { directory in
+      let input = try HAR(entries: [.exchange(url: "https://api.example.com/me", body: body)])
+        .saved(as: "in.har", in: directory)
+      let output = directory.appendingPathComponent("out.har").path
+      let result = try await understudy("redact", input, "-o", output)
+      #expect(result.status == 0, "\(result.output)")
+      #expect(
+        result.stdout == """
+          Redacted 3 values in 1 of 1 entry:
+            password  3
+          Wrote \(output).
+
+          """)
+    }
+  }
+
   @Test func jsonPathRuleRedactsThatMember() async throws {
     try await withTemporaryDirectory { directory in
       let input = try HAR(entries: [
