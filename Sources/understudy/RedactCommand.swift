@@ -43,7 +43,7 @@ enum RedactCommand: Command {
     try CassetteFile.write(redacted, to: output)
     for line in RedactionOptions.summary(from: original, to: redacted) { Console.print(line) }
     Console.print("Wrote \(output).")
-    let remaining = CredentialScanner(redaction: redaction).scan(redacted)
+    let remaining = CredentialScanner(redaction: redaction).scan(redacted: redacted)
     guard !remaining.isEmpty else { return .success }
     Console.error(
       "\(output): the credential scanner still finds \(plural(remaining.count, "value")) no "

@@ -51,8 +51,9 @@ struct Bar: Codable, Sendable {
   static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
   /// Replay of 10,000 entries against one entry; CI fails above 1.5x.
   static let replayFlat = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
-  /// Loading a 10,000-entry cassette, in seconds.
-  static let cassetteLoad = Bar(comparison: .below, limit: 1, unit: " s", ciLimit: nil)
+  /// Loading a 10,000-entry cassette, in seconds of the loading thread's CPU time: under 0.15 s
+  /// (issue 17).
+  static let cassetteLoad = Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: nil)
   /// A 1 GiB fixture streamed to a delegate: peak RSS above the baseline, in MiB.
   static let fixturePeak = Bar(comparison: .below, limit: 64, unit: " MiB", ciLimit: nil)
   /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50).

@@ -17,6 +17,19 @@ enum ProcessMemory {
     return (try? handle.write(contentsOf: Data("5".utf8))) != nil
   }
 
+  /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, looked up at
+  /// run time since the `Glibc` module does not declare it), so a measured growth of RSS is
+  /// what was allocated rather than what happened to be free already. Does nothing elsewhere.
+  static func releaseFreeMemory() {
+    #if os(Linux)
+      typealias Trim = @convention(c) (Int) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+        return
+      }
+      _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    #endif
+  }
+
   private static func field(_ name: String) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
       return nil

@@ -23,21 +23,16 @@ enum ReplayScenarios {
         var registries: [Int: StubRegistry] = [:]
         for count in [1, 1_000, 10_000] {
           let file = try writeCassette(entries: count, in: folder)
-          let loadStart = DispatchTime.now().uptimeNanoseconds
-          // Repeats allowed: the benchmark sends the same request thousands of times.
-          let cassette = Cassette(at: file, allowsRepeats: true)
-          let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
-          guard cassette.problem == nil, cassette.entryCount == count else {
-            throw BenchmarkFailure(
-              "cassette of \(count) entries did not load: \(String(describing: cassette.problem))")
-          }
+          let load = try CassetteLoad(file, entries: count)
           if count == 10_000 {
-            rows.append(
-              .measured(
-                group, "load a 10,000-entry cassette", loadSeconds, unit: " s",
-                bar: .cassetteLoad,
-                note: ByteCountFormatter.string(fromByteCount: fileSize(file), countStyle: .file)))
+            // Twice more, for the best of three: one load on a shared machine can be slowed by
+            // a neighbour. Those copies are dropped; the first one, measured for memory, stays.
+            let again = try (0..<(context.isCI ? 0 : 2)).map { _ in
+              try CassetteLoad(file, entries: count)
+            }
+            rows.append(load.row(group, bestOf: [load] + again, fileBytes: fileSize(file)))
           }
+          let cassette = load.cassette
           let registry = StubRegistry(journalCapacity: 0)
           registry.use(cassette)
           registries[count] = registry
@@ -78,6 +73,60 @@ enum ReplayScenarios {
       })
     try har.write(to: file)
     return file
+  }
+
+  /// One load of a cassette: its wall and CPU time, and what it added to resident memory.
+  private struct CassetteLoad {
+    let cassette: Cassette
+    let wallSeconds: Double
+    let cpuSeconds: Double
+    /// Growth of RSS while loading (peak) and once loaded (kept), when the platform says.
+    let peakGrowth: Int?
+    let keptGrowth: Int?
+
+    init(_ file: URL, entries: Int) throws {
+      ProcessMemory.releaseFreeMemory()
+      let before = ProcessMemory.residentBytes
+      let peakReset = ProcessMemory.resetPeak()
+      let clock = ContinuousClock()
+      let cpuStart = ThreadCPU.seconds
+      var loaded: Cassette?
+      // Repeats allowed: the benchmark sends the same request thousands of times.
+      let elapsed = clock.measure { loaded = Cassette(at: file, allowsRepeats: true) }
+      cpuSeconds = ThreadCPU.seconds - cpuStart
+      wallSeconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      let cassette = loaded!
+      guard cassette.problem == nil, cassette.entryCount == entries else {
+        throw BenchmarkFailure(
+          "cassette of \(entries) entries did not load: \(String(describing: cassette.problem))")
+      }
+      self.cassette = cassette
+      let peak = peakReset ? ProcessMemory.peakResidentBytes : nil
+      // What loading freed again is not what the cassette keeps.
+      ProcessMemory.releaseFreeMemory()
+      let after = ProcessMemory.residentBytes
+      peakGrowth = before.flatMap { start in peak.map { $0 - start } }
+      keptGrowth = before.flatMap { start in after.map { $0 - start } }
+    }
+
+    /// The row: CPU time of the loading thread, best of `loads` (on a shared machine the wall
+    /// clock mostly measures the neighbours), with the wall time and memory against the file.
+    func row(_ group: String, bestOf loads: [CassetteLoad], fileBytes: Int64) -> Row {
+      let cpu = loads.map(\.cpuSeconds).min()!
+      let wall = loads.map(\.wallSeconds).min()!
+      var memory = ""
+      if let peakGrowth, let keptGrowth {
+        memory = String(
+          format: "; memory %.1f MiB kept, %.1f MiB peak", keptGrowth.mebibytes,
+          peakGrowth.mebibytes)
+      }
+      return .measured(
+        group, "load a 10,000-entry cassette (CPU time)", cpu, unit: " s", bar: .cassetteLoad,
+        note: String(
+          format: "best of %d: %.3f s CPU, %.3f s wall; file %.1f MiB", loads.count, cpu, wall,
+          Double(fileBytes) / 1_048_576) + memory)
+    }
   }
 
   private static func fileSize(_ url: URL) -> Int64 {

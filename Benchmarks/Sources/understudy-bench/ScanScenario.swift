@@ -26,9 +26,9 @@ enum ScanScenario {
         var bestCPU = Double.infinity
         var findings: [CredentialFinding] = []
         for _ in 0..<(context.isCI ? 1 : 3) {
-          let cpuStart = threadCPUSeconds()
+          let cpuStart = ThreadCPU.seconds
           let elapsed = clock.measure { findings = scanner.scan(har) }
-          bestCPU = min(bestCPU, threadCPUSeconds() - cpuStart)
+          bestCPU = min(bestCPU, ThreadCPU.seconds - cpuStart)
           bestWall = min(
             bestWall,
             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
@@ -48,13 +48,6 @@ enum ScanScenario {
       }
       return rows
     }
-  }
-
-  /// CPU seconds the calling thread has used; the scan runs on one thread, synchronously.
-  private static func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   static func entry(body: String) -> HAR.Entry {

@@ -176,12 +176,15 @@ public final class Cassette: Sendable {
       var recorded: [Recorded] = []
       var byKey: [String: [Int]] = [:]
       let staleBefore = options.reRecordAfter.map { Date().addingTimeInterval(-$0.seconds) }
+      // Once: a file URL's path is decoded on every read, which cost as much per entry as
+      // reading the entry's request.
+      let file = url.path
       for (index, entry) in har.log.entries.enumerated() {
         // Through today's rules, as live requests are: a cassette recorded when fewer names
         // were redacted still matches a request whose value a newer rule now replaces.
         let request = redactedForMatching(try entry.request.interceptedRequest())
         let replayed: Result<HAR.Entry, Unreplayable> =
-          Unreplayable(entry, index: index, file: url.path).map { .failure($0) }
+          Unreplayable(entry, index: index, file: file).map { .failure($0) }
           ?? .success(replayable.log.entries[index])
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
         recorded.append(

@@ -7,33 +7,14 @@ extension HAR {
   /// headers) is kept as in the model; sort headers with `sortedByName()` first
   /// when their order should not matter.
   ///
-  /// - Throws: ``CassetteError`` when a number is NaN or infinite, which JSON cannot hold.
+  /// - Throws: ``CassetteError`` naming the JSON path of a number that is NaN or infinite, which
+  ///   JSON cannot hold, or of a date outside the years 0000 to 9999.
   public func encoded() throws(CassetteError) -> Data {
-    do {
-      var data = try Self.makeEncoder().encode(self)
-      data.append(UInt8(ascii: "\n"))
-      return data
-    } catch let EncodingError.invalidValue(value, context) {
-      let jsonPath = JSONPathComponent.render(JSONPathComponent.path(context.codingPath))
-      if let date = value as? Date {
-        throw CassetteError(
-          kind: .invalidValue, jsonPath: jsonPath,
-          problem: "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years "
-            + "0000 to 9999, which a cassette writes",
-          fix: "Use a date from 0000-01-01 to 9999-12-31 (UTC).")
-      }
-      throw CassetteError(
-        kind: .invalidValue, jsonPath: jsonPath,
-        problem: "\(value) cannot be written to JSON",
-        fix: "Use a finite number; HAR writes -1 for a timing that is not known.")
-    } catch {
-      throw CassetteError(
-        kind: .invalidValue, problem: "the cassette could not be encoded: \(error)",
-        fix: "Report this as an Understudy bug.")
-    }
+    try HARWriter.encode(self)
   }
 
-  /// The encoder behind ``encoded()``, shared with the scanner so it reads what a file holds.
+  /// An encoder that writes what ``encoded()`` writes, for the scanner, which must also read an
+  /// archive a file cannot hold (a number that is not finite).
   static func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

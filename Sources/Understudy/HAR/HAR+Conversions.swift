@@ -37,7 +37,7 @@ extension HAR.Request {
   ///
   /// - Throws: ``CassetteError`` when ``url`` is not a URL or the body does not decode.
   public func interceptedRequest() throws(CassetteError) -> InterceptedRequest {
-    guard let parsed = URL(string: url) else {
+    guard let parsed = parsedURL.url ?? URL(string: url) else {
       throw CassetteError(
         kind: .invalidValue, jsonPath: "request.url",
         problem: "\"\(url)\" is not a URL Foundation can parse",

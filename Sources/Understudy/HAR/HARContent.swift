@@ -122,7 +122,8 @@ extension HAR {
     public static func == (lhs: Content, rhs: Content) -> Bool {
       lhs.size == rhs.size && lhs.compression == rhs.compression
         && lhs.mimeType == rhs.mimeType && lhs.encoding == rhs.encoding
-        && lhs.comment == rhs.comment && lhs.chunks == rhs.chunks && lhs.text == rhs.text
+        && lhs.comment == rhs.comment && lhs.chunks == rhs.chunks
+        && lhs.textStorage == rhs.textStorage
     }
 
     /// Hashes the members `==` compares.

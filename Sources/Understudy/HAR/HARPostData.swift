@@ -84,7 +84,8 @@ extension HAR {
     /// held.
     public static func == (lhs: PostData, rhs: PostData) -> Bool {
       lhs.mimeType == rhs.mimeType && lhs.params == rhs.params && lhs.encoding == rhs.encoding
-        && lhs.comment == rhs.comment && lhs.text == rhs.text
+        && lhs.comment == rhs.comment
+        && lhs.textStorage == rhs.textStorage
     }
 
     /// Hashes the members `==` compares.

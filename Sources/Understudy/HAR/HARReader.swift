@@ -200,10 +200,12 @@ struct HARReader {
         request.comment = try reader.optionalString()
       }
     }
-    // The URL is checked as init(from:) checks it, so a bad one gets its located error there.
-    guard let method, let url, URL(string: url) != nil else { throw Refusal() }
+    // The URL is checked as init(from:) checks it, so a bad one gets its located error there;
+    // the parse is kept for replay.
+    guard let method, let url, let parsed = URL(string: url) else { throw Refusal() }
     request.method = method
     request.url = url
+    request.parsedURL = HAR.ParsedURL(parsed)
     return request
   }
 
@@ -548,9 +550,13 @@ struct HARReader {
   }
 
   private mutating func timestamp() throws(Refusal) -> Date {
-    guard let date = HARTimestamp.parse(try string()), HARTimestamp.isWritable(date) else {
-      throw Refusal()
-    }
+    let span = try stringSpan()
+    // A timestamp is plain ASCII: read its bytes where they are, without a string in between.
+    let parsed =
+      span.hasEscapes
+      ? HARTimestamp.parse(JSONScanner.decode(span, in: scanner.bytes))
+      : HARTimestamp.parse(utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]))
+    guard let date = parsed, HARTimestamp.isWritable(date) else { throw Refusal() }
     return date
   }
 

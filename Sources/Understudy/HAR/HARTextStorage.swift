@@ -8,7 +8,7 @@ import Foundation
 /// time was most of the cost of loading. The loader checked the string completely (escapes,
 /// UTF-8), so decoding it later cannot fail. The bytes stay alive as long as the model does,
 /// which is the memory the decoded strings took before.
-enum HARTextStorage: Sendable {
+enum HARTextStorage: Sendable, Equatable {
   case string(String)
   /// The file's bytes and the span of the JSON string in them.
   case file(Data, JSONScanner.StringSpan)
@@ -33,5 +33,57 @@ enum HARTextStorage: Sendable {
         return span.hasEscapes ? Data(JSONScanner.unescaped(raw)) : Data(raw)
       }
     }
+  }
+
+  /// Holds the text as a string from now on, decoding it if it is still in a file's bytes.
+  mutating func decode() {
+    if case .file = self { self = .string(string) }
+  }
+
+  /// The length of the text as stored (escapes included for a file's), for sizing a buffer.
+  var byteCount: Int {
+    switch self {
+    case .string(let text): return text.utf8.count
+    case .file(_, let span): return span.range.count
+    }
+  }
+
+  /// Whether two texts are equal, without decoding a text held in a file's bytes.
+  ///
+  /// Redaction keeps the text it decoded, and the commands then compare entries before and
+  /// after: decoding a 50 MB body again for each comparison cost more than the redaction.
+  static func == (lhs: HARTextStorage, rhs: HARTextStorage) -> Bool {
+    switch (lhs, rhs) {
+    case (.string(let text), .string(let other)):
+      return text == other
+    case (.file(let bytes, let span), .string(let text)),
+      (.string(let text), .file(let bytes, let span)):
+      var text = text
+      return text.withUTF8 { utf8 in
+        bytes.withUnsafeBytes { file in
+          let raw = UnsafeRawBufferPointer(rebasing: file[span.range])
+          guard span.hasEscapes else { return same(raw, UnsafeRawBufferPointer(utf8)) }
+          return JSONScanner.unescaped(raw, equals: UnsafeRawBufferPointer(utf8))
+        }
+      }
+    case (.file(let bytes, let span), .file(let otherBytes, let otherSpan)):
+      let identical = bytes.withUnsafeBytes { first in
+        otherBytes.withUnsafeBytes { second in
+          same(
+            UnsafeRawBufferPointer(rebasing: first[span.range]),
+            UnsafeRawBufferPointer(rebasing: second[otherSpan.range]))
+        }
+      }
+      // The same bytes are the same text; different bytes may still escape the same text.
+      return identical || lhs.string == rhs.string
+    }
+  }
+
+  private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let first = a.baseAddress, let second = b.baseAddress, first != second else {
+      return true
+    }
+    return memcmp(first, second, a.count) == 0
   }
 }

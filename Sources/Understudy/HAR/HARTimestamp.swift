@@ -41,7 +41,13 @@ enum HARTimestamp {
 
   /// Parses `yyyy-MM-ddTHH:mm[:ss[.fraction]][Z|±HH[:mm]]`; a missing zone is read as UTC.
   static func parse(_ text: String) -> Date? {
-    var scanner = DigitScanner(Array(text.utf8))
+    var text = text
+    return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// ``parse(_:)`` on the text's UTF-8 bytes.
+  static func parse(utf8 bytes: UnsafeRawBufferPointer) -> Date? {
+    var scanner = DigitScanner(bytes)
     guard let year = scanner.number(digits: 4), scanner.skip("-"),
       let month = scanner.number(digits: 2), scanner.skip("-"),
       let day = scanner.number(digits: 2), scanner.skip(anyOf: "Tt "),
@@ -105,10 +111,10 @@ enum HARTimestamp {
 
 /// Reads the fixed-width fields of a timestamp from its UTF-8 bytes.
 private struct DigitScanner {
-  private let bytes: [UInt8]
+  private let bytes: UnsafeRawBufferPointer
   private var index = 0
 
-  init(_ bytes: [UInt8]) {
+  init(_ bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
   }
 
@@ -138,7 +144,9 @@ private struct DigitScanner {
   }
 
   mutating func skip(_ character: Unicode.Scalar) -> Bool {
-    skip(anyOf: String(character))
+    guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+    index += 1
+    return true
   }
 
   mutating func skip(anyOf characters: String) -> Bool {

@@ -35,15 +35,22 @@ struct JSONScanner {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   mutating func skipWhitespace() {
-    // Pretty-printed files indent with runs of spaces: pass them eight at a time.
-    while index + 8 <= bytes.count,
-      bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
-    {
-      index += 8
-    }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index += 1
+        // Pretty-printed files indent with runs of spaces after each line break: pass a run a
+        // word at a time, stopping at its first other byte.
+        while index + 8 <= bytes.count {
+          let others =
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            ^ 0x2020_2020_2020_2020
+          if others != 0 {
+            index += others.trailingZeroBitCount / 8
+            break
+          }
+          index += 8
+        }
       default: return
       }
     }
@@ -103,17 +110,19 @@ struct JSONScanner {
   /// it can; `highBits` collects bit 7 of every byte passed, so ASCII-only runs skip UTF-8
   /// validation.
   private mutating func skipPlainRun(highBits: inout UInt8) {
-    let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     while index + 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      // A byte is flagged when it is zero (quote, backslash) or below 0x20; exact for "any".
-      let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        | ((word &- ones &* 0x20) & ~word)
-      if special & highs != 0 { break }
+      let special = Self.specialByteFlags(word)
+      if special != 0 {
+        // Stop at that byte, keeping the high bits of the bytes before it: a short string
+        // ends here without a byte-at-a-time loop.
+        let before = special.trailingZeroBitCount
+        let passed = word & highs & ((1 << before) &- 1)
+        highBits |= passed != 0 ? 0x80 : 0
+        index += before / 8
+        return
+      }
       highBits |= word & highs != 0 ? 0x80 : 0
       index += 8
     }
@@ -123,6 +132,25 @@ struct JSONScanner {
       highBits |= byte
       index += 1
     }
+  }
+
+  /// Whether one of the eight bytes of `word` is a `"`, a `\` or a control character: a byte a
+  /// JSON string cannot hold as it is. Exact, so a run of words without one needs no second look.
+  @inline(__always)
+  static func holdsSpecialByte(_ word: UInt64) -> Bool { specialByteFlags(word) != 0 }
+
+  /// Bit 7 of each byte of `word` that is a `"`, a `\` or a control character. Borrows can flag
+  /// bytes after a true hit, never before one, so the lowest flag is the first special byte.
+  @inline(__always)
+  static func specialByteFlags(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    // A byte is flagged when it is zero (quote, backslash) or below 0x20.
+    let special =
+      ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      | ((word &- ones &* 0x20) & ~word)
+    return special & (ones &* 0x80)
   }
 
   /// Checks the escape at ``index`` (the backslash) and moves past it; a `\u` high surrogate
@@ -163,38 +191,70 @@ struct JSONScanner {
   static func decode(_ span: StringSpan, in bytes: UnsafeRawBufferPointer) -> String {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[span.range])
     guard span.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
-    // Unescaping only shortens, so the contents' length is room enough.
-    return String(unsafeUninitializedCapacity: raw.count) { unescape(raw, into: $0) }
+    // Unescaping only shortens, so the contents' length (and a word of slack) is room enough.
+    return String(unsafeUninitializedCapacity: raw.count + 8) { buffer in
+      var position = 0
+      return unescape(raw, from: &position, into: buffer)
+    }
   }
 
   /// The UTF-8 bytes of a checked string's contents with its escapes replaced.
   static func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: raw.count) { buffer, count in
-      count = unescape(raw, into: buffer)
+    [UInt8](unsafeUninitializedCapacity: raw.count + 8) { buffer, count in
+      var position = 0
+      count = unescape(raw, from: &position, into: buffer)
     }
   }
 
-  /// Writes the contents with their escapes replaced to `target`, which has room for
-  /// `raw.count` bytes, and returns how many it wrote.
+  /// Whether a checked string's contents, escapes replaced, are `utf8`; unescaped a piece at a
+  /// time into a small buffer, so comparing a 50 MB body allocates nothing.
+  static func unescaped(_ raw: UnsafeRawBufferPointer, equals utf8: UnsafeRawBufferPointer) -> Bool
+  {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65_536) { piece in
+      var position = 0
+      var offset = 0
+      while position < raw.count {
+        let count = unescape(raw, from: &position, into: piece)
+        guard offset + count <= utf8.count,
+          memcmp(piece.baseAddress!, utf8.baseAddress! + offset, count) == 0
+        else { return false }
+        offset += count
+      }
+      return offset == utf8.count
+    }
+  }
+
+  /// Writes the contents from `position` with their escapes replaced to `target`, until they
+  /// end or `target` has less than a word of room left; returns how many bytes it wrote and
+  /// moves `position` past what it read.
   ///
-  /// Runs between escapes are copied whole, found with `memchr`: a body stored as a JSON
-  /// string is mostly escaped quotes, and byte-at-a-time copying was slow.
+  /// A body stored as a JSON string is mostly escaped quotes, a few bytes apart: the bytes are
+  /// copied a word at a time and the first backslash of a word found from its bits, since a
+  /// call to `memchr` and `memcpy` per run cost more than the copying. Writing never passes
+  /// reading, so a target with `raw.count + 8` bytes takes everything in one call.
   private static func unescape(
-    _ raw: UnsafeRawBufferPointer, into target: UnsafeMutableBufferPointer<UInt8>
+    _ raw: UnsafeRawBufferPointer, from position: inout Int,
+    into target: UnsafeMutableBufferPointer<UInt8>
   ) -> Int {
-    guard let source = raw.baseAddress, let output = target.baseAddress else { return 0 }
-    var position = 0
+    guard let output = target.baseAddress else { return 0 }
     var count = 0
-    while position < raw.count {
-      let end =
-        memchr(source + position, 0x5C, raw.count - position)
-        .map { UnsafeRawPointer($0) - source } ?? raw.count
-      UnsafeMutableRawPointer(output + count).copyMemory(
-        from: source + position, byteCount: end - position)
-      count += end - position
-      guard end < raw.count else { break }
-      let escape = raw[end + 1]
-      position = end + 2
+    while position < raw.count, count + 8 <= target.count {
+      if position + 8 <= raw.count {
+        let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        UnsafeMutableRawPointer(output + count).storeBytes(of: word, as: UInt64.self)
+        let plain = plainLength(word)
+        position += plain
+        count += plain
+        if plain == 8 { continue }
+      } else if raw[position] != 0x5C {
+        output[count] = raw[position]
+        position += 1
+        count += 1
+        continue
+      }
+      // At a backslash.
+      let escape = raw[position + 1]
+      position += 2
       switch escape {
       case UInt8(ascii: "b"): output[count] = 0x08
       case UInt8(ascii: "f"): output[count] = 0x0C
@@ -202,20 +262,7 @@ struct JSONScanner {
       case UInt8(ascii: "r"): output[count] = 0x0D
       case UInt8(ascii: "t"): output[count] = 0x09
       case UInt8(ascii: "u"):
-        var scalar = hex4(raw, at: position) ?? 0xFFFD
-        position += 4
-        // A lenient reader (JSONNode's) also passes unpaired surrogates: a high one followed by
-        // another `\u` takes it along and both become U+FFFD; a lone one fails `Unicode.Scalar`.
-        if (0xD800..<0xDC00).contains(scalar), let low = hex4(raw, at: position + 2),
-          raw[position] == UInt8(ascii: "\\"), raw[position + 1] == UInt8(ascii: "u")
-        {
-          scalar =
-            (0xDC00..<0xE000).contains(low)
-            ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            : 0xFFFD
-          position += 6
-        }
-        for byte in String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8 {
+        UTF8.encode(escapedScalar(raw, at: &position)) { byte in
           output[count] = byte
           count += 1
         }
@@ -225,6 +272,38 @@ struct JSONScanner {
       count += 1
     }
     return count
+  }
+
+  /// How many bytes of `word` (as loaded from memory) come before its first `\`: 8 when it
+  /// holds none.
+  @inline(__always)
+  static func plainLength(_ word: UInt64) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let difference = UInt64(littleEndian: word) ^ (ones &* 0x5C)
+    // The lowest flagged byte is exactly the first zero byte of `difference`.
+    let flags = (difference &- ones) & ~difference & (ones &* 0x80)
+    return flags.trailingZeroBitCount >> 3
+  }
+
+  /// The character of the `\u` escape whose four digits start at `position`, which moves past
+  /// it (and past the low half of a surrogate pair).
+  static func escapedScalar(_ raw: UnsafeRawBufferPointer, at position: inout Int)
+    -> Unicode.Scalar
+  {
+    var scalar = hex4(raw, at: position) ?? 0xFFFD
+    position += 4
+    // A lenient reader (JSONNode's) also passes unpaired surrogates: a high one followed by
+    // another `\u` takes it along and both become U+FFFD; a lone one fails `Unicode.Scalar`.
+    if (0xD800..<0xDC00).contains(scalar), let low = hex4(raw, at: position + 2),
+      raw[position] == UInt8(ascii: "\\"), raw[position + 1] == UInt8(ascii: "u")
+    {
+      scalar =
+        (0xDC00..<0xE000).contains(low)
+        ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        : 0xFFFD
+      position += 6
+    }
+    return Unicode.Scalar(scalar) ?? "\u{FFFD}"
   }
 
   /// The value of four hexadecimal digits at `position`, or `nil`.

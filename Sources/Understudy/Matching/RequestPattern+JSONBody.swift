@@ -1,5 +1,8 @@
-// JSON matchers parse the expected document when the pattern is built and the body once per
-// request (the registry shares one reading among all the stubs it tries), then compare values, so key order, whitespace and 1 versus 1.0 never matter.
+// JSON matchers parse the expected document when the pattern is built and the body at most once
+// per request (the registry shares one reading among all the stubs it tries), then compare
+// values, so key order, whitespace and 1 versus 1.0 never matter. A subset is looked up on the
+// body's tape (JSONTape, JSONSubsetPattern), which gives the same verdict without building the
+// body.
 
 extension RequestPattern {
   /// Matches when the body is JSON equal to `expected`, ignoring key order and whitespace;
@@ -56,12 +59,14 @@ extension RequestPattern {
     expected: String, comparing value: JSONValue, mode: JSONDifference.Mode
   ) -> RequestPattern {
     let difference = JSONDifference(mode: mode)
+    let subset = mode == .subset ? JSONSubsetPattern(value) : nil
     return RequestPattern(
       Condition(
         field: "body", expected: expected.clipped(),
         // Matching only needs yes or no; the sentence saying where the body differs is for
-        // reports.
+        // reports. A subset is looked up on the body's tape when the body has one.
         test: { request in
+          if let subset, let verdict = tapeVerdict(subset, request) { return verdict }
           guard case .value(let actual)? = jsonBody(of: request) else { return false }
           return difference.conforms(expected: value, actual: actual)
         }
@@ -78,6 +83,17 @@ extension RequestPattern {
           return .mismatched(actual: found.clipped())
         }
       })
+  }
+
+  /// Whether the body contains `subset`, read from the body's tape (shared through the
+  /// registry's cache when there is one); `nil` when the body needs the full parse.
+  private static func tapeVerdict(_ subset: JSONSubsetPattern, _ request: InterceptedRequest)
+    -> Bool?
+  {
+    guard let body = request.body else { return false }
+    guard let cache = request.jsonCache else { return subset.conforms(body) }
+    guard let tape = cache.tape(of: body) else { return nil }
+    return body.withUnsafeBytes { subset.conforms(tape, $0) }
   }
 
   /// The request's body read as JSON, from the cache the registry set up when there is one.

@@ -64,15 +64,8 @@ public struct CredentialScanner: Sendable {
   /// Every value ``redaction`` would replace in `har` and every credential-shaped value left
   /// after it, in the order of the file.
   public func scan(_ har: HAR) -> [CredentialFinding] {
-    // Dates hold no secrets, and one a cassette cannot write must not stop the scan either.
-    var har = har
-    for index in har.log.entries.indices {
-      har.log.entries[index].startedDateTime = Date(timeIntervalSince1970: 0)
-    }
-    for index in har.log.pages.indices {
-      har.log.pages[index].startedDateTime = Date(timeIntervalSince1970: 0)
-    }
-    var redacted = redaction.redact(har)
+    let har = Self.withoutDates(har)
+    let redacted = redaction.redact(har)
     var replaced: [[JSONPathComponent]: [CredentialFinding]] = [:]
     for index in har.log.entries.indices where har.log.entries[index] != redacted.log.entries[index]
     {
@@ -93,6 +86,38 @@ public struct CredentialScanner: Sendable {
       var walked = path
       compare(before, after, path: &walked, encoding: nil, into: &replaced)
     }
+    return shapes(in: redacted, replaced: replaced)
+  }
+
+  /// Every credential-shaped value in `har`, an archive ``redaction`` has already been applied
+  /// to, without applying it again: what a command or recorder that has just redacted an
+  /// archive checks before writing it.
+  ///
+  /// Every string the file would hold is read, as in ``scan(_:)``. Only a rule that redacting
+  /// once more would still change something reports less here; for what `redaction.redact(_:)`
+  /// returned, that is nothing, and the shapes are what remains to catch.
+  public func scan(redacted har: HAR) -> [CredentialFinding] {
+    shapes(in: Self.withoutDates(har), replaced: [:])
+  }
+
+  /// The archive with every date at 1970: dates hold no secrets, and one a cassette cannot
+  /// write must not stop the scan either.
+  private static func withoutDates(_ har: HAR) -> HAR {
+    var har = har
+    for index in har.log.entries.indices {
+      har.log.entries[index].startedDateTime = Date(timeIntervalSince1970: 0)
+    }
+    for index in har.log.pages.indices {
+      har.log.pages[index].startedDateTime = Date(timeIntervalSince1970: 0)
+    }
+    return har
+  }
+
+  /// The findings `replaced` holds by path, and every credential-shaped value in `redacted`.
+  private func shapes(
+    in redacted: HAR, replaced: [[JSONPathComponent]: [CredentialFinding]]
+  ) -> [CredentialFinding] {
+    var redacted = redacted
     // Bodies are scanned as the strings they are; encoding and parsing them again as members
     // of the document took most of the time of a large file.
     var bodies: [[JSONPathComponent]: String] = [:]

@@ -91,14 +91,20 @@ struct CompiledRedaction: Sendable {
   /// as it is, skipping a conversion that costs more than the rest of a replay.
   func mayChange(_ request: InterceptedRequest) -> Bool {
     if !(request.body?.isEmpty ?? true) || request.url.user != nil { return true }
+    // Bytes, not `contains("=")`: on Linux that is Foundation's substring search through
+    // NSString, which made this check most of the per-entry cost of loading a cassette.
+    func has(_ text: String?, _ character: Unicode.Scalar) -> Bool {
+      text?.utf8.contains(UInt8(ascii: character)) ?? false
+    }
     let headerMayChange = { (field: HTTPHeaders.Field) in
       headerNames.matches(field.name)
-        || (field.value.contains("=") && (field.value.contains("?") || field.value.contains("#")))
+        || (has(field.value, "=") && (has(field.value, "?") || has(field.value, "#")))
     }
     if request.headers.contains(where: headerMayChange) { return true }
-    let query = request.url.query ?? ""
-    let fragment = request.url.fragment ?? ""
-    return query.contains(";") || request.url.path.contains(";") || fragment.contains("=")
+    // An absolute URL's decoded path is the snapshot's (which says "/" for an empty one);
+    // decoding it again costs as much as the rest of this check.
+    let path = request.url.baseURL == nil ? request.path : request.url.path
+    return has(request.url.query, ";") || has(path, ";") || has(request.url.fragment, "=")
       || request.queryItems.contains { queryNames.matches($0.name) }
   }
 
@@ -112,6 +118,10 @@ struct CompiledRedaction: Sendable {
   /// entry, as `echoes` remembers) replaced wherever else it appears.
   func redact(_ entry: HAR.Entry, echoes: inout RedactionEchoes) -> HAR.Entry {
     var entry = entry
+    // Redaction reads every body; one read from a file is decoded once and kept decoded, so
+    // the scan of the result before it is written does not decode it again.
+    entry.request.postData?.textStorage.decode()
+    entry.response.content.textStorage?.decode()
     entry.transformRedactableFields { field, value in
       redact(value, in: field, echoes: &echoes)
     }

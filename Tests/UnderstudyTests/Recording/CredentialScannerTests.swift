@@ -7,6 +7,35 @@ extension RecordingTests {
   @Suite struct CredentialScannerTests {
     private let scanner = CredentialScanner()
 
+    /// What `convert` and `redact` check before writing: the redaction's output, without running
+    /// the rules again. On every fixture it finds what the full scan finds there.
+    @Test(arguments: [
+      "chrome-export.har", "firefox-export.har", "mitmproxy-export.har",
+      "stub-edge-cases.har", "stub-redacted.har",
+    ])
+    func scanningRedactedOutputFindsWhatTheFullScanFinds(fixture: String) throws {
+      let har = try HAR.load(contentsOf: HARFixtures.url(fixture))
+      let redacted = Redaction.default.redact(har)
+      #expect(scanner.scan(redacted: redacted) == scanner.scan(redacted))
+    }
+
+    @Test func scanningRedactedOutputReportsShapesAndNotWhatTheRulesWouldReplace() throws {
+      let entry = HAR.Entry.sample(
+        requestHeaders: [
+          HAR.Header(name: "Authorization", value: "opaque"),
+          HAR.Header(name: "X-Note", value: FakeSecret.gitHub),
+        ],
+        content: HAR.Content(
+          body: Data(#"{"deploy":"\#(FakeSecret.slack)"}"#.utf8), mimeType: "application/json"))
+      let findings = scanner.scan(redacted: HAR(entries: [entry]))
+      #expect(findings.map(\.kind) == [.gitHubToken, .slackToken])
+      #expect(
+        findings.map(\.path) == [
+          "log.entries[0].request.headers[1].value", "log.entries[0].response.content.text",
+        ])
+      #expect(scanner.scan(HAR(entries: [entry])).map(\.kind).contains(.redactionRule))
+    }
+
     @Test(arguments: [
       (FakeSecret.bearer, CredentialKind.bearerToken),
       (FakeSecret.basic, .basicCredentials),

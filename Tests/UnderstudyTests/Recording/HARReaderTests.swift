@@ -67,6 +67,61 @@ extension RecordingTests {
       #expect(read == reference)
     }
 
+    /// The reader keeps each request's URL parse for replay: what replay matches on is what it
+    /// would be for the same file decoded by `JSONDecoder`, for URLs with JSON escapes, ports,
+    /// percent-escapes and a fragment, escaped header values, a base64 body and missing members.
+    @Test func aReadRequestIsTheRequestADecodedOneIs() throws {
+      let data = Data(
+        #"""
+        {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{
+          "startedDateTime": "2024-05-01T12:00:00.000Z", "time": 5,
+          "request": {"method": "put", "httpVersion": "HTTP/2",
+            "url": "https:\/\/Example.COM:8443\/a%20b\/c%C3%A9?q=1&r=%C3%A9&q=2#part",
+            "headers": [{"name": "X-Name", "value": "caf\u00e9 \ud83d\ude00 \"q\""}],
+            "postData": {"mimeType": "application/octet-stream", "text": "AAEC/w==",
+              "encoding": "base64"}},
+          "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "x"}}
+        }, {
+          "startedDateTime": "2024-05-01T12:00:01+02:00",
+          "request": {"method": "GET", "url": "http://localhost/"},
+          "response": {"status": 204}
+        }]}}
+        """#.utf8)
+      let read = try #require(HARReader.read(data))
+      let decoded = try JSONDecoder().decode(HAR.self, from: data)
+      #expect(read == decoded)
+      for (mine, reference) in zip(read.log.entries, decoded.log.entries) {
+        #expect(mine.request.parsedURL.url != nil, "the reader parsed \(mine.request.url)")
+        let replayed = try mine.request.interceptedRequest()
+        let expected = try reference.request.interceptedRequest()
+        #expect(replayed.url == expected.url)
+        #expect(replayed.url.absoluteString == URL(string: reference.request.url)?.absoluteString)
+        #expect(replayed.methodName == expected.methodName)
+        #expect(replayed.path == expected.path && replayed.host == expected.host)
+        #expect(replayed.queryItems == expected.queryItems)
+        #expect(replayed.headers == expected.headers)
+        #expect(replayed.body == expected.body)
+      }
+      let first = try read.log.entries[0].request.interceptedRequest()
+      #expect(first.body == Data([0, 1, 2, 255]))
+      #expect(first.headers["X-Name"] == "café 😀 \"q\"")
+      #expect(first.path == "/a b/cé" && first.host == "example.com")
+    }
+
+    @Test func aURLSetLaterReplacesTheKeptParse() throws {
+      let kept = try #require(HARReader.read(cassette(body: #""x""#))).log.entries[0].request
+      #expect(kept.parsedURL.url?.host == "example.com")
+      // The same text without the parse: the parse is not part of the value.
+      var same = kept
+      same.url = kept.url
+      #expect(same.parsedURL.url == nil)
+      #expect(same == kept && same.hashValue == kept.hashValue)
+      var moved = kept
+      moved.url = "https://other.example.com/b"
+      #expect(moved.parsedURL.url == nil)
+      #expect(try moved.interceptedRequest().host == "other.example.com")
+    }
+
     @Test func aTextSetLaterReplacesTheFileBytes() throws {
       var read = try #require(HARReader.read(cassette(body: #""before""#)))
       read.log.entries[0].response.content.text = "after"

@@ -44,6 +44,55 @@ extension RecordingTests {
       #expect(scanString(json) == .decoded(expected))
     }
 
+    /// The word-at-a-time runs stop at the first special byte wherever it falls in a word, and
+    /// judge UTF-8 by the bytes before it only.
+    @Test func stopsAtTheFirstSpecialByteAtEveryOffsetInAWord() {
+      for length in 0..<20 {
+        let plain = String(repeating: "a", count: length)
+        var json = Array("\"\(plain)\"".utf8)
+        // Not UTF-8, but after the closing quote: not the string's business.
+        json += [0x80, 0x80, 0x80]
+        json.withUnsafeBytes { bytes in
+          var scanner = JSONScanner(bytes)
+          let span = scanner.scanString()
+          #expect(span.map { JSONScanner.decode($0, in: bytes) } == plain, "\(length)")
+          #expect(scanner.index == length + 2, "\(length)")
+        }
+        // A byte that is not UTF-8 just before the quote, in the same word.
+        #expect(
+          scanString(Array("\"\(plain)".utf8) + [0x80, 0x22]) == .stopped(at: length + 1),
+          "\(length)")
+        #expect(scanString("\"\(plain)é\"") == .decoded(plain + "é"), "\(length)")
+        #expect(scanString("\"\(plain)\\n\"") == .decoded(plain + "\n"), "\(length)")
+        #expect(scanString(Array("\"\(plain)".utf8) + [0x1F, 0x22]) == .stopped(at: length + 1))
+      }
+    }
+
+    @Test func skipsWhiteSpaceRunsOfEveryLength() {
+      for length in 0..<20 {
+        for lead in ["", "\n", "\r\n", "\t", " \n"] {
+          let json = Array((lead + String(repeating: " ", count: length) + "x").utf8)
+          json.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            scanner.skipWhitespace()
+            #expect(scanner.index == bytes.count - 1, "\(lead.debugDescription) \(length)")
+          }
+          // A run that ends with the input.
+          Array((lead + String(repeating: " ", count: length)).utf8).withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            scanner.skipWhitespace()
+            #expect(scanner.isAtEnd, "\(lead.debugDescription) \(length)")
+          }
+        }
+      }
+      // Spaces, then a line break in the middle of a word.
+      Array("   \n      \t  x".utf8).withUnsafeBytes { bytes in
+        var scanner = JSONScanner(bytes)
+        scanner.skipWhitespace()
+        #expect(scanner.index == bytes.count - 1)
+      }
+    }
+
     @Test(arguments: [
       (#""unterminated"#, 13),
       (#""bad \x escape""#, 5),
