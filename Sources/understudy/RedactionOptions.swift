@@ -44,11 +44,13 @@ enum RedactionOptions {
     return redaction
   }
 
-  /// How many values each rule replaced going from `before` to `after`, by placeholder name
-  /// (`authorization`, `access_token`, `user.token`), most first.
-  static func replacements(from before: HAR, to after: HAR) -> [(rule: String, count: Int)] {
+  /// How many values each rule replaced going from each entry to its redacted version, by
+  /// placeholder name (`authorization`, `access_token`, `user.token`), most first.
+  private static func replacements(in changed: [(HAR.Entry, HAR.Entry)])
+    -> [(rule: String, count: Int)]
+  {
     var counts: [String: Int] = [:]
-    for (old, new) in zip(before.log.entries, after.log.entries) where old != new {
+    for (old, new) in changed {
       let added = placeholders(in: new)
       let existing = placeholders(in: old)
       for (rule, count) in added where count > existing[rule, default: 0] {
@@ -61,9 +63,11 @@ enum RedactionOptions {
 
   /// The summary lines `redact` and `convert` print.
   static func summary(from before: HAR, to after: HAR) -> [String] {
-    let replaced = replacements(from: before, to: after)
+    // Comparing a 50 MB body is a pass over it: each pair is compared once.
+    let changedEntries = zip(before.log.entries, after.log.entries).filter { $0 != $1 }
+    let replaced = replacements(in: changedEntries)
     guard !replaced.isEmpty else { return ["Nothing matched the redaction rules."] }
-    let changed = zip(before.log.entries, after.log.entries).count { $0 != $1 }
+    let changed = changedEntries.count
     let total = replaced.map(\.count).reduce(0, +)
     let width = replaced.map(\.rule.count).max() ?? 0
     return [

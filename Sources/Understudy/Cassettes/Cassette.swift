@@ -38,9 +38,9 @@ public final class Cassette: Sendable {
   private struct Recorded {
     /// The redacted request as stored, for matching.
     let request: InterceptedRequest
-    /// The entry to replay (placeholders restored when asked), or why it cannot answer a
-    /// request that matches it.
-    let entry: Result<HAR.Entry, Unreplayable>
+    /// Why the entry cannot answer a request that matches it, if it cannot. The entry itself
+    /// is in ``State/replayable``: a copy here would add its fields' size again per entry.
+    let unreplayable: Unreplayable?
     /// The entry's answer with its replay delay applied, built the first time it is replayed:
     /// loading decodes no body, and a test decodes only the bodies it is served.
     var answer: StubResponse?
@@ -53,6 +53,9 @@ public final class Cassette: Sendable {
     var recorded: [Recorded] = []
     var byKey: [String: [Int]] = [:]
     var original: HAR?
+    /// The loaded entries with placeholders restored when asked (the same storage as
+    /// `original` when not), by index.
+    var replayable: [HAR.Entry] = []
     var newEntries: [HAR.Entry] = []
     /// Fresh recordings of stale entries, by the index of the entry each replaces.
     var replacements: [Int: HAR.Entry] = [:]
@@ -174,6 +177,7 @@ public final class Cassette: Sendable {
       let har = try HAR.load(contentsOf: url)
       let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
       var recorded: [Recorded] = []
+      recorded.reserveCapacity(har.log.entries.count)
       var byKey: [String: [Int]] = [:]
       let staleBefore = options.reRecordAfter.map { Date().addingTimeInterval(-$0.seconds) }
       // Once: a file URL's path is decoded on every read, which cost as much per entry as
@@ -183,19 +187,17 @@ public final class Cassette: Sendable {
         // Through today's rules, as live requests are: a cassette recorded when fewer names
         // were redacted still matches a request whose value a newer rule now replaces.
         let request = redactedForMatching(try entry.request.interceptedRequest())
-        let replayed: Result<HAR.Entry, Unreplayable> =
-          Unreplayable(entry, index: index, file: file).map { .failure($0) }
-          ?? .success(replayable.log.entries[index])
         if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
         recorded.append(
           Recorded(
-            request: request, entry: replayed,
+            request: request, unreplayable: Unreplayable(entry, index: index, file: file),
             isStale: staleBefore.map { entry.startedDateTime < $0 } ?? false))
       }
       state.withLock {
         $0.recorded = recorded
         $0.byKey = byKey
         $0.original = har
+        $0.replayable = replayable.log.entries
       }
     } catch {
       state.withLock { $0.problem = error }
@@ -302,17 +304,15 @@ public final class Cassette: Sendable {
     // Fields one by one: copying the whole record would copy its entry on every request.
     let isStale = state.recorded[index].isStale
     if let answer = state.recorded[index].answer { return (index, .success(answer), nil, isStale) }
-    switch state.recorded[index].entry {
-    case .failure(let reason):
+    if let reason = state.recorded[index].unreplayable {
       return (index, .failure(reason), nil, isStale)
-    case .success(let entry) where options.replayHook != nil:
-      // The hook's adjusted entry gives the answer; this one is not used.
-      return (index, .success(.status(0)), entry, isStale)
-    case .success(let entry):
-      let answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
-      state.recorded[index].answer = answer
-      return (index, .success(answer), nil, isStale)
     }
+    let entry = state.replayable[index]
+    // With a hook, the hook's adjusted entry gives the answer; this one is not used.
+    if options.replayHook != nil { return (index, .success(.status(0)), entry, isStale) }
+    let answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
+    state.recorded[index].answer = answer
+    return (index, .success(answer), nil, isStale)
   }
 
   /// The answer replaying `entry` gives. The loader checked that its body decodes, so the

@@ -256,13 +256,6 @@ final class HARWriter {
     count += 1
   }
 
-  /// Stores eight bytes in room already reserved.
-  @inline(__always)
-  private func put(word: UInt64) {
-    UnsafeMutableRawPointer(buffer + count).storeBytes(of: word, as: UInt64.self)
-    count += 8
-  }
-
   /// `text`'s UTF-8 as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\b`, `\f`, `\r` or `\u00XX`, everything else (`/` and non-ASCII included) as it is.
   ///
@@ -274,22 +267,23 @@ final class HARWriter {
     put(UInt8(ascii: "\""))
     var index = 0
     while index < text.count {
-      while index + 8 <= text.count {
+      if index + 8 <= text.count {
+        // The whole word is stored and `count` moves past its bytes before a special one; the
+        // room reserved for the rest of the text covers the word.
         let word = text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        if JSONScanner.holdsSpecialByte(word) { break }
-        put(word: word)
-        index += 8
+        UnsafeMutableRawPointer(buffer + count).storeBytes(of: word, as: UInt64.self)
+        let plain = JSONScanner.specialByteOffset(word)
+        index += plain
+        count += plain
+        if plain == 8 { continue }
       }
-      let end = min(index + 8, text.count)
-      while index < end {
-        let value = text[index]
-        index += 1
-        guard value == 0x22 || value == 0x5C || value < 0x20 else {
-          put(value)
-          continue
-        }
+      let value = text[index]
+      index += 1
+      if value == 0x22 || value == 0x5C || value < 0x20 {
         reserve(text.count - index + 7)
         escape(value)
+      } else {
+        put(value)
       }
     }
     put(UInt8(ascii: "\""))

@@ -134,10 +134,12 @@ struct JSONScanner {
     }
   }
 
-  /// Whether one of the eight bytes of `word` is a `"`, a `\` or a control character: a byte a
-  /// JSON string cannot hold as it is. Exact, so a run of words without one needs no second look.
+  /// How many bytes of `word` (as loaded from memory) come before the first that a JSON string
+  /// cannot hold as it is (`"`, `\` or a control character): 8 when there is none.
   @inline(__always)
-  static func holdsSpecialByte(_ word: UInt64) -> Bool { specialByteFlags(word) != 0 }
+  static func specialByteOffset(_ word: UInt64) -> Int {
+    specialByteFlags(UInt64(littleEndian: word)).trailingZeroBitCount >> 3
+  }
 
   /// Bit 7 of each byte of `word` that is a `"`, a `\` or a control character. Borrows can flag
   /// bytes after a true hit, never before one, so the lowest flag is the first special byte.
