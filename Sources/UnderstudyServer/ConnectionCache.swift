@@ -55,6 +55,8 @@
 
     /// `data` in a buffer SwiftNIO writes without copying it again.
     mutating func buffer(for data: Data) -> ByteBuffer {
+      // A large body is not kept twice for the connection's life, nor compared byte by byte.
+      guard data.count <= 64 * 1024 else { return ByteBuffer(bytes: data) }
       if let last = lastBody, last.data == data { return last.buffer }
       let buffer = ByteBuffer(bytes: data)
       lastBody = (data, buffer)
