@@ -11,7 +11,8 @@ stubs registered, say) and the warm-up are in both totals and cancel. The ratio 
 per-request count over the floor's.
 
 usage: instruction-ratios.py BENCH_BINARY [--only TEXT] [--small N] [--large N]
-Exits 1 when a ratio is past its bar, 2 when a run fails.
+Exits 1 when a ratio is past its bar by more than the counts' noise (NOISE, 1%), 2 when a run
+fails.
 """
 
 import argparse
@@ -44,6 +45,12 @@ SCOPE_ROWS = [
 ]
 ROWS += SCOPE_ROWS
 
+# Counts are repeatable, not exact: runs of one binary differ by up to 0.45% per request
+# (mixed predicates, 2026-11-26: the floor 107,786-108,127, Understudy 123,484-124,046), from
+# the threads URLSession and the runtime start. A gated row fails the run only when it passes
+# its bar by more than that noise; between the bar and the noise it is reported as on the bar.
+NOISE = 0.01
+
 COLLECTED = re.compile(r"==\d+== Collected : (\d+)")
 
 
@@ -73,7 +80,7 @@ def main():
     arguments = parser.parse_args()
     rows = [row for row in ROWS
             if not arguments.only or any(text in row[0] for text in arguments.only)]
-    print(f"{'scenario':<40} {'floor instr/req':>16} {'understudy':>12} {'ratio':>7}  bar")
+    print(f"{'scenario':<40} {'floor instr/req':>16} {'understudy':>12} {'ratio':>8}  bar")
     # valgrind runs a program's threads one at a time, so each run keeps one core busy: run as
     # many at once as there are cores. Counts do not depend on what else runs.
     jobs = [(scenario, side, requests) for scenario, _, _ in rows
@@ -93,9 +100,14 @@ def main():
         floor = per_request(scenario, "floor")
         subject = per_request(scenario, "understudy")
         ratio = subject / floor
-        verdict = "ok" if ratio <= bar else "PAST THE BAR" if gated else "past the bar (not gated)"
-        failures += gated and ratio > bar
-        print(f"{scenario:<40} {floor:>16,.0f} {subject:>12,.0f} {ratio:>6.2f}x  "
+        if ratio <= bar:
+            verdict = "ok"
+        elif ratio <= bar * (1 + NOISE):
+            verdict = "on the bar (within the counts' noise)"
+        else:
+            verdict = "PAST THE BAR" if gated else "past the bar (not gated)"
+        failures += gated and ratio > bar * (1 + NOISE)
+        print(f"{scenario:<40} {floor:>16,.0f} {subject:>12,.0f} {ratio:>7.3f}x  "
               f"<= {bar:.2f}x {verdict}", flush=True)
     gated = sum(1 for row in rows if row[2])
     print(f"instruction-ratios: {gated - failures} of {gated} gated rows within their bars "
