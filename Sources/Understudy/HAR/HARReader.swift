@@ -14,6 +14,8 @@ struct HARReader {
   private var scanner: JSONScanner
   /// The bytes the scanner reads, kept by the body texts that point into them.
   private let source: Data
+  /// Header fields and media types read lately, for reading the next ones.
+  private var recent = RecentStrings()
 
   /// The archive in `json`, or `nil` when the bytes need `JSONDecoder`'s judgement.
   static func read(_ json: Data) -> HAR? {
@@ -258,7 +260,7 @@ struct HARReader {
       case .compression:
         content.compression = try reader.null() ? nil : reader.int()
       case .mimeType:
-        content.mimeType = try reader.string(or: "")
+        content.mimeType = try reader.null() ? "" : reader.recentString()
       case .text:
         content.textStorage = try reader.null() ? nil : reader.bodyText()
       case .encoding:
@@ -300,7 +302,7 @@ struct HARReader {
     try object(PostDataMember.table) { reader, member throws(Refusal) in
       switch member {
       case .mimeType:
-        postData.mimeType = try reader.string(or: "")
+        postData.mimeType = try reader.null() ? "" : reader.recentString()
       case .params:
         postData.params =
           try reader.null()
@@ -351,9 +353,9 @@ struct HARReader {
       try reader.object(NameValueMember.table) { reader, member throws(Refusal) in
         switch member {
         case .name:
-          name = try reader.string()
+          name = try reader.recentString()
         case .value:
-          value = try reader.string()
+          value = try reader.recentString()
         case .comment:
           comment = try reader.optionalString()
         }
@@ -545,6 +547,13 @@ struct HARReader {
     JSONScanner.decode(try stringSpan(), in: scanner.bytes)
   }
 
+  /// A string that recurs from entry to entry (a header field, a media type), sharing the
+  /// storage of the same string read lately.
+  private mutating func recentString() throws(Refusal) -> String {
+    let span = try stringSpan()
+    return recent.string(span, in: scanner.bytes)
+  }
+
   private mutating func string(or fallback: String) throws(Refusal) -> String {
     try null() ? fallback : string()
   }
@@ -608,6 +617,34 @@ struct HARReader {
     if scanner.scanLiteral("true") { return true }
     if scanner.scanLiteral("false") { return false }
     throw Refusal()
+  }
+}
+
+/// The last few long strings read from header fields and media types, so the 10,000 copies of
+/// `application/json` in a cassette share one string's storage (64 bytes each otherwise); a
+/// string of up to 15 bytes is held inline by `String` anyway.
+private struct RecentStrings {
+  private var strings: [String] = []
+  private var next = 0
+
+  mutating func string(_ span: JSONScanner.StringSpan, in bytes: UnsafeRawBufferPointer) -> String {
+    let count = span.range.count
+    guard count > 15, !span.hasEscapes else { return JSONScanner.decode(span, in: bytes) }
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[span.range])
+    for index in strings.indices where strings[index].utf8.count == count {
+      let same = strings[index].utf8.withContiguousStorageIfAvailable { utf8 in
+        memcmp(utf8.baseAddress!, raw.baseAddress!, count) == 0
+      }
+      if same == true { return strings[index] }
+    }
+    let string = String(decoding: raw, as: UTF8.self)
+    if strings.count < 16 {
+      strings.append(string)
+    } else {
+      strings[next] = string
+      next = (next + 1) % 16
+    }
+    return string
   }
 }
 
