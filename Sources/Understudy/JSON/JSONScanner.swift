@@ -113,6 +113,7 @@ struct JSONScanner {
     let highs: UInt64 = 0x8080_8080_8080_8080
     // The words passed, or-ed together: one test of their high bits at the end, not one a word.
     var passedWords: UInt64 = 0
+    let longRun = index + 32
     while index + 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let special = Self.specialByteFlags(word)
@@ -127,11 +128,57 @@ struct JSONScanner {
       }
       passedWords |= word
       index += 8
+      if index >= longRun {
+        highBits |= passedWords & highs != 0 ? 0x80 : 0
+        skipLongPlainRun(highBits: &highBits)
+        return
+      }
     }
     highBits |= passedWords & highs != 0 ? 0x80 : 0
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return }
+      highBits |= byte
+      index += 1
+    }
+  }
+
+  /// Moves past the rest of a long plain run (a body), stopping where ``skipPlainRun(highBits:)``
+  /// would: the next `"` and `\` are found by `memchr`, which the C library runs on vector
+  /// registers, and only the control-character test is left to a word at a time. A 1 KiB body
+  /// cost 33 instructions a word through the general test.
+  private mutating func skipLongPlainRun(highBits: inout UInt8) {
+    guard let base = bytes.baseAddress, index < bytes.count else { return }
+    // A string's run ends at its closing quote at the latest (an escaped quote is a quote byte
+    // too), so the search for `\` is bounded by the string.
+    var end = bytes.count
+    if let quote = memchr(base + index, 0x22, end - index) {
+      end = UnsafeRawPointer(quote) - base
+    }
+    if end > index, let backslash = memchr(base + index, 0x5C, end - index) {
+      end = UnsafeRawPointer(backslash) - base
+    }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var passedWords: UInt64 = 0
+    while index + 8 <= end {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      // Bit 7 of each byte below 0x20; borrows flag bytes after a true hit only.
+      let controls = (word &- ones &* 0x20) & ~word & highs
+      if controls != 0 {
+        let before = controls.trailingZeroBitCount
+        passedWords |= word & ((1 << before) &- 1)
+        index += before / 8
+        highBits |= passedWords & highs != 0 ? 0x80 : 0
+        return
+      }
+      passedWords |= word
+      index += 8
+    }
+    highBits |= passedWords & highs != 0 ? 0x80 : 0
+    while index < end {
+      let byte = bytes[index]
+      if byte < 0x20 { return }
       highBits |= byte
       index += 1
     }

@@ -45,9 +45,10 @@ extension RecordingTests {
     }
 
     /// The word-at-a-time runs stop at the first special byte wherever it falls in a word, and
-    /// judge UTF-8 by the bytes before it only.
+    /// judge UTF-8 by the bytes before it only; past 32 bytes a run is searched with `memchr`,
+    /// which must stop at the same byte.
     @Test func stopsAtTheFirstSpecialByteAtEveryOffsetInAWord() {
-      for length in 0..<20 {
+      for length in 0..<80 {
         let plain = String(repeating: "a", count: length)
         var json = Array("\"\(plain)\"".utf8)
         // Not UTF-8, but after the closing quote: not the string's business.
@@ -65,6 +66,11 @@ extension RecordingTests {
         #expect(scanString("\"\(plain)é\"") == .decoded(plain + "é"), "\(length)")
         #expect(scanString("\"\(plain)\\n\"") == .decoded(plain + "\n"), "\(length)")
         #expect(scanString(Array("\"\(plain)".utf8) + [0x1F, 0x22]) == .stopped(at: length + 1))
+        #expect(scanString("\"\(plain)") == .stopped(at: length + 1), "unterminated, \(length)")
+        #expect(scanString("\"\(plain)\\\"\(plain)\"") == .decoded(plain + "\"" + plain))
+        // UTF-8 is judged over the whole run, whichever path passed its bytes.
+        #expect(scanString("\"é\(plain)\"") == .decoded("é" + plain), "\(length)")
+        #expect(scanString([0x22, 0x80] + Array(plain.utf8) + [0x22]) == .stopped(at: 1))
       }
     }
 
