@@ -199,7 +199,28 @@ package final class ServedExchange: @unchecked Sendable {
       // The stub's declaration was already reported; the client gets the reason, not a hang-up.
       return setText(500, "Understudy: cannot serve \(request): \(problem)", for: request)
     }
+    if case .http(let status, let headers, let body) = response.outcome,
+      case .data(let data) = body.storage, response.bodyDelay == 0,
+      response.bytesPerSecond == nil, response.chunks == nil, response.dropAfterBytes == nil
+    {
+      // A canned answer, the common case: what the reply below would give, without building
+      // the reply (its URL, pacing and cache) and taking it apart again for every request.
+      journalResponse = JournalEntry.Response(
+        status: status, headers: headers, body: data, error: nil, duration: 0)
+      self.status = status
+      self.headers = headers
+      addContentLength(data.count)
+      if request.method != "HEAD" { cannedBody = data }
+      return
+    }
     set(Reply(response, for: request), for: request)
+  }
+
+  /// Announces a body of `length` bytes, unless the stub's header fields frame it already.
+  private func addContentLength(_ length: Int) {
+    if !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding") {
+      headers.add(name: "Content-Length", value: String(length))
+    }
   }
 
   private func set(_ reply: Reply, for request: InterceptedRequest) {
@@ -229,11 +250,7 @@ package final class ServedExchange: @unchecked Sendable {
         return setText(500, message, for: request)
       }
       // A streamed body has no length up front, as with a real server sending events.
-      if http.chunks == nil, let length, !headers.contains("Content-Length"),
-        !headers.contains("Transfer-Encoding")
-      {
-        headers.add(name: "Content-Length", value: String(length))
-      }
+      if http.chunks == nil, let length { addContentLength(length) }
       if case .data(let data, _) = source, !waitsInBody, http.dropAfterBytes == nil {
         if request.method != "HEAD" { cannedBody = data }
         return
