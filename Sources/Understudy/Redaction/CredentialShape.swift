@@ -345,10 +345,28 @@ private struct ShapeScanner {
   }
 
   /// Where `aws` or `secret` ends, in any case.
+  ///
+  /// Every scan of a body runs this over all of it, so eight positions are tested at once: only
+  /// where an `a` comes before a `w` or an `s` before an `e` (either case) are bytes compared.
   func keywordPositions() -> [Int] {
     var positions: [Int] = []
     var index = 0
+    let lowerCase = ByteWord.ones &* 0x20
     while index + 2 < count {
+      if index + 9 <= count {
+        // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
+        // `W`, `S` and `E` onto the letters compared.
+        let first = ByteWord.load(bytes, at: index) | lowerCase
+        let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        let pairs =
+          ByteWord.matches(first, UInt8(ascii: "a")) & ByteWord.matches(second, UInt8(ascii: "w"))
+          | ByteWord.matches(first, UInt8(ascii: "s")) & ByteWord.matches(second, UInt8(ascii: "e"))
+        guard pairs != 0 else {
+          index += 8
+          continue
+        }
+        index += ByteWord.firstFlagged(pairs)
+      }
       let byte = bytes[index] | 0x20
       if byte == UInt8(ascii: "a"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"),
         hasIgnoringCase("aws", at: index)

@@ -87,6 +87,26 @@ extension RecordingTests {
       #expect(findings.map(\.kind) == [.awsSecretKey])
     }
 
+    /// The words that let 40 characters of base64 count as an AWS secret key are looked for
+    /// eight positions at a time: each is found at every offset within a word, in any case,
+    /// after look-alikes (`use`, `aw`) that only start one, and up to the end of the text.
+    @Test func theWordsBeforeAnAWSSecretKeyAreFoundAtEveryOffset() {
+      for padding in 0..<17 {
+        let filler = String("use the row user sealed data ".prefix(padding))
+        for keyword in ["aws", "AWS", "aWs", "secret", "SECRET", "Secret"] {
+          let text = filler + keyword + "=" + Self.awsSecret
+          #expect(scanner.scan(text, at: "t").map(\.kind) == [.awsSecretKey], "\(text)")
+          #expect(
+            CredentialShape.namesAWSSecret(filler + keyword), "\(filler + keyword)")
+        }
+        for nearMiss in ["awx", "a ws", "secre", "sekret", "se cret"] {
+          let text = filler + nearMiss + "=" + Self.awsSecret
+          #expect(scanner.scan(text, at: "t").isEmpty, "\(text)")
+          #expect(!CredentialShape.namesAWSSecret(filler + nearMiss), "\(filler + nearMiss)")
+        }
+      }
+    }
+
     @Test func placeholdersInsideTextAreSkipped() {
       #expect(
         scanner.scan("Token <redacted:authorization> and Token %3Credacted:x%3E", at: "t").isEmpty)
