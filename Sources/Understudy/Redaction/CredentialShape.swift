@@ -66,8 +66,11 @@ private struct ShapeScanner {
       let byte = bytes[index]
       let flags = table[Int(byte)]
       if flags & ByteClass.word != 0 {
-        // Only a word starting with a letter some shape starts with is looked at further.
-        if flags & ByteClass.shapeStart != 0 {
+        // Only a word starting with the first two letters of some shape (or placeholder) is
+        // looked at further: prose and JSON start many words with those first letters.
+        if flags & ByteClass.shapeStart != 0,
+          Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
+        {
           if let placeholderEnd = placeholderEnd(wordAt: index) {
             index = placeholderEnd
             continue
@@ -87,7 +90,10 @@ private struct ShapeScanner {
         index = shape.whole.upperBound
         continue
       }
-      if byte == UInt8(ascii: ":"), let shape = userinfo(colonAt: index) {
+      // A JSON body has a `:` after every member name; only `://` can start user information.
+      if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
+        let shape = userinfo(colonAt: index)
+      {
         found.append(shape)
         index = shape.whole.upperBound
         continue
@@ -96,6 +102,40 @@ private struct ShapeScanner {
     }
     found += awsSecretKeys(nameContext: nameContext, avoiding: found)
     return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+  }
+
+  /// Whether a word whose first two bytes are `first` and `second` can start what
+  /// ``placeholderEnd(wordAt:)`` or ``shape(at:)`` looks for: a superset (the second letter
+  /// compared in any case) of the prefixes they test, which each then checks exactly.
+  @inline(__always)
+  static func mayStart(_ first: UInt8, _ second: UInt8) -> Bool {
+    let second = second | 0x20
+    switch first {
+    case UInt8(ascii: "A"):  // AKIA, ASIA, AIza
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "s")
+        || second == UInt8(ascii: "i")
+    case UInt8(ascii: "g"):  // github_pat_, gho_ and kin, glpat-
+      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
+        || second == UInt8(ascii: "l")
+    case UInt8(ascii: "x"):  // xoxb- and kin
+      return second == UInt8(ascii: "o")
+    case UInt8(ascii: "s"):  // sk_live_, sk-
+      return second == UInt8(ascii: "k")
+    case UInt8(ascii: "r"), UInt8(ascii: "R"):  // rk_live_, redacted:
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "e")
+    case UInt8(ascii: "3"):  // 3Credacted
+      return second == UInt8(ascii: "c")
+    case UInt8(ascii: "n"):  // npm_
+      return second == UInt8(ascii: "p")
+    case UInt8(ascii: "e"):  // eyJ, ewo (JWT headers)
+      return second == UInt8(ascii: "y") || second == UInt8(ascii: "w")
+    case UInt8(ascii: "b"), UInt8(ascii: "B"):  // Bearer, Basic
+      return second == UInt8(ascii: "e") || second == UInt8(ascii: "a")
+    case UInt8(ascii: "t"), UInt8(ascii: "T"):  // Token
+      return second == UInt8(ascii: "o")
+    default:
+      return false
+    }
   }
 
   // MARK: Detectors that start at the first byte of a word

@@ -39,6 +39,12 @@ extension RecordingTests {
       ("-----BEGIN " + "PRIVATE KEY-----", .privateKey),
       ("see https://ada:" + "hunter22@db.example.com/x", .urlUserinfo),
       ("git+https://" + "0123456789abcdef0123@github.com/o/r.git", .urlUserinfo),
+      // Every first two letters a word-started shape can have, in each case the scan accepts.
+      ("glpat" + "-xY12zW34vU56tS78rQ90", .gitLabToken),
+      ("sk-proj" + "-abcdefghijklmnopqrstuvwx", .openAIKey),
+      ("BEARER " + "abcdefghijklmnop.qrst", .bearerToken),
+      ("bAsIc " + Data("user:pa55".utf8).base64EncodedString(), .basicCredentials),
+      ("tOKEN " + "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b", .tokenCredentials),
     ]
 
     private static let nearMisses: [String] = [
@@ -111,6 +117,8 @@ extension RecordingTests {
       #expect(
         scanner.scan("Token <redacted:authorization> and Token %3Credacted:x%3E", at: "t").isEmpty)
       #expect(scanner.scan("<redacted:ghp_abcdefghijklmnopqrstuvwxyz>", at: "t").isEmpty)
+      #expect(scanner.scan("<REDACTED:ghp_abcdefghijklmnopqrstuvwxyz>", at: "t").isEmpty)
+      #expect(scanner.scan("%3cREDACTED:ghp_abcdefghijklmnopqrstuvwxyz%3e", at: "t").isEmpty)
     }
 
     /// Log masking cuts out exactly the secret, after any non-ASCII text before it.
