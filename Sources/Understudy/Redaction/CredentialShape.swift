@@ -58,9 +58,16 @@ private struct ShapeScanner {
   }
 
   mutating func run(nameContext: Bool) -> [CredentialShape] {
+    // Through a pointer, the loop reads the table without the global's lazy-initialisation
+    // check or a bounds check per byte.
+    var found = ByteClass.table.withUnsafeBufferPointer { shapes(table: $0) }
+    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
+    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+  }
+
+  /// The shapes found from the first byte of a word, a `-` or a `:`, in order.
+  private func shapes(table: UnsafeBufferPointer<UInt8>) -> [CredentialShape] {
     var found: [CredentialShape] = []
-    // A local copy, so the loop reads the table without the global's lazy-initialisation check.
-    let table = ByteClass.table
     var index = 0
     while index < count {
       let byte = bytes[index]
@@ -100,8 +107,7 @@ private struct ShapeScanner {
       }
       index += 1
     }
-    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
-    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+    return found
   }
 
   /// Whether a word whose first two bytes are `first` and `second` can start what
