@@ -31,8 +31,7 @@ public enum SharedSessionInterception {
   }
 
   private static let installation: Status = {
-    RegistryDirectory.shared.retire(
-      SharedSessionTag.unowned,
+    RegistryDirectory.shared.retireUnowned(
       reason:
         "no test that stubs URLSession.shared is running (use the "
         + "`.stubs(interceptingSharedSession: true)` trait or `withSharedSessionStubs`)")

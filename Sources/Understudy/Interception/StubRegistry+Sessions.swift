@@ -11,9 +11,16 @@ extension StubRegistry {
   public func makeSessionConfiguration(
     from base: URLSessionConfiguration = .ephemeral
   ) -> URLSessionConfiguration {
+    // Sessions made from it are invisible to the directory, so the slot is never lent again.
+    RegistryDirectory.shared.markEscaped(ticket)
+    return configuration(from: base)
+  }
+
+  private func configuration(from base: URLSessionConfiguration) -> URLSessionConfiguration {
     // URLSessionConfiguration is a class; copy so the caller's base stays untouched.
     let configuration = base.copy() as! URLSessionConfiguration
-    configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
+    configuration.protocolClasses =
+      [ScopeTags.protocolClass(for: id)] + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     return configuration
@@ -29,11 +36,16 @@ extension StubRegistry {
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
-    URLSession(
-      configuration: makeSessionConfiguration(from: base), delegate: delegate,
-      delegateQueue: delegateQueue)
+    let session = URLSession(
+      configuration: configuration(from: base), delegate: delegate, delegateQueue: delegateQueue)
+    RegistryDirectory.shared.track(session, at: ticket)
+    return session
   }
 
   /// The `URLProtocol` subclass bound to this registry, for configurations you assemble yourself.
-  public var protocolClass: AnyClass { ScopeTags.protocolClass(for: id) }
+  public var protocolClass: AnyClass {
+    // Sessions made with it are invisible to the directory, so the slot is never lent again.
+    RegistryDirectory.shared.markEscaped(ticket)
+    return ScopeTags.protocolClass(for: id)
+  }
 }

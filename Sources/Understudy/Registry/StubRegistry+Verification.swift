@@ -71,7 +71,7 @@ extension StubRegistry {
     runScopeEndActions()
     finishJournalWatchers()
     RegistryDirectory.shared.retire(
-      id, reason: "its test \(testName) ended (scope declared at \(location))",
+      ticket, reason: "its test \(testName) ended (scope declared at \(location))",
       reportAt: reportsStragglersToSwiftTesting ? location : nil)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
