@@ -1,13 +1,11 @@
-/// Mints one `URLProtocol` subclass per registry slot at run time.
+/// Mints one `URLProtocol` subclass per registry at run time.
 ///
 /// Sessions carry their protocol classes in their configuration, so a class that knows its
-/// slot routes every request of those sessions to the slot's registry, from any task or thread.
-/// A slot is lent to a new registry only once nothing can reach its class (see
-/// ``RegistryDirectory``), so most registries reuse a class instead of minting one. This is the
+/// registry routes every request of those sessions to it, from any task or thread. This is the
 /// only public-API route that holds on both platforms: configuration headers never reach the
 /// protocol on Linux, task-locals are lost on detached tasks, and `URLProtocol` properties do not
-/// survive FoundationNetworking's request bridging. Generic specialisation gives each slot
-/// its own class; the identifier is spelled in binary so the type nests only
+/// survive FoundationNetworking's request bridging. Generic specialisation gives each registry
+/// identifier its own class; the identifier is spelled in binary so the type nests only
 /// log2(n) deep.
 protocol ScopeTag: SendableMetatype {
   static var id: Int { get }
@@ -26,7 +24,7 @@ enum OneBit<Rest: ScopeTag>: ScopeTag {
 }
 
 enum ScopeTags {
-  /// The protocol class for slot `id` (which must be positive); the same class every time.
+  /// The protocol class for registry `id` (which must be positive); the same class every time.
   static func protocolClass(for id: Int) -> AnyClass {
     precondition(id > 0, "registry identifiers start at 1")
     let bits = Int.bitWidth - id.leadingZeroBitCount
@@ -44,7 +42,7 @@ enum ScopeTags {
   }
 }
 
-/// The protocol class of one slot: the tag names the slot, and all behaviour is inherited
+/// The protocol class of one registry: the tag names the registry, and all behaviour is inherited
 /// from ``InterceptingProtocol``.
 final class TaggedInterceptingProtocol<Tag: ScopeTag>: InterceptingProtocol {
   override class var registryID: Int { Tag.id }

@@ -31,7 +31,8 @@ public enum SharedSessionInterception {
   }
 
   private static let installation: Status = {
-    RegistryDirectory.shared.retireUnowned(
+    RegistryDirectory.shared.retire(
+      SharedSessionTag.unowned,
       reason:
         "no test that stubs URLSession.shared is running (use the "
         + "`.stubs(interceptingSharedSession: true)` trait or `withSharedSessionStubs`)")

@@ -11,16 +11,9 @@ extension StubRegistry {
   public func makeSessionConfiguration(
     from base: URLSessionConfiguration = .ephemeral
   ) -> URLSessionConfiguration {
-    // Sessions made from it are invisible to the directory, so the slot is never lent again.
-    RegistryDirectory.shared.markEscaped(ticket)
-    return configuration(from: base)
-  }
-
-  private func configuration(from base: URLSessionConfiguration) -> URLSessionConfiguration {
     // URLSessionConfiguration is a class; copy so the caller's base stays untouched.
     let configuration = base.copy() as! URLSessionConfiguration
-    configuration.protocolClasses =
-      [ScopeTags.protocolClass(for: id)] + (configuration.protocolClasses ?? [])
+    configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     return configuration
@@ -36,16 +29,11 @@ extension StubRegistry {
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
-    let session = URLSession(
-      configuration: configuration(from: base), delegate: delegate, delegateQueue: delegateQueue)
-    RegistryDirectory.shared.track(session, at: ticket)
-    return session
+    URLSession(
+      configuration: makeSessionConfiguration(from: base), delegate: delegate,
+      delegateQueue: delegateQueue)
   }
 
   /// The `URLProtocol` subclass bound to this registry, for configurations you assemble yourself.
-  public var protocolClass: AnyClass {
-    // Sessions made with it are invisible to the directory, so the slot is never lent again.
-    RegistryDirectory.shared.markEscaped(ticket)
-    return ScopeTags.protocolClass(for: id)
-  }
+  public var protocolClass: AnyClass { ScopeTags.protocolClass(for: id) }
 }

@@ -71,7 +71,7 @@ extension StubRegistry {
     runScopeEndActions()
     finishJournalWatchers()
     RegistryDirectory.shared.retire(
-      ticket, reason: "its test \(testName) ended (scope declared at \(location))",
+      id, reason: "its test \(testName) ended (scope declared at \(location))",
       reportAt: reportsStragglersToSwiftTesting ? location : nil)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {

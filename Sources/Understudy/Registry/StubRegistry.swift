@@ -58,10 +58,8 @@ public final class StubRegistry: Sendable {
   public let location: SourceLocation
   /// How many requests the journal and each stub keep; `nil` for all.
   let journalCapacity: Int?
-  /// The slot whose protocol class routes this registry's sessions to it, and which lending of it.
-  let ticket: RegistryDirectory.Ticket
-  /// The slot sessions use to find this registry.
-  var id: Int { ticket.slot }
+  /// The identity sessions use to find this registry.
+  let id: Int
 
   /// Creates an empty registry.
   ///
@@ -84,14 +82,14 @@ public final class StubRegistry: Sendable {
     self.journalStorage = Locked(RequestJournal(capacity: journalCapacity))
     self.journalCapacity = journalCapacity
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    self.ticket = RegistryDirectory.shared.allocate()
-    RegistryDirectory.shared.register(self, at: ticket)
+    self.id = RegistryDirectory.shared.allocateID()
+    RegistryDirectory.shared.register(self)
   }
 
   deinit {
     finishJournalWatchers()
     RegistryDirectory.shared.retire(
-      ticket, reason: "its StubRegistry (created at \(location)) was deallocated")
+      id, reason: "its StubRegistry (created at \(location)) was deallocated")
   }
 
   /// What happens to requests no stub matches.
