@@ -4,6 +4,7 @@
 #
 #   bash .ci/fuzz.sh        # CI's short pass: 30 s per target, under 3 minutes with the build
 #   bash .ci/fuzz.sh 600    # the 10-minute run per target
+#   bash .ci/fuzz.sh build  # only the build (.ci/run starts it early, while the server builds)
 #
 # Seeds come from Fixtures/Fuzz/<target>/ and are never modified; the inputs libFuzzer finds
 # accumulate in Fuzz/.build/corpus/<target>/, so later runs start where earlier ones stopped.
@@ -26,6 +27,7 @@ for product in FuzzCassette FuzzPatterns; do
   "${build[@]}" --product "$product"
 done
 bin="$("${build[@]}" --show-bin-path)"
+[ "$seconds" = "build" ] && exit 0
 
 run() {
   local target="$1" dict="$2" maxlen="$3"
