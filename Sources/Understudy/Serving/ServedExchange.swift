@@ -37,6 +37,8 @@ package final class ServedExchange: @unchecked Sendable {
   private let registry: StubRegistry
   private var flight: (entry: Int, startedAt: Date)?
   private var journalResponse: JournalEntry.Response?
+  /// Where a decision user code makes arrives; set, before that code runs, only when it does.
+  private var later: FirstValue<StubRegistry.Decision>?
   private let settled = Locked(false)
 
   private init(registry: StubRegistry) {
@@ -72,29 +74,35 @@ package final class ServedExchange: @unchecked Sendable {
     }
     let startedAt = Date()
     var run: UserCodeRun?
-    let later = FirstValue<StubRegistry.Decision>()
     let decided = registry.answer(
       request, startsFlight: true,
       userCode: { _ in
+        // Only a decision user code makes arrives later, and the registry asks for the run
+        // before that code can decide: the common canned answer never builds the mailbox.
+        exchange.later = FirstValue()
         let started = UserCodeRun()
         run = started
         return started
-      }, later: later.settle)
+      }, later: { exchange.later?.settle($0) })
     if let decided {
       exchange.flight = (decided.entry, startedAt)
       if exchange.settle(decided, for: request, origin: origin) { return .now(exchange) }
     }
-    return .later { [run] in
+    return .later { [run, later = exchange.later] in
       var decision: StubRegistry.Decision
       if let decided {
         decision = decided
-      } else {
+      } else if let later {
         decision = await withTaskCancellationHandler {
           await later.value
         } onCancel: {
           run?.cancel()
         }
         exchange.flight = (decision.entry, startedAt)
+      } else {
+        // The registry gave no decision and asked for no user code: it never does.
+        exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
+        return exchange
       }
       await exchange.settleLater(decision, for: request, origin: origin)
       return exchange
