@@ -157,6 +157,39 @@ extension RecordingTests {
       #expect(String(decoding: try read.encoded(), as: UTF8.self).contains(#""text" : "after""#))
     }
 
+    /// What a loaded cassette keeps: its body texts copied out of the file, still undecoded,
+    /// and nothing else of the file; the model and the bytes it writes do not change.
+    @Test func keepsOnlyTheBodyBytesOfTheFile() throws {
+      for file in Self.cassetteFiles {
+        var data = try Data(contentsOf: file)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        guard let read = HARReader.read(data) else { continue }
+        var kept = read
+        kept.keepBodyBytesOnly()
+        #expect(kept == read, "\(file.lastPathComponent)")
+        #expect(try kept.encoded() == read.encoded(), "\(file.lastPathComponent)")
+        let texts = kept.log.entries.flatMap { entry in
+          [entry.response.content.textStorage, entry.request.postData?.textStorage]
+        }
+        var bodyBytes = 0
+        for case .file(let bytes, let span)? in texts {
+          bodyBytes += span.range.count
+          #expect(bytes.count < data.count, "\(file.lastPathComponent) still keeps the file")
+        }
+        for case .file(let bytes, _)? in texts { #expect(bytes.count == bodyBytes) }
+      }
+      // Escapes stay written out, and decode as before.
+      var read = try #require(
+        HARReader.read(cassette(body: #""{\"a\": \"\u00e9\ud83d\ude00\"}""#)))
+      read.keepBodyBytesOnly()
+      guard case .file(_, let span)? = read.log.entries[0].response.content.textStorage else {
+        Issue.record("the text was decoded")
+        return
+      }
+      #expect(span.hasEscapes)
+      #expect(read.log.entries[0].response.content.text == #"{"a": "é😀"}"#)
+      #expect(read.log.entries[0].request.postData?.body == Data("a=1".utf8))
+    }
     /// Files the reader leaves to JSONDecoder: the loader's answer for them is unchanged, and
     /// its errors keep their words and positions (checked by CassetteErrorTests).
     @Test(arguments: [
