@@ -174,7 +174,10 @@ public final class Cassette: Sendable {
       return
     }
     do {
-      let har = try HAR.load(contentsOf: url)
+      var har = try HAR.load(contentsOf: url)
+      // Kept for the cassette's life: hold the bodies, not the whole file (memory no larger
+      // than the file, issue 17).
+      har.keepBodyBytesOnly()
       let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
       var recorded: [Recorded] = []
       recorded.reserveCapacity(har.log.entries.count)
@@ -183,15 +186,20 @@ public final class Cassette: Sendable {
       // Once: a file URL's path is decoded on every read, which cost as much per entry as
       // reading the entry's request.
       let file = url.path
-      for (index, entry) in har.log.entries.enumerated() {
-        // Through today's rules, as live requests are: a cassette recorded when fewer names
-        // were redacted still matches a request whose value a newer rule now replaces.
-        let request = redactedForMatching(try entry.request.interceptedRequest())
-        if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
-        recorded.append(
-          Recorded(
-            request: request, unreplayable: Unreplayable(entry, index: index, file: file),
-            isStale: staleBefore.map { entry.startedDateTime < $0 } ?? false))
+      // Through a buffer pointer, whose elements are read in place: `enumerated()` and the
+      // array's subscript copied each 752-byte entry, or its request, and destroyed the copy.
+      try har.log.entries.withUnsafeBufferPointer { entries throws(CassetteError) in
+        for index in entries.indices {
+          // Through today's rules, as live requests are: a cassette recorded when fewer names
+          // were redacted still matches a request whose value a newer rule now replaces.
+          let request = redactedForMatching(try entries[index].request.interceptedRequest())
+          if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
+          recorded.append(
+            Recorded(
+              request: request,
+              unreplayable: Unreplayable(entries[index], index: index, file: file),
+              isStale: staleBefore.map { entries[index].startedDateTime < $0 } ?? false))
+        }
       }
       state.withLock {
         $0.recorded = recorded
@@ -633,7 +641,9 @@ public final class Cassette: Sendable {
     var har = HAR(entries: entries)
     har.log.creator = HAR.Creator(name: "Understudy", version: "1")
     har = redaction.redact(har)
-    let findings = CredentialScanner(redaction: redaction).scan(har)
+    // The rules have just run: what is left to catch is a credential they do not cover, by its
+    // shape. Running them a second time inside the scan doubled the cost of writing.
+    let findings = CredentialScanner(redaction: redaction).scan(redacted: har)
     if !findings.isEmpty && !allowsCredentials {
       let listed = findings.prefix(5).map { "  \($0)" }.joined(separator: "\n")
       return [

@@ -11,7 +11,10 @@ extension HAR {
       /// There was no cache entry; written as `null`.
       case absent
       /// The cache entry.
-      case present(CacheEntry)
+      ///
+      /// Boxed: almost every entry's cache is empty, and kept inline two cache entries made
+      /// every ``HAR/Entry`` 120 bytes larger, 1.2 MB of a loaded 10,000-entry cassette.
+      indirect case present(CacheEntry)
     }
 
     /// The cache entry before the request.

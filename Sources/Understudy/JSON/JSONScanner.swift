@@ -111,6 +111,8 @@ struct JSONScanner {
   /// validation.
   private mutating func skipPlainRun(highBits: inout UInt8) {
     let highs: UInt64 = 0x8080_8080_8080_8080
+    // The words passed, or-ed together: one test of their high bits at the end, not one a word.
+    var passedWords: UInt64 = 0
     while index + 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let special = Self.specialByteFlags(word)
@@ -118,14 +120,15 @@ struct JSONScanner {
         // Stop at that byte, keeping the high bits of the bytes before it: a short string
         // ends here without a byte-at-a-time loop.
         let before = special.trailingZeroBitCount
-        let passed = word & highs & ((1 << before) &- 1)
-        highBits |= passed != 0 ? 0x80 : 0
+        passedWords |= word & ((1 << before) &- 1)
+        highBits |= passedWords & highs != 0 ? 0x80 : 0
         index += before / 8
         return
       }
-      highBits |= word & highs != 0 ? 0x80 : 0
+      passedWords |= word
       index += 8
     }
+    highBits |= passedWords & highs != 0 ? 0x80 : 0
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return }

@@ -67,6 +67,34 @@ extension RecordingTests {
       #expect(read == reference)
     }
 
+    /// Redaction decodes a body read from a file and keeps the bytes with it: an unchanged
+    /// body then compares equal to the file's without being decoded again, writes the same
+    /// bytes, and a different text in the same span of other bytes is still told apart.
+    @Test func aDecodedBodyComparesWithTheBytesItCameFrom() throws {
+      let read = try #require(HARReader.read(cassette(body: #""{\"id\": \"a\/b\"}""#)))
+      let redacted = Redaction.default.redact(read)
+      guard case .decoded = redacted.log.entries[0].response.content.textStorage else {
+        Issue.record("redaction did not keep the decoded text with its bytes")
+        return
+      }
+      #expect(redacted == read)
+      #expect(try redacted.encoded() == read.encoded())
+
+      // The same length and the same span, another text.
+      let other = try #require(HARReader.read(cassette(body: #""{\"id\": \"a\/c\"}""#)))
+      var decoded = try #require(other.log.entries[0].response.content.textStorage)
+      decoded.decode()
+      let original = try #require(read.log.entries[0].response.content.textStorage)
+      #expect(decoded != original)
+      #expect(original != decoded)
+      #expect(decoded == other.log.entries[0].response.content.textStorage)
+      #expect(decoded == .string(#"{"id": "a/c"}"#))
+
+      let changed = Redaction.default.redactingJSONMembers("id").redact(read)
+      #expect(changed != read)
+      #expect(changed.log.entries[0].response.content.text == #"{"id": "<redacted:id>"}"#)
+    }
+
     /// The reader keeps each request's URL parse for replay: what replay matches on is what it
     /// would be for the same file decoded by `JSONDecoder`, for URLs with JSON escapes, ports,
     /// percent-escapes and a fragment, escaped header values, a base64 body and missing members.
@@ -129,6 +157,39 @@ extension RecordingTests {
       #expect(String(decoding: try read.encoded(), as: UTF8.self).contains(#""text" : "after""#))
     }
 
+    /// What a loaded cassette keeps: its body texts copied out of the file, still undecoded,
+    /// and nothing else of the file; the model and the bytes it writes do not change.
+    @Test func keepsOnlyTheBodyBytesOfTheFile() throws {
+      for file in Self.cassetteFiles {
+        var data = try Data(contentsOf: file)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        guard let read = HARReader.read(data) else { continue }
+        var kept = read
+        kept.keepBodyBytesOnly()
+        #expect(kept == read, "\(file.lastPathComponent)")
+        #expect(try kept.encoded() == read.encoded(), "\(file.lastPathComponent)")
+        let texts = kept.log.entries.flatMap { entry in
+          [entry.response.content.textStorage, entry.request.postData?.textStorage]
+        }
+        var bodyBytes = 0
+        for case .file(let bytes, let span)? in texts {
+          bodyBytes += span.range.count
+          #expect(bytes.count < data.count, "\(file.lastPathComponent) still keeps the file")
+        }
+        for case .file(let bytes, _)? in texts { #expect(bytes.count == bodyBytes) }
+      }
+      // Escapes stay written out, and decode as before.
+      var read = try #require(
+        HARReader.read(cassette(body: #""{\"a\": \"\u00e9\ud83d\ude00\"}""#)))
+      read.keepBodyBytesOnly()
+      guard case .file(_, let span)? = read.log.entries[0].response.content.textStorage else {
+        Issue.record("the text was decoded")
+        return
+      }
+      #expect(span.hasEscapes)
+      #expect(read.log.entries[0].response.content.text == #"{"a": "é😀"}"#)
+      #expect(read.log.entries[0].request.postData?.body == Data("a=1".utf8))
+    }
     /// Files the reader leaves to JSONDecoder: the loader's answer for them is unchanged, and
     /// its errors keep their words and positions (checked by CassetteErrorTests).
     @Test(arguments: [
