@@ -41,12 +41,16 @@ extension HAR {
 
   /// Calls `visit` with every body text in place, in entry order.
   private mutating func forEachBodyText(_ visit: (inout HARTextStorage) -> Void) {
-    for index in log.entries.indices {
-      if log.entries[index].response.content.textStorage != nil {
-        visit(&log.entries[index].response.content.textStorage!)
-      }
-      if log.entries[index].request.postData != nil {
-        visit(&log.entries[index].request.postData!.textStorage)
+    // Through a buffer pointer, whose elements are changed in place without the array's
+    // accessors per entry.
+    log.entries.withUnsafeMutableBufferPointer { entries in
+      for index in entries.indices {
+        if entries[index].response.content.textStorage != nil {
+          visit(&entries[index].response.content.textStorage!)
+        }
+        if entries[index].request.postData != nil {
+          visit(&entries[index].request.postData!.textStorage)
+        }
       }
     }
   }
