@@ -9,7 +9,11 @@
   /// answer does. Each check compares what it would otherwise rebuild; anything different simply
   /// replaces the entry.
   struct ConnectionCache {
-    private var lastRequest: (uri: String, host: String?, request: InterceptedRequest)?
+    private var lastRequest:
+      (
+        uri: String, host: String?, method: NIOHTTP1.HTTPMethod, fields: NIOHTTP1.HTTPHeaders,
+        request: InterceptedRequest
+      )?
     private var lastHead:
       (
         status: Int, headers: Understudy.HTTPHeaders, version: HTTPVersion, keepAlive: Bool,
@@ -23,19 +27,35 @@
       _ head: HTTPRequestHead, body: Data, origin: URL, standingInFor: URL?
     ) -> InterceptedRequest? {
       let host = head.headers.first(name: "Host")
-      if var request = lastRequest?.request, lastRequest?.uri == head.uri,
+      guard var request = lastRequest?.request, lastRequest?.uri == head.uri,
         lastRequest?.host == host
-      {
-        // The URL and what is derived from it stay; the rest is this request's own.
-        request.method = HTTPMethod(rawValue: head.method.rawValue)
-        request.headers = ServerConnection.fields(of: head, standingInFor: standingInFor)
-        request.body = body.isEmpty ? nil : body
+      else {
+        let request = ServerConnection.request(
+          head, body: body, origin, standingInFor: standingInFor)
+        lastRequest = request.map { (head.uri, host, head.method, head.headers, $0) }
         return request
       }
-      let request = ServerConnection.request(
-        head, body: body, origin, standingInFor: standingInFor)
-      lastRequest = request.map { (head.uri, host, $0) }
+      let bodyValue = body.isEmpty ? nil : body
+      if lastRequest?.method == head.method, request.body == bodyValue,
+        let fields = lastRequest?.fields, Self.same(fields, head.headers)
+      {
+        // The very same request again: the snapshot is immutable, so it is shared as it is.
+        return request
+      }
+      // The URL and what is derived from it stay; the rest is this request's own.
+      request.method = HTTPMethod(rawValue: head.method.rawValue)
+      request.headers = ServerConnection.fields(of: head, standingInFor: standingInFor)
+      request.body = bodyValue
+      lastRequest = (head.uri, host, head.method, head.headers, request)
       return request
+    }
+
+    /// Whether two header lists hold the same fields in the same order, spelled the same: what
+    /// the registry's copy of them would show. Cheaper than SwiftNIO's `==`, which ignores order
+    /// and case and so builds sets of lower-cased names.
+    private static func same(_ one: NIOHTTP1.HTTPHeaders, _ other: NIOHTTP1.HTTPHeaders) -> Bool {
+      guard one.count == other.count else { return false }
+      return zip(one, other).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
     /// The head of `exchange`'s answer to `request`, in SwiftNIO's form.

@@ -35,11 +35,12 @@
     }
 
     /// A connection reuses what it built for the last request and answer when the next is the
-    /// same: requests to one URL that differ in method, headers or body, and answers that differ
-    /// in status, headers or body, must each come out as their own.
+    /// same (the whole request snapshot when every part is): requests to one URL that differ in
+    /// method, headers or body, and answers that differ in status, headers or body, must each
+    /// come out as their own, and an identical request is still matched and journaled anew.
     @Test(
       .servedStubs {
-        $0.stub(.get("/item"), sequence: [.text("first"), .json(["n": 2])])
+        $0.stub(.get("/item"), sequence: [.text("first"), .text("again"), .json(["n": 2])])
         // Declared later, so it wins over the stub above for the requests it matches.
         $0.stub(.get("/item") && .header("X-Variant", "b"), .text("variant b"))
         $0.stub(.post("/item"), .text("posted", status: 201))
@@ -53,17 +54,22 @@
       }
       let answers = try await Self.send(
         [
-          (item(.GET, variant: "a"), nil), (item(.GET, variant: "b"), nil),
-          (item(.POST, variant: "a"), "sent"), (item(.GET, variant: "a"), nil),
+          (item(.GET, variant: "a"), nil), (item(.GET, variant: "a"), nil),
+          (item(.GET, variant: "b"), nil), (item(.POST, variant: "a"), "sent"),
+          (item(.GET, variant: "a"), nil),
         ], to: server.port)
-      #expect(answers.map(\.status) == [.ok, .ok, .created, .ok])
-      #expect(answers.map(\.text) == ["first", "variant b", "posted", #"{"n":2}"#])
+      #expect(answers.map(\.status) == [.ok, .ok, .ok, .created, .ok])
+      #expect(
+        answers.map(\.text) == ["first", "again", "variant b", "posted", #"{"n":2}"#])
       #expect(answers.last?.headers["Content-Type"].first == "application/json")
       #expect(answers.first?.headers["Content-Type"].first?.hasPrefix("text/plain") == true)
       let journal = server.registry.journal
-      #expect(journal.map { $0.request.headers["X-Variant"] } == ["a", "b", "a", "a"])
-      #expect(journal.map(\.request.method) == ["GET", "GET", "POST", "GET"])
-      #expect(journal.map(\.request.body) == [nil, nil, Data("sent".utf8), nil])
+      #expect(journal.map { $0.request.headers["X-Variant"] } == ["a", "a", "b", "a", "a"])
+      #expect(journal.map(\.request.method) == ["GET", "GET", "GET", "POST", "GET"])
+      #expect(journal.map(\.request.body) == [nil, nil, nil, Data("sent".utf8), nil])
+      #expect(
+        journal.map { $0.response?.body.map { String(decoding: $0, as: UTF8.self) } }
+          == ["first", "again", "variant b", "posted", #"{"n":2}"#])
     }
 
     /// Sends `requests` one after another on one keep-alive connection and reads each answer.

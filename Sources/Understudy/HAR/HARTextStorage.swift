@@ -12,10 +12,13 @@ enum HARTextStorage: Sendable, Equatable {
   case string(String)
   /// The file's bytes and the span of the JSON string in them.
   case file(Data, JSONScanner.StringSpan)
+  /// The text decoded from a file's bytes, kept with them: comparing it with the text still in
+  /// those bytes is then free, where decoding 50 MB again to compare cost as much as redacting.
+  case decoded(String, from: Data, JSONScanner.StringSpan)
 
   var string: String {
     switch self {
-    case .string(let text):
+    case .string(let text), .decoded(let text, _, _):
       return text
     case .file(let bytes, let span):
       return bytes.withUnsafeBytes { JSONScanner.decode(span, in: $0) }
@@ -25,7 +28,7 @@ enum HARTextStorage: Sendable, Equatable {
   /// The text's UTF-8 bytes; without an escape they are copied from the file as they are.
   var utf8: Data {
     switch self {
-    case .string(let text):
+    case .string(let text), .decoded(let text, _, _):
       return Data(text.utf8)
     case .file(let bytes, let span):
       return bytes.withUnsafeBytes { buffer in
@@ -37,13 +40,21 @@ enum HARTextStorage: Sendable, Equatable {
 
   /// Holds the text as a string from now on, decoding it if it is still in a file's bytes.
   mutating func decode() {
-    if case .file = self { self = .string(string) }
+    if case .file(let bytes, let span) = self { self = .decoded(string, from: bytes, span) }
+  }
+
+  /// The file bytes and span the text is (or was decoded from), if any.
+  private var source: (bytes: Data, span: JSONScanner.StringSpan)? {
+    switch self {
+    case .string: return nil
+    case .file(let bytes, let span), .decoded(_, let bytes, let span): return (bytes, span)
+    }
   }
 
   /// The length of the text as stored (escapes included for a file's), for sizing a buffer.
   var byteCount: Int {
     switch self {
-    case .string(let text): return text.utf8.count
+    case .string(let text), .decoded(let text, _, _): return text.utf8.count
     case .file(_, let span): return span.range.count
     }
   }
@@ -53,11 +64,23 @@ enum HARTextStorage: Sendable, Equatable {
   /// Redaction keeps the text it decoded, and the commands then compare entries before and
   /// after: decoding a 50 MB body again for each comparison cost more than the redaction.
   static func == (lhs: HARTextStorage, rhs: HARTextStorage) -> Bool {
+    // The same span of the same bytes is the same text, decoded or not.
+    if let left = lhs.source, let right = rhs.source, left.span == right.span,
+      left.bytes.withUnsafeBytes({ first in
+        right.bytes.withUnsafeBytes { $0.baseAddress == first.baseAddress }
+      })
+    {
+      return true
+    }
     switch (lhs, rhs) {
-    case (.string(let text), .string(let other)):
+    case (.string(let text), .string(let other)), (.decoded(let text, _, _), .string(let other)),
+      (.string(let text), .decoded(let other, _, _)),
+      (.decoded(let text, _, _), .decoded(let other, _, _)):
       return text == other
     case (.file(let bytes, let span), .string(let text)),
-      (.string(let text), .file(let bytes, let span)):
+      (.string(let text), .file(let bytes, let span)),
+      (.file(let bytes, let span), .decoded(let text, _, _)),
+      (.decoded(let text, _, _), .file(let bytes, let span)):
       var text = text
       return text.withUTF8 { utf8 in
         bytes.withUnsafeBytes { file in

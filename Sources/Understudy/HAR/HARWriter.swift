@@ -231,7 +231,7 @@ final class HARWriter {
   /// A body's text: as given, or rewritten from the file's bytes without decoding it.
   private func string(_ storage: HARTextStorage) {
     switch storage {
-    case .string(let text):
+    case .string(let text), .decoded(let text, _, _):
       string(text)
     case .file(let bytes, let span):
       bytes.withUnsafeBytes { file in
@@ -279,7 +279,12 @@ final class HARWriter {
       }
       let value = text[index]
       index += 1
-      if value == 0x22 || value == 0x5C || value < 0x20 {
+      if value == 0x22 || value == 0x5C {
+        // A JSON body has a quote every few bytes: its escape is written here, not by a call.
+        reserve(text.count - index + 7)
+        put(0x5C)
+        put(value)
+      } else if value < 0x20 {
         reserve(text.count - index + 7)
         escape(value)
       } else {

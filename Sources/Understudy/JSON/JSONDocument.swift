@@ -496,10 +496,18 @@ private struct JSONParser {
     return (try? parser.parseString().contents) ?? ""
   }
 
-  private func checkNotAtEnd(inside what: String, openedAt opening: Int) throws(JSONSyntaxError) {
+  /// Inlined, so the walk of a large body pays a comparison per token rather than a call.
+  @inline(__always)
+  private func checkNotAtEnd(inside what: StaticString, openedAt opening: Int)
+    throws(JSONSyntaxError)
+  {
     guard index >= bytes.count else { return }
+    throw endFailure(inside: what, openedAt: opening)
+  }
+
+  private func endFailure(inside what: StaticString, openedAt opening: Int) -> JSONSyntaxError {
     let (line, column) = JSONScanner.lineAndColumn(of: opening, in: scanner.bytes)
-    throw JSONSyntaxError(
+    return JSONSyntaxError(
       offset: index,
       problem: "the file ends inside the \(what) that starts at line \(line), column \(column)",
       isTruncated: true)

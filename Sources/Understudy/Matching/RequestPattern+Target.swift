@@ -21,8 +21,11 @@ extension RequestPattern {
   /// ```
   public static func request(_ method: HTTPMethod, _ target: String) -> RequestPattern {
     // Built in one step: every test declares its stubs afresh, and a pattern built by four `&&`s
-    // ordered and checked its conditions four times.
-    allOf([.method(method)] + targetConditions(target))
+    // ordered and checked its conditions four times. Tests declare the same targets again, so
+    // the patterns built are kept (`TargetPatternMemo`).
+    TargetPatternMemo.pattern(method, target) {
+      allOf([.method(method)] + targetConditions(target))
+    }
   }
 
   /// `GET` `target`; see ``request(_:_:)`` for what `target` may be.

@@ -137,7 +137,13 @@ extension CredentialName {
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
       for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
       let slot = Int(truncatingIfNeeded: hash & UInt64(recent.count - 1))
-      if let entry = recent[slot], entry.hash == hash, entry.name.elementsEqual(name) {
+      // memcmp: the generic `elementsEqual` cost more than the rest of a member's walk.
+      if let entry = recent[slot], entry.hash == hash, entry.name.count == name.count,
+        name.isEmpty
+          || entry.name.withUnsafeBufferPointer({
+            memcmp($0.baseAddress!, name.baseAddress!, name.count)
+          }) == 0
+      {
         return entry.verdict
       }
       let verdict = matches(String(decoding: name, as: UTF8.self))

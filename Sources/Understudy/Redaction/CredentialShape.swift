@@ -58,16 +58,26 @@ private struct ShapeScanner {
   }
 
   mutating func run(nameContext: Bool) -> [CredentialShape] {
+    // Through a pointer, the loop reads the table without the global's lazy-initialisation
+    // check or a bounds check per byte.
+    var found = ByteClass.table.withUnsafeBufferPointer { shapes(table: $0) }
+    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
+    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+  }
+
+  /// The shapes found from the first byte of a word, a `-` or a `:`, in order.
+  private func shapes(table: UnsafeBufferPointer<UInt8>) -> [CredentialShape] {
     var found: [CredentialShape] = []
-    // A local copy, so the loop reads the table without the global's lazy-initialisation check.
-    let table = ByteClass.table
     var index = 0
     while index < count {
       let byte = bytes[index]
       let flags = table[Int(byte)]
       if flags & ByteClass.word != 0 {
-        // Only a word starting with a letter some shape starts with is looked at further.
-        if flags & ByteClass.shapeStart != 0 {
+        // Only a word starting with the first two letters of some shape (or placeholder) is
+        // looked at further: prose and JSON start many words with those first letters.
+        if flags & ByteClass.shapeStart != 0,
+          Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
+        {
           if let placeholderEnd = placeholderEnd(wordAt: index) {
             index = placeholderEnd
             continue
@@ -87,15 +97,51 @@ private struct ShapeScanner {
         index = shape.whole.upperBound
         continue
       }
-      if byte == UInt8(ascii: ":"), let shape = userinfo(colonAt: index) {
+      // A JSON body has a `:` after every member name; only `://` can start user information.
+      if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
+        let shape = userinfo(colonAt: index)
+      {
         found.append(shape)
         index = shape.whole.upperBound
         continue
       }
       index += 1
     }
-    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
-    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+    return found
+  }
+
+  /// Whether a word whose first two bytes are `first` and `second` can start what
+  /// ``placeholderEnd(wordAt:)`` or ``shape(at:)`` looks for: a superset (the second letter
+  /// compared in any case) of the prefixes they test, which each then checks exactly.
+  @inline(__always)
+  static func mayStart(_ first: UInt8, _ second: UInt8) -> Bool {
+    let second = second | 0x20
+    switch first {
+    case UInt8(ascii: "A"):  // AKIA, ASIA, AIza
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "s")
+        || second == UInt8(ascii: "i")
+    case UInt8(ascii: "g"):  // github_pat_, gho_ and kin, glpat-
+      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
+        || second == UInt8(ascii: "l")
+    case UInt8(ascii: "x"):  // xoxb- and kin
+      return second == UInt8(ascii: "o")
+    case UInt8(ascii: "s"):  // sk_live_, sk-
+      return second == UInt8(ascii: "k")
+    case UInt8(ascii: "r"), UInt8(ascii: "R"):  // rk_live_, redacted:
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "e")
+    case UInt8(ascii: "3"):  // 3Credacted
+      return second == UInt8(ascii: "c")
+    case UInt8(ascii: "n"):  // npm_
+      return second == UInt8(ascii: "p")
+    case UInt8(ascii: "e"):  // eyJ, ewo (JWT headers)
+      return second == UInt8(ascii: "y") || second == UInt8(ascii: "w")
+    case UInt8(ascii: "b"), UInt8(ascii: "B"):  // Bearer, Basic
+      return second == UInt8(ascii: "e") || second == UInt8(ascii: "a")
+    case UInt8(ascii: "t"), UInt8(ascii: "T"):  // Token
+      return second == UInt8(ascii: "o")
+    default:
+      return false
+    }
   }
 
   // MARK: Detectors that start at the first byte of a word
@@ -345,10 +391,28 @@ private struct ShapeScanner {
   }
 
   /// Where `aws` or `secret` ends, in any case.
+  ///
+  /// Every scan of a body runs this over all of it, so eight positions are tested at once: only
+  /// where an `a` comes before a `w` or an `s` before an `e` (either case) are bytes compared.
   func keywordPositions() -> [Int] {
     var positions: [Int] = []
     var index = 0
+    let lowerCase = ByteWord.ones &* 0x20
     while index + 2 < count {
+      if index + 9 <= count {
+        // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
+        // `W`, `S` and `E` onto the letters compared.
+        let first = ByteWord.load(bytes, at: index) | lowerCase
+        let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        let pairs =
+          ByteWord.matches(first, UInt8(ascii: "a")) & ByteWord.matches(second, UInt8(ascii: "w"))
+          | ByteWord.matches(first, UInt8(ascii: "s")) & ByteWord.matches(second, UInt8(ascii: "e"))
+        guard pairs != 0 else {
+          index += 8
+          continue
+        }
+        index += ByteWord.firstFlagged(pairs)
+      }
       let byte = bytes[index] | 0x20
       if byte == UInt8(ascii: "a"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"),
         hasIgnoringCase("aws", at: index)

@@ -58,8 +58,23 @@ enum EmbeddedQueryPairs {
     in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void
   ) {
     let count = bytes.count
+    // A local copy: the loop then reads the table without the global's lazy-initialisation
+    // check.
+    let classes = Self.classes
     var index = 1
     while index < count {
+      if index + 7 <= count {
+        // Pairs are rare in a large body: eight bytes without a delimiter are passed at once.
+        let word = ByteWord.load(bytes, at: index - 1)
+        let delimiters =
+          ByteWord.matches(word, UInt8(ascii: "?")) | ByteWord.matches(word, UInt8(ascii: "&"))
+          | ByteWord.matches(word, UInt8(ascii: ";")) | ByteWord.matches(word, UInt8(ascii: "#"))
+        guard delimiters != 0 else {
+          index += 8
+          continue
+        }
+        index += ByteWord.firstFlagged(delimiters)
+      }
       guard classes[Int(bytes[index - 1])] & delimiter != 0 else {
         index += 1
         continue

@@ -59,7 +59,9 @@ struct RouteIndex: Sendable {
 
     init(lists: [ArraySlice<Stub>]) {
       self.lists = lists
-      self.ends = lists.map(\.endIndex)
+      // A closure, not the key path `\.endIndex`: that projects through the key-path runtime
+      // on every request.
+      self.ends = lists.map { $0.endIndex }
     }
 
     mutating func next() -> Stub? {

@@ -37,6 +37,8 @@ package final class ServedExchange: @unchecked Sendable {
   private let registry: StubRegistry
   private var flight: (entry: Int, startedAt: Date)?
   private var journalResponse: JournalEntry.Response?
+  /// Where a decision user code makes arrives; set, before that code runs, only when it does.
+  private var later: FirstValue<StubRegistry.Decision>?
   private let settled = Locked(false)
 
   private init(registry: StubRegistry) {
@@ -72,29 +74,35 @@ package final class ServedExchange: @unchecked Sendable {
     }
     let startedAt = Date()
     var run: UserCodeRun?
-    let later = FirstValue<StubRegistry.Decision>()
     let decided = registry.answer(
       request, startsFlight: true,
       userCode: { _ in
+        // Only a decision user code makes arrives later, and the registry asks for the run
+        // before that code can decide: the common canned answer never builds the mailbox.
+        exchange.later = FirstValue()
         let started = UserCodeRun()
         run = started
         return started
-      }, later: later.settle)
+      }, later: { exchange.later?.settle($0) })
     if let decided {
       exchange.flight = (decided.entry, startedAt)
       if exchange.settle(decided, for: request, origin: origin) { return .now(exchange) }
     }
-    return .later { [run] in
+    return .later { [run, later = exchange.later] in
       var decision: StubRegistry.Decision
       if let decided {
         decision = decided
-      } else {
+      } else if let later {
         decision = await withTaskCancellationHandler {
           await later.value
         } onCancel: {
           run?.cancel()
         }
         exchange.flight = (decision.entry, startedAt)
+      } else {
+        // The registry gave no decision and asked for no user code: it never does.
+        exchange.setText(500, "Understudy: \(request) was left unanswered", for: request)
+        return exchange
       }
       await exchange.settleLater(decision, for: request, origin: origin)
       return exchange
@@ -191,7 +199,28 @@ package final class ServedExchange: @unchecked Sendable {
       // The stub's declaration was already reported; the client gets the reason, not a hang-up.
       return setText(500, "Understudy: cannot serve \(request): \(problem)", for: request)
     }
+    if case .http(let status, let headers, let body) = response.outcome,
+      case .data(let data) = body.storage, response.bodyDelay == 0,
+      response.bytesPerSecond == nil, response.chunks == nil, response.dropAfterBytes == nil
+    {
+      // A canned answer, the common case: what the reply below would give, without building
+      // the reply (its URL, pacing and cache) and taking it apart again for every request.
+      journalResponse = JournalEntry.Response(
+        status: status, headers: headers, body: data, error: nil, duration: 0)
+      self.status = status
+      self.headers = headers
+      addContentLength(data.count)
+      if request.method != "HEAD" { cannedBody = data }
+      return
+    }
     set(Reply(response, for: request), for: request)
+  }
+
+  /// Announces a body of `length` bytes, unless the stub's header fields frame it already.
+  private func addContentLength(_ length: Int) {
+    if !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding") {
+      headers.add(name: "Content-Length", value: String(length))
+    }
   }
 
   private func set(_ reply: Reply, for request: InterceptedRequest) {
@@ -221,11 +250,7 @@ package final class ServedExchange: @unchecked Sendable {
         return setText(500, message, for: request)
       }
       // A streamed body has no length up front, as with a real server sending events.
-      if http.chunks == nil, let length, !headers.contains("Content-Length"),
-        !headers.contains("Transfer-Encoding")
-      {
-        headers.add(name: "Content-Length", value: String(length))
-      }
+      if http.chunks == nil, let length { addContentLength(length) }
       if case .data(let data, _) = source, !waitsInBody, http.dropAfterBytes == nil {
         if request.method != "HEAD" { cannedBody = data }
         return

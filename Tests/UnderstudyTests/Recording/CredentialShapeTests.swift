@@ -39,6 +39,12 @@ extension RecordingTests {
       ("-----BEGIN " + "PRIVATE KEY-----", .privateKey),
       ("see https://ada:" + "hunter22@db.example.com/x", .urlUserinfo),
       ("git+https://" + "0123456789abcdef0123@github.com/o/r.git", .urlUserinfo),
+      // Every first two letters a word-started shape can have, in each case the scan accepts.
+      ("glpat" + "-xY12zW34vU56tS78rQ90", .gitLabToken),
+      ("sk-proj" + "-abcdefghijklmnopqrstuvwx", .openAIKey),
+      ("BEARER " + "abcdefghijklmnop.qrst", .bearerToken),
+      ("bAsIc " + Data("user:pa55".utf8).base64EncodedString(), .basicCredentials),
+      ("tOKEN " + "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b", .tokenCredentials),
     ]
 
     private static let nearMisses: [String] = [
@@ -87,10 +93,32 @@ extension RecordingTests {
       #expect(findings.map(\.kind) == [.awsSecretKey])
     }
 
+    /// The words that let 40 characters of base64 count as an AWS secret key are looked for
+    /// eight positions at a time: each is found at every offset within a word, in any case,
+    /// after look-alikes (`use`, `aw`) that only start one, and up to the end of the text.
+    @Test func theWordsBeforeAnAWSSecretKeyAreFoundAtEveryOffset() {
+      for padding in 0..<17 {
+        let filler = String("use the row user sealed data ".prefix(padding))
+        for keyword in ["aws", "AWS", "aWs", "secret", "SECRET", "Secret"] {
+          let text = filler + keyword + "=" + Self.awsSecret
+          #expect(scanner.scan(text, at: "t").map(\.kind) == [.awsSecretKey], "\(text)")
+          #expect(
+            CredentialShape.namesAWSSecret(filler + keyword), "\(filler + keyword)")
+        }
+        for nearMiss in ["awx", "a ws", "secre", "sekret", "se cret"] {
+          let text = filler + nearMiss + "=" + Self.awsSecret
+          #expect(scanner.scan(text, at: "t").isEmpty, "\(text)")
+          #expect(!CredentialShape.namesAWSSecret(filler + nearMiss), "\(filler + nearMiss)")
+        }
+      }
+    }
+
     @Test func placeholdersInsideTextAreSkipped() {
       #expect(
         scanner.scan("Token <redacted:authorization> and Token %3Credacted:x%3E", at: "t").isEmpty)
       #expect(scanner.scan("<redacted:ghp_abcdefghijklmnopqrstuvwxyz>", at: "t").isEmpty)
+      #expect(scanner.scan("<REDACTED:ghp_abcdefghijklmnopqrstuvwxyz>", at: "t").isEmpty)
+      #expect(scanner.scan("%3cREDACTED:ghp_abcdefghijklmnopqrstuvwxyz%3e", at: "t").isEmpty)
     }
 
     /// Log masking cuts out exactly the secret, after any non-ASCII text before it.

@@ -67,6 +67,34 @@ extension RecordingTests {
       #expect(read == reference)
     }
 
+    /// Redaction decodes a body read from a file and keeps the bytes with it: an unchanged
+    /// body then compares equal to the file's without being decoded again, writes the same
+    /// bytes, and a different text in the same span of other bytes is still told apart.
+    @Test func aDecodedBodyComparesWithTheBytesItCameFrom() throws {
+      let read = try #require(HARReader.read(cassette(body: #""{\"id\": \"a\/b\"}""#)))
+      let redacted = Redaction.default.redact(read)
+      guard case .decoded = redacted.log.entries[0].response.content.textStorage else {
+        Issue.record("redaction did not keep the decoded text with its bytes")
+        return
+      }
+      #expect(redacted == read)
+      #expect(try redacted.encoded() == read.encoded())
+
+      // The same length and the same span, another text.
+      let other = try #require(HARReader.read(cassette(body: #""{\"id\": \"a\/c\"}""#)))
+      var decoded = try #require(other.log.entries[0].response.content.textStorage)
+      decoded.decode()
+      let original = try #require(read.log.entries[0].response.content.textStorage)
+      #expect(decoded != original)
+      #expect(original != decoded)
+      #expect(decoded == other.log.entries[0].response.content.textStorage)
+      #expect(decoded == .string(#"{"id": "a/c"}"#))
+
+      let changed = Redaction.default.redactingJSONMembers("id").redact(read)
+      #expect(changed != read)
+      #expect(changed.log.entries[0].response.content.text == #"{"id": "<redacted:id>"}"#)
+    }
+
     /// The reader keeps each request's URL parse for replay: what replay matches on is what it
     /// would be for the same file decoded by `JSONDecoder`, for URLs with JSON escapes, ports,
     /// percent-escapes and a fragment, escaped header values, a base64 body and missing members.

@@ -1,0 +1,28 @@
+/// Eight bytes of text read as one integer, to look for a few byte values a word at a time
+/// where a byte-by-byte loop over a large body costs a branch each.
+enum ByteWord {
+  static let ones: UInt64 = 0x0101_0101_0101_0101
+
+  /// The eight bytes at `offset`, the first in the lowest bits.
+  @inline(__always)
+  static func load(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+    UInt64(
+      littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(
+        fromByteOffset: offset, as: UInt64.self))
+  }
+
+  /// Bit 7 of each byte of `word` equal to `value`. A borrow can flag a byte after a true match,
+  /// never one before it, so the lowest flag is the first match and no flag means none: a
+  /// caller may skip to the lowest flag, and checks the byte there.
+  @inline(__always)
+  static func matches(_ word: UInt64, _ value: UInt8) -> UInt64 {
+    let difference = word ^ (ones &* UInt64(value))
+    return (difference &- ones) & ~difference & (ones &* 0x80)
+  }
+
+  /// The offset of the byte whose bit 7 is the lowest set in `flags`.
+  @inline(__always)
+  static func firstFlagged(_ flags: UInt64) -> Int {
+    flags.trailingZeroBitCount >> 3
+  }
+}
