@@ -1,4 +1,5 @@
-/// The `HTTPURLResponse` a stubbed response produced last, for the next request to the same URL.
+/// The `HTTPURLResponse` a stubbed response produced last, for the next request to the same URL,
+/// and the header fields the loopback server sends for its canned body.
 ///
 /// Building one makes Foundation canonicalise every header name (on Linux that is more work than
 /// all of Understudy's own per-request bookkeeping), and a stub usually answers the same URL
@@ -11,16 +12,32 @@ struct HTTPResponseCache: Sendable {
     let response: HTTPURLResponse
   }
 
-  // Guards the last response built.
-  private let last = Locked<Entry?>(nil)
+  private struct Held {
+    var last: Entry?
+    /// The stub's header fields with the body's length added, and that length.
+    var framed: (bodyLength: Int, headers: HTTPHeaders)?
+  }
+
+  // Guards what was built last; both live in the one allocation a stub response already has.
+  private let held = Locked(Held())
 
   /// The response for `url` and `bodyLength`: the last one if it was for the same, else `make()`.
   func response(for url: URL, bodyLength: Int?, make: () -> HTTPURLResponse) -> HTTPURLResponse {
-    if let entry = last.current, entry.bodyLength == bodyLength, entry.url == url {
+    if let entry = held.current.last, entry.bodyLength == bodyLength, entry.url == url {
       return entry.response
     }
     let response = make()
-    last.withLock { $0 = Entry(url: url, bodyLength: bodyLength, response: response) }
+    held.withLock { $0.last = Entry(url: url, bodyLength: bodyLength, response: response) }
     return response
+  }
+
+  /// The header fields that frame a body of `bodyLength` bytes: the last ones if they were for the
+  /// same length, else `make()`. A server answering the same stub over and over then shares one
+  /// header array instead of copying it to add `Content-Length` for every request.
+  func headers(framing bodyLength: Int, make: () -> HTTPHeaders) -> HTTPHeaders {
+    if let framed = held.current.framed, framed.bodyLength == bodyLength { return framed.headers }
+    let headers = make()
+    held.withLock { $0.framed = (bodyLength, headers) }
+    return headers
   }
 }

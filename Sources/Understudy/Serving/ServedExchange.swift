@@ -208,19 +208,23 @@ package final class ServedExchange: @unchecked Sendable {
       journalResponse = JournalEntry.Response(
         status: status, headers: headers, body: data, error: nil, duration: 0)
       self.status = status
-      self.headers = headers
-      addContentLength(data.count)
+      self.headers = response.responseCache.headers(framing: data.count) {
+        Self.framing(headers, length: data.count)
+      }
       if request.method != "HEAD" { cannedBody = data }
       return
     }
     set(Reply(response, for: request), for: request)
   }
 
-  /// Announces a body of `length` bytes, unless the stub's header fields frame it already.
-  private func addContentLength(_ length: Int) {
-    if !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding") {
-      headers.add(name: "Content-Length", value: String(length))
+  /// `headers` announcing a body of `length` bytes, unless they frame it already.
+  private static func framing(_ headers: HTTPHeaders, length: Int) -> HTTPHeaders {
+    guard !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding") else {
+      return headers
     }
+    var framed = headers
+    framed.add(name: "Content-Length", value: String(length))
+    return framed
   }
 
   private func set(_ reply: Reply, for request: InterceptedRequest) {
@@ -250,7 +254,7 @@ package final class ServedExchange: @unchecked Sendable {
         return setText(500, message, for: request)
       }
       // A streamed body has no length up front, as with a real server sending events.
-      if http.chunks == nil, let length { addContentLength(length) }
+      if http.chunks == nil, let length { headers = Self.framing(headers, length: length) }
       if case .data(let data, _) = source, !waitsInBody, http.dropAfterBytes == nil {
         if request.method != "HEAD" { cannedBody = data }
         return
