@@ -70,9 +70,11 @@ extension StubRegistry {
     scope.withLock { $0 = (testName, true) }
     runScopeEndActions()
     finishJournalWatchers()
-    RegistryDirectory.shared.retire(
-      id, reason: "its test \(testName) ended (scope declared at \(location))",
-      reportAt: reportsStragglersToSwiftTesting ? location : nil)
+    let reason = "its test \(testName) ended (scope declared at \(location))"
+    let reportAt = reportsStragglersToSwiftTesting ? location : nil
+    // The first retirement stands, as in the directory.
+    retirement.withLock { $0 = $0 ?? (reason, reportAt) }
+    RegistryDirectory.shared.retire(id, reason: reason, reportAt: reportAt)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
       for request in requestsInFlight {

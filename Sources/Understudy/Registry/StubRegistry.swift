@@ -39,6 +39,10 @@ public final class StubRegistry: Sendable {
   private let cassetteStore = Locked<Cassette?>(nil)
   // Guards the name of the test this registry serves and whether that test has ended.
   let scope = Locked<(name: String?, ended: Bool)>((nil, false))
+  // Guards why the registry was retired (its scope ended) and where late requests are reported,
+  // as the directory has it: the loopback server asks the registry it holds for every request,
+  // without a directory lookup.
+  let retirement = Locked<(reason: String, reportAt: SourceLocation?)?>(nil)
   // Guards what user code did wrong (a responder threw, a closure overran its request's timeout)
   // while a test scope owned the registry, reported when the scope ends; `nil` once it ended.
   let userCodeFailures = Locked<[ScopeFailure]?>([])

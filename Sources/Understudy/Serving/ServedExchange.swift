@@ -63,7 +63,9 @@ package final class ServedExchange: @unchecked Sendable {
     _ request: InterceptedRequest, by registry: StubRegistry, origin: URL
   ) -> Answer {
     let exchange = ServedExchange(registry: registry)
-    if case .retired(let reason, let reportAt) = RegistryDirectory.shared.lookup(registry.id) {
+    // The server holds `registry`, so it is never deallocated here: only an ended scope retires
+    // it, and the registry knows that itself.
+    if let (reason, reportAt) = registry.retirement.current {
       let message =
         "Understudy: \(request) arrived at the loopback server after \(reason). It is not "
         + "answered, so no other test's stubs can answer it; make sure the code under test "
