@@ -260,6 +260,27 @@
       }
     }
 
+    @Test func aRequestAfterItsScopeEndedIsRefusedWithTheReasonAndNotJournaled() async throws {
+      let registry = StubRegistry()
+      registry.stub(.get("/ping"), .text("pong"))
+      _ = registry.endScope(
+        testName: "over",
+        location: SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+      )
+      let origin = URL(string: "http://127.0.0.1:9")!
+      // The listener is gone by now; this is the request that reached it just before.
+      let exchange = await ServedExchange.serve(
+        InterceptedRequest(URLRequest(url: origin.appending(path: "ping"))), by: registry,
+        origin: origin)
+      #expect(exchange.status == 503)
+      guard case .finish(let body) = exchange.body?.next() else {
+        Issue.record("no body")
+        return
+      }
+      #expect(text(body).contains("arrived at the loopback server after its test over ended"))
+      #expect(registry.journal.isEmpty)
+    }
+
     @Test func theServerStopsWhenItsScopeEnds() async throws {
       let registry = StubRegistry()
       registry.stub(.get("/ping"), .text("pong"))
