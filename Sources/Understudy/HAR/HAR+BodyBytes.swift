@@ -12,7 +12,12 @@ extension HAR {
   mutating func keepBodyBytesOnly() {
     var total = 0
     forEachBodyText { text in
-      if case .file(_, let span) = text { total += span.range.count }
+      switch text {
+      case .file(_, let span): total += span.range.count
+      // Decoded already: the text is all it needs, and the file's bytes can go.
+      case .decoded(let decoded, _, _): text = .string(decoded)
+      case .string: break
+      }
     }
     guard total > 0 else { return }
     // Raw copies: `Data.append` cost more per 1 KiB body than reading the body did.

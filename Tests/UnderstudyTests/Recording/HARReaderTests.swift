@@ -189,6 +189,16 @@ extension RecordingTests {
       #expect(span.hasEscapes)
       #expect(read.log.entries[0].response.content.text == #"{"a": "é😀"}"#)
       #expect(read.log.entries[0].request.postData?.body == Data("a=1".utf8))
+
+      // A text decoded already keeps its string and lets the file go.
+      var decoded = try #require(HARReader.read(cassette(body: #""plain""#)))
+      decoded.log.entries[0].response.content.textStorage?.decode()
+      decoded.keepBodyBytesOnly()
+      // A pattern, not `==`, which compares a decoded text and a string as texts.
+      guard case .string("plain")? = decoded.log.entries[0].response.content.textStorage else {
+        Issue.record("still held with the file's bytes")
+        return
+      }
     }
     /// Files the reader leaves to JSONDecoder: the loader's answer for them is unchanged, and
     /// its errors keep their words and positions (checked by CassetteErrorTests).
