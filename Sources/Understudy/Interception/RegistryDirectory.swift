@@ -60,15 +60,17 @@ final class RegistryDirectory: Sendable {
     state.withLock { $0.live[id] = WeakRegistry(registry: registry) }
   }
 
-  /// Marks live registry `id` as gone; later requests from its sessions fail with `reason`,
-  /// which is built only if `id` is still live: the first retirement stands (a scope ends, then
-  /// its registry is deallocated).
+  /// Marks live registry `id` as gone; later requests from its sessions fail with `reason`.
+  /// The first retirement stands (a scope ends, then its registry is deallocated). The text is
+  /// formatted only when a late request asks for it: every test's scope ends with a reason, and
+  /// few are ever read.
   func retire(
-    _ id: Int, reason: @autoclosure () -> String, reportAt location: SourceLocation? = nil
+    _ id: Int, reason: @autoclosure @escaping @Sendable () -> String,
+    reportAt location: SourceLocation? = nil
   ) {
     state.withLock { state in
       guard state.live.removeValue(forKey: id) != nil else { return }
-      state.retired.insert(id, (reason(), location))
+      state.retired.insert(id, (reason, location))
     }
   }
 
@@ -81,7 +83,7 @@ final class RegistryDirectory: Sendable {
     state.withLock { state in
       if let registry = state.live[id]?.registry { return .live(registry) }
       if let retired = state.retired[id] {
-        return .retired(retired.reason, reportAt: retired.reportAt)
+        return .retired(retired.reason(), reportAt: retired.reportAt)
       }
       if let reason = state.closed[id] { return .retired(reason, reportAt: nil) }
       if state.live[id] != nil {
@@ -102,7 +104,7 @@ final class RegistryDirectory: Sendable {
 /// The reasons of the most recently retired registries, by identifier; the oldest retirement is
 /// dropped first once `capacity` are kept.
 private struct RetiredReasons {
-  typealias Reason = (reason: String, reportAt: SourceLocation?)
+  typealias Reason = (reason: @Sendable () -> String, reportAt: SourceLocation?)
 
   private let capacity: Int
   private var reasons: [Int: Reason] = [:]

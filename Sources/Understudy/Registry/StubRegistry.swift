@@ -71,8 +71,10 @@ public final class StubRegistry: Sendable {
 
   deinit {
     finishJournalWatchers()
+    // The reason is kept and formatted later: it must hold a copy, never the registry itself.
+    let created = location
     RegistryDirectory.shared.retire(
-      id, reason: "its StubRegistry (created at \(location)) was deallocated")
+      id, reason: "its StubRegistry (created at \(created)) was deallocated")
   }
 
   /// What happens to requests no stub matches.
@@ -200,7 +202,9 @@ public final class StubRegistry: Sendable {
 
   /// Near-miss reports of the requests no stub matched, in arrival order.
   public var unmatchedReports: [NearMissReport] {
-    journal.compactMap { entry in
+    // A scope's end asks for these; when no request went unmatched, the journal is not copied.
+    guard journalStorage.withLock({ $0.mayHoldUnmatched }) else { return [] }
+    return journal.compactMap { entry in
       if case .unmatched(let report) = entry.outcome { return report }
       return nil
     }
@@ -402,7 +406,10 @@ public final class StubRegistry: Sendable {
 
   /// Requests intercepted but not yet answered (a delayed stub, say, or the network).
   public var requestsInFlight: [InterceptedRequest] {
-    journalStorage.withLock { $0.inFlight.sorted { $0.key < $1.key }.map(\.value) }
+    journalStorage.withLock { journal in
+      // Most scopes end with nothing in flight; sorting nothing still runs generic code cold.
+      journal.inFlight.isEmpty ? [] : journal.inFlight.sorted { $0.key < $1.key }.map(\.value)
+    }
   }
 
   // MARK: Cassettes
