@@ -39,7 +39,9 @@ extension HAR {
     forEachBodyText { text in
       guard case .file(_, let span) = text else { return }
       let end = offset + span.range.count
-      text = .file(bodies, JSONScanner.StringSpan(range: offset..<end, hasEscapes: span.hasEscapes))
+      var moved = span
+      moved.range = offset..<end
+      text = .file(bodies, moved)
       offset = end
     }
   }

@@ -51,11 +51,12 @@ enum HARTextStorage: Sendable, Equatable {
     }
   }
 
-  /// The length of the text as stored (escapes included for a file's), for sizing a buffer.
+  /// The length of the text as stored (escapes included for a file's, which the writer copies
+  /// for a decoded text too), for sizing a buffer.
   var byteCount: Int {
     switch self {
-    case .string(let text), .decoded(let text, _, _): return text.utf8.count
-    case .file(_, let span): return span.range.count
+    case .string(let text): return text.utf8.count
+    case .file(_, let span), .decoded(_, _, let span): return span.range.count
     }
   }
 

@@ -228,20 +228,22 @@ final class HARWriter {
     value.withUTF8 { escaped(UnsafeRawBufferPointer($0)) }
   }
 
-  /// A body's text: as given, or rewritten from the file's bytes without decoding it.
+  /// A body's text: as given, or from the bytes of the file it was read from (the text a
+  /// `.decoded` body holds is those bytes decoded), without decoding them: copied as they are
+  /// when every escape is one this writer writes, rewritten escape by escape otherwise.
   private func string(_ storage: HARTextStorage) {
     switch storage {
-    case .string(let text), .decoded(let text, _, _):
+    case .string(let text):
       string(text)
-    case .file(let bytes, let span):
+    case .file(let bytes, let span), .decoded(_, let bytes, let span):
       bytes.withUnsafeBytes { file in
         let contents = UnsafeRawBufferPointer(rebasing: file[span.range])
-        span.hasEscapes ? reescaped(contents) : quoted(contents)
+        span.hasEscapes && !span.escapesAsWritten ? reescaped(contents) : quoted(contents)
       }
     }
   }
 
-  /// Bytes that need no escape (the contents of a JSON string that has none), in quotes.
+  /// Contents already escaped as this writer escapes (or holding no escape), in quotes.
   private func quoted(_ contents: UnsafeRawBufferPointer) {
     reserve(contents.count + 2)
     put(UInt8(ascii: "\""))

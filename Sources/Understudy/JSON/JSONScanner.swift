@@ -27,6 +27,11 @@ struct JSONScanner {
     var range: Range<Int>
     /// Whether the contents hold a `\` escape, so they are not the string's UTF-8 as they are.
     var hasEscapes: Bool
+    /// Whether every escape is the one a cassette writes for its character (`\"`, `\\`, `\b`,
+    /// `\f`, `\n`, `\r`, `\t`; no `\/`, no `\u`), so the contents are already written as
+    /// `HARWriter` would write the decoded text, and can be copied as they are. Set by
+    /// ``JSONScanner/scanString()`` only; `false` means "rewrite the escapes".
+    var escapesAsWritten = false
   }
 
   var isAtEnd: Bool { index >= bytes.count }
@@ -82,6 +87,7 @@ struct JSONScanner {
     guard consume(UInt8(ascii: "\"")) else { return nil }
     let start = index
     var hasEscapes = false
+    var escapesAsWritten = true
     var highBits: UInt8 = 0
     while true {
       skipPlainRun(highBits: &highBits)
@@ -96,10 +102,19 @@ struct JSONScanner {
           }
         }
         index += 1
-        return StringSpan(range: range, hasEscapes: hasEscapes)
+        return StringSpan(
+          range: range, hasEscapes: hasEscapes, escapesAsWritten: escapesAsWritten)
       case UInt8(ascii: "\\"):
         hasEscapes = true
-        guard scanEscape() else { return nil }
+        // A JSON body stored as a string has an escaped quote every few bytes: those two
+        // escapes are passed here, the rest checked by a call.
+        if index + 1 < bytes.count,
+          bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "\\")
+        {
+          index += 2
+          continue
+        }
+        guard scanEscape(asWritten: &escapesAsWritten) else { return nil }
       default:
         return nil  // a raw control character
       }
@@ -206,18 +221,24 @@ struct JSONScanner {
   }
 
   /// Checks the escape at ``index`` (the backslash) and moves past it; a `\u` high surrogate
-  /// must be followed by a `\u` low surrogate.
-  private mutating func scanEscape() -> Bool {
+  /// must be followed by a `\u` low surrogate. `asWritten` is cleared by a `\/` or `\u`
+  /// escape, which decode to characters a cassette writes otherwise.
+  private mutating func scanEscape(asWritten: inout Bool) -> Bool {
     guard index + 1 < bytes.count else {
       index = bytes.count
       return false
     }
     switch bytes[index + 1] {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      index += 2
+      return true
+    case UInt8(ascii: "/"):
+      asWritten = false
       index += 2
       return true
     case UInt8(ascii: "u"):
+      asWritten = false
       guard let unit = Self.hex4(bytes, at: index + 2) else { return false }
       switch unit {
       case 0xD800..<0xDC00:

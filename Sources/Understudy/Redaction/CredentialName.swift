@@ -119,10 +119,17 @@ extension CredentialName {
       self.names = names
     }
 
-    /// Recently seen names by a hash of their bytes, so a name met again is recognised
-    /// without building a String and hashing it as one.
-    private var recent: [(hash: UInt64, name: [UInt8], verdict: Bool)?] = Array(
-      repeating: nil, count: 512)
+    /// Recently seen names of up to `recentWidth` bytes by a hash of their bytes, so a name met
+    /// again is recognised without building a String and hashing it as one. Slot `i` holds
+    /// its name at `i * recentWidth` of `recentBytes`, in flat arrays: an optional tuple
+    /// holding an array per slot cost a retain and a release per member of a body.
+    private static let recentSlots = 512
+    private static let recentWidth = 32
+    private var recentHashes = [UInt64](repeating: 0, count: Self.recentSlots)
+    /// The length of the name in each slot; -1 for an empty slot.
+    private var recentLengths = [Int](repeating: -1, count: Self.recentSlots)
+    private var recentVerdicts = [Bool](repeating: false, count: Self.recentSlots)
+    private var recentBytes = [UInt8](repeating: 0, count: Self.recentSlots * Self.recentWidth)
 
     mutating func matches(_ name: String) -> Bool {
       if let known = verdicts[name] { return known }
@@ -131,23 +138,54 @@ extension CredentialName {
       return verdict
     }
 
+    /// Recently seen names of up to eight bytes, each held as one word (its bytes in order)
+    /// with its length: most member names are that short, and one comparison recognises them.
+    private var shortWords = [UInt64](repeating: 0, count: Self.recentSlots)
+    /// The length of the name in each slot; -1 for an empty slot.
+    private var shortLengths = [Int](repeating: -1, count: Self.recentSlots)
+    private var shortVerdicts = [Bool](repeating: false, count: Self.recentSlots)
+
     /// Whether the name whose UTF-8 bytes are `name` matches.
     mutating func matches(utf8 name: UnsafeBufferPointer<UInt8>) -> Bool {
+      if name.count <= 8 {
+        var word: UInt64 = 0
+        for byte in name { word = word << 8 | UInt64(byte) }
+        let slot = Int(
+          truncatingIfNeeded: ((word ^ UInt64(name.count)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+        if shortLengths[slot] == name.count, shortWords[slot] == word {
+          return shortVerdicts[slot]
+        }
+        let verdict = matches(String(decoding: name, as: UTF8.self))
+        shortWords[slot] = word
+        shortLengths[slot] = name.count
+        shortVerdicts[slot] = verdict
+        return verdict
+      }
       // FNV-1a.
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
       for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      let slot = Int(truncatingIfNeeded: hash & UInt64(recent.count - 1))
+      let slot = Int(truncatingIfNeeded: hash & UInt64(Self.recentSlots - 1))
+      let width = Self.recentWidth
       // memcmp: the generic `elementsEqual` cost more than the rest of a member's walk.
-      if let entry = recent[slot], entry.hash == hash, entry.name.count == name.count,
+      if recentLengths[slot] == name.count, recentHashes[slot] == hash,
         name.isEmpty
-          || entry.name.withUnsafeBufferPointer({
-            memcmp($0.baseAddress!, name.baseAddress!, name.count)
+          || recentBytes.withUnsafeBufferPointer({
+            memcmp($0.baseAddress! + slot * width, name.baseAddress!, name.count)
           }) == 0
       {
-        return entry.verdict
+        return recentVerdicts[slot]
       }
       let verdict = matches(String(decoding: name, as: UTF8.self))
-      recent[slot] = (hash, Array(name), verdict)
+      if name.count <= width {
+        recentHashes[slot] = hash
+        recentLengths[slot] = name.count
+        recentVerdicts[slot] = verdict
+        recentBytes.withUnsafeMutableBufferPointer { recent in
+          if let source = name.baseAddress {
+            (recent.baseAddress! + slot * width).update(from: source, count: name.count)
+          }
+        }
+      }
       return verdict
     }
   }

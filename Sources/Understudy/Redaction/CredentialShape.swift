@@ -52,9 +52,21 @@ extension CredentialShape {
 private struct ShapeScanner {
   let bytes: UnsafeBufferPointer<UInt8>
   var count: Int { bytes.count }
+  /// ``ByteClass/table``, read through a pointer taken once: the detectors read it per byte,
+  /// and each read of the global paid its lazy-initialisation check (`swift_once`), a call.
+  private let classes: UnsafePointer<UInt8>
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
+    classes = ByteClass.pointer
+  }
+
+  func isWord(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.word != 0 }
+  func isBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.base64 != 0 }
+  func isURLSafeBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.urlSafe != 0 }
+  func isTokenCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.token != 0 }
+  func isAuthorityCharacter(_ byte: UInt8) -> Bool {
+    classes[Int(byte)] & ByteClass.authority != 0
   }
 
   mutating func run(nameContext: Bool) -> [CredentialShape] {
@@ -169,19 +181,19 @@ private struct ShapeScanner {
         return fixed(.awsAccessKey, at: start, label: 4, length: 16, ByteClass.isUpperOrDigit)
       }
       if has("AIza", at: start) {
-        return fixed(.googleAPIKey, at: start, label: 4, length: 35, ByteClass.isURLSafeBase64)
+        return fixed(.googleAPIKey, at: start, label: 4, length: 35, { isURLSafeBase64($0) })
       }
     case UInt8(ascii: "g"):
       if has("github_pat_", at: start) {
-        return open(.gitHubToken, at: start, label: 11, minimum: 20, ByteClass.isWord)
+        return open(.gitHubToken, at: start, label: 11, minimum: 20, { isWord($0) })
       }
       if has("gh", at: start), start + 3 < count, bytes[start + 3] == UInt8(ascii: "_"),
         "opusr".utf8.contains(bytes[start + 2])
       {
-        return open(.gitHubToken, at: start, label: 4, minimum: 20, ByteClass.isWord)
+        return open(.gitHubToken, at: start, label: 4, minimum: 20, { isWord($0) })
       }
       if has("glpat-", at: start) {
-        return open(.gitLabToken, at: start, label: 6, minimum: 20, ByteClass.isURLSafeBase64)
+        return open(.gitLabToken, at: start, label: 6, minimum: 20, { isURLSafeBase64($0) })
       }
     case UInt8(ascii: "x"):
       if has("xox", at: start), start + 4 < count, bytes[start + 4] == UInt8(ascii: "-"),
@@ -198,7 +210,7 @@ private struct ShapeScanner {
       for prefix in Self.openAIPrefixes where has(prefix, at: start) {
         return open(
           .openAIKey, at: start, label: prefix.utf8CodeUnitCount, minimum: 20,
-          ByteClass.isURLSafeBase64)
+          { isURLSafeBase64($0) })
       }
     case UInt8(ascii: "n"):
       if has("npm_", at: start) {
@@ -224,7 +236,7 @@ private struct ShapeScanner {
     _ kind: CredentialKind, at start: Int, label: Int, length: Int, _ allowed: (UInt8) -> Bool
   ) -> CredentialShape? {
     let end = run(from: start + label, allowed)
-    guard end - start - label == length, end == count || !ByteClass.isWord(bytes[end]) else {
+    guard end - start - label == length, end == count || !isWord(bytes[end]) else {
       return nil
     }
     return CredentialShape(kind: kind, whole: start..<end, secret: start + label..<end)
@@ -245,14 +257,14 @@ private struct ShapeScanner {
     guard start + 1 < count,
       bytes[start + 1] == UInt8(ascii: "y") || bytes[start + 1] == UInt8(ascii: "w")
     else { return nil }
-    let headerEnd = run(from: start, ByteClass.isURLSafeBase64)
+    let headerEnd = run(from: start, class: ByteClass.urlSafe)
     guard headerEnd - start >= 8, headerEnd < count, bytes[headerEnd] == UInt8(ascii: ".") else {
       return nil
     }
-    let payloadEnd = run(from: headerEnd + 1, ByteClass.isURLSafeBase64)
+    let payloadEnd = run(from: headerEnd + 1, class: ByteClass.urlSafe)
     guard payloadEnd > headerEnd + 1, payloadEnd < count, bytes[payloadEnd] == UInt8(ascii: ".")
     else { return nil }
-    let end = run(from: payloadEnd + 1, ByteClass.isURLSafeBase64)
+    let end = run(from: payloadEnd + 1, class: ByteClass.urlSafe)
     guard decodesToJSONObject(start..<headerEnd) else { return nil }
     return CredentialShape(kind: .jsonWebToken, whole: start..<end, secret: start + 3..<end)
   }
@@ -279,11 +291,11 @@ private struct ShapeScanner {
     guard secretStart < count, ByteClass.isSpace(bytes[secretStart]) else { return nil }
     while secretStart < count, ByteClass.isSpace(bytes[secretStart]) { secretStart += 1 }
     guard secretStart < count else { return nil }
-    if ByteClass.isWord(bytes[secretStart]), let specific = specificShape(at: secretStart) {
+    if isWord(bytes[secretStart]), let specific = specificShape(at: secretStart) {
       return specific
     }
-    let allowed = kind == .basicCredentials ? ByteClass.isBase64 : ByteClass.isTokenCharacter
-    var end = run(from: secretStart, allowed)
+    var end = run(
+      from: secretStart, class: kind == .basicCredentials ? ByteClass.base64 : ByteClass.token)
     let body = end - secretStart
     var padding = 0
     while end < count, bytes[end] == UInt8(ascii: "="),
@@ -293,7 +305,7 @@ private struct ShapeScanner {
       padding += 1
     }
     guard
-      end == count || !(ByteClass.isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "="))
+      end == count || !(isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "="))
     else { return nil }
     let secret = secretStart..<end
     switch kind {
@@ -335,7 +347,7 @@ private struct ShapeScanner {
     while schemeStart > 0, ByteClass.isSchemeCharacter(bytes[schemeStart - 1]) { schemeStart -= 1 }
     guard schemeStart < colon, ByteClass.isLetter(bytes[schemeStart]) else { return nil }
     let infoStart = colon + 3
-    let infoEnd = run(from: infoStart, ByteClass.isAuthorityCharacter)
+    let infoEnd = run(from: infoStart, class: ByteClass.authority)
     guard infoEnd < count, bytes[infoEnd] == UInt8(ascii: "@"), infoEnd > infoStart else {
       return nil
     }
@@ -367,13 +379,13 @@ private struct ShapeScanner {
     for window in windows {
       index = max(index, window.lowerBound)
       while index < window.upperBound {
-        guard ByteClass.isBase64(bytes[index]),
-          index == 0 || !ByteClass.isBase64(bytes[index - 1])
+        guard isBase64(bytes[index]),
+          index == 0 || !isBase64(bytes[index - 1])
         else {
           index += 1
           continue
         }
-        let end = run(from: index, ByteClass.isBase64)
+        let end = run(from: index, class: ByteClass.base64)
         let key = bytes[index..<end]
         if end - index == 40, end == count || bytes[end] != UInt8(ascii: "="),
           key.contains(where: ByteClass.isDigit),
@@ -464,6 +476,13 @@ private struct ShapeScanner {
 
   // MARK: Byte helpers
 
+  /// Where the run of bytes from `start` whose ``ByteClass`` flags include `flag` ends.
+  func run(from start: Int, class flag: UInt8) -> Int {
+    var end = start
+    while end < count, classes[Int(bytes[end])] & flag != 0 { end += 1 }
+    return end
+  }
+
   func run(from start: Int, _ allowed: (UInt8) -> Bool) -> Int {
     var end = start
     while end < count, allowed(bytes[end]) { end += 1 }
@@ -496,10 +515,10 @@ private struct ShapeScanner {
 /// ASCII character classes by table, the scan's only per-byte work.
 private enum ByteClass {
   static let word: UInt8 = 1
-  private static let base64: UInt8 = 2
-  private static let urlSafe: UInt8 = 4
-  private static let token: UInt8 = 8
-  private static let authority: UInt8 = 16
+  static let base64: UInt8 = 2
+  static let urlSafe: UInt8 = 4
+  static let token: UInt8 = 8
+  static let authority: UInt8 = 16
   /// The first letters of every word-started shape and of `redacted` in a placeholder.
   static let shapeStart: UInt8 = 32
 
@@ -516,6 +535,16 @@ private enum ByteClass {
     if "AgxsrnebBtTR3".utf8.contains(byte) { flags |= shapeStart }
     return flags
   }
+
+  /// ``table``'s bytes at an address that stays valid for the whole process; never written
+  /// after this, so any thread may read them.
+  private static let storage = Unchecked<UnsafePointer<UInt8>>(
+    {
+      let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+      storage.initialize(from: table, count: 256)
+      return UnsafePointer(storage)
+    }())
+  static var pointer: UnsafePointer<UInt8> { storage.value }
 
   static func isWord(_ byte: UInt8) -> Bool { table[Int(byte)] & word != 0 }
   static func isBase64(_ byte: UInt8) -> Bool { table[Int(byte)] & base64 != 0 }

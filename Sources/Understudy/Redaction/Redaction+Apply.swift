@@ -236,24 +236,20 @@ struct CompiledRedaction: Sendable {
   /// when it is not JSON; read without building the document, each selected value parsed
   /// alone.
   private func memberMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [JSONMatch]? {
-    var selected: [(value: Range<Int>, name: String)] = []
-    var names = CredentialName.Memo(memberNames)
-    do {
-      try JSONNode.walk(bytes, scalars: false) { event in
-        guard case .member(let nameRange, let isPlain, let value) = event else { return }
-        if isPlain {
-          // Recognised by its bytes: no String for each of a body's millions of members.
-          let inside = (nameRange.lowerBound + 1)..<(nameRange.upperBound - 1)
-          if names.matches(utf8: .init(rebasing: bytes[inside])) {
-            selected.append((value, String(decoding: bytes[inside], as: UTF8.self)))
-          }
-        } else if let name = JSONNode.string(at: nameRange, in: bytes), names.matches(name) {
-          selected.append((value, name))
+    var selection = MemberSelection(bytes: bytes, names: CredentialName.Memo(memberNames))
+    // The lean walk reads what it is sure of; the parser's walk decides the rest.
+    if !JSONMemberWalk.members(in: bytes, to: &selection) {
+      selection.selected.removeAll()
+      do {
+        try JSONNode.walk(bytes, scalars: false) { event in
+          guard case .member(let nameRange, let isPlain, let value) = event else { return }
+          selection.member(name: nameRange, isPlain: isPlain, value: value)
         }
+      } catch {
+        return nil
       }
-    } catch {
-      return nil
     }
+    let selected = selection.selected
     // The walk reports a member after the members inside it; a tree lists the outer first.
     return selected.sorted { $0.value.lowerBound < $1.value.lowerBound }.map { range, name in
       let secret: String?
@@ -266,6 +262,26 @@ struct CompiledRedaction: Sendable {
         secret = nil
       }
       return JSONMatch(range: range, name: RedactionPlaceholder.name(from: name), secret: secret)
+    }
+  }
+
+  /// The members of a body whose names the member-name rules select: each value's bytes and
+  /// the name.
+  private struct MemberSelection: JSONMemberVisitor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var names: CredentialName.Memo
+    var selected: [(value: Range<Int>, name: String)] = []
+
+    mutating func member(name nameRange: Range<Int>, isPlain: Bool, value: Range<Int>) {
+      if isPlain {
+        // Recognised by its bytes: no String for each of a body's millions of members.
+        let inside = (nameRange.lowerBound + 1)..<(nameRange.upperBound - 1)
+        if names.matches(utf8: .init(rebasing: bytes[inside])) {
+          selected.append((value, String(decoding: bytes[inside], as: UTF8.self)))
+        }
+      } else if let name = JSONNode.string(at: nameRange, in: bytes), names.matches(name) {
+        selected.append((value, name))
+      }
     }
   }
 

@@ -106,6 +106,11 @@ extension RecordingTests {
         #"\/slash \u00e9 \u0022q\u0022 \u005C \ud83d\ude00 \u001f \u0000 \b\f\n\r\t \"\\ \u20AC"#,
         #"\u0041\u0042\u0043\u0044\u0045\u0046\u0047\u0048\u0049 many \\\\\\\\\\ in a row"#,
         "",
+        // Only the escapes the writer writes: copied as they are.
+        #"{\"id\":1,\"q\":\"a\\\\b\"}\b\f\n\r\t é 😀 \"\"\\\\"#,
+        // One escape the writer writes otherwise, after many it writes the same.
+        #"\"\"\"\"\"\"\"\"\"\"\"\"\"\" then \/"#,
+        #"\"\"\"\"\"\"\"\"\"\"\"\"\"\" then \u0041"#,
       ]
       for text in escapes {
         let json = """
@@ -127,6 +132,33 @@ extension RecordingTests {
           read.log.entries[0].request.postData?.text ?? ""
         #expect(try read.encoded() == decoded.encoded())
         #expect(try read.encoded() == Self.reference(decoded))
+        // Decoded by redaction, the body keeps its file bytes, which are written instead.
+        var redacted = read
+        redacted.log.entries[0].response.content.textStorage?.decode()
+        redacted.log.entries[0].request.postData?.textStorage.decode()
+        guard case .decoded = try #require(redacted.log.entries[0].response.content.textStorage)
+        else {
+          Issue.record("decode() no longer keeps the file's bytes, so this test misses that path")
+          return
+        }
+        #expect(try redacted.encoded() == Self.reference(decoded))
+      }
+    }
+
+    /// Contents are copied as they are only when every escape is one the writer writes.
+    @Test func theScannerTellsEscapesTheWriterWritesFromOthers() throws {
+      let cases: [(String, Bool)] = [
+        (#"plain"#, true), (#"a\"b\\c\bd\fe\nf\rg\t"#, true), (#"a\/b"#, false),
+        (#"\u0041"#, false), (#"\u001f"#, false), (#"\"\"\"\"\"\"\"\"\"\"\/"#, false),
+        (#"\ud83d\ude00"#, false),
+      ]
+      for (contents, asWritten) in cases {
+        let bytes = Array("\"\(contents)\"".utf8)
+        let span = bytes.withUnsafeBytes { raw in
+          var scanner = JSONScanner(raw)
+          return scanner.scanString()
+        }
+        #expect(span?.escapesAsWritten == asWritten, "\(contents)")
       }
     }
 
