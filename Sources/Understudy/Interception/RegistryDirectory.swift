@@ -2,6 +2,12 @@
 ///
 /// Identifiers are never reused: a session that outlives its registry must hear that its
 /// registry is gone, never be answered by a newer registry that happened to get the same number.
+///
+/// Why a registry went away is kept for the most recent ``reasonCapacity`` retirements only, so
+/// the directory stays the same size however many tests a process runs. No session can be
+/// proven unreachable (one built from another session's `configuration` carries the class
+/// unseen), so an older retired identifier is still refused, with a reason that names the
+/// registry but no longer its test: a late request arrives while the next few tests run.
 final class RegistryDirectory: Sendable {
   static let shared = RegistryDirectory()
 
@@ -16,13 +22,27 @@ final class RegistryDirectory: Sendable {
     weak var registry: StubRegistry?
   }
 
+  private struct State {
+    var next = 1
+    var live: [Int: WeakRegistry] = [:]
+    var retired: RetiredReasons
+    /// Identifiers no registry gets, refused for the life of the process.
+    var closed: [Int: String] = [:]
+  }
+
+  /// How many retired registries keep their reasons.
+  let reasonCapacity: Int
+
   // Guards the identifier counter, the live registries and why retired ones went away.
-  private let state = Locked<
-    (
-      next: Int, live: [Int: WeakRegistry],
-      retired: [Int: (reason: String, reportAt: SourceLocation?)]
-    )
-  >((1, [:], [:]))
+  private let state: Locked<State>
+
+  /// - Parameter reasonCapacity: How many retired registries keep their reasons; tests make
+  ///   small directories of their own, so they never push another test's reasons out of the
+  ///   shared one.
+  init(reasonCapacity: Int = 1_024) {
+    self.reasonCapacity = reasonCapacity
+    state = Locked(State(retired: RetiredReasons(capacity: reasonCapacity)))
+  }
 
   func allocateID() -> Int {
     state.withLock { state in
@@ -32,22 +52,82 @@ final class RegistryDirectory: Sendable {
   }
 
   func register(_ registry: StubRegistry) {
-    state.withLock { $0.live[registry.id] = WeakRegistry(registry: registry) }
+    register(registry, as: registry.id)
   }
 
-  /// Marks `id` as gone; later requests from its sessions fail with `reason`.
-  func retire(_ id: Int, reason: String, reportAt location: SourceLocation? = nil) {
+  /// Files `registry` under `id`; tests of a directory of their own pass identifiers it made.
+  func register(_ registry: StubRegistry, as id: Int) {
+    state.withLock { $0.live[id] = WeakRegistry(registry: registry) }
+  }
+
+  /// Marks live registry `id` as gone; later requests from its sessions fail with `reason`.
+  /// The first retirement stands (a scope ends, then its registry is deallocated). The text is
+  /// formatted only when a late request asks for it: every test's scope ends with a reason, and
+  /// few are ever read.
+  func retire(
+    _ id: Int, reason: @autoclosure @escaping @Sendable () -> String,
+    reportAt location: SourceLocation? = nil
+  ) {
     state.withLock { state in
-      state.live[id] = nil
-      if state.retired[id] == nil { state.retired[id] = (reason, location) }
+      guard state.live.removeValue(forKey: id) != nil else { return }
+      state.retired.insert(id, (reason, location))
     }
+  }
+
+  /// Refuses `id`, which no registry gets, with `reason` for the life of the process.
+  func close(_ id: Int, reason: String) {
+    state.withLock { $0.closed[id] = reason }
   }
 
   func lookup(_ id: Int) -> Lookup {
     state.withLock { state in
       if let registry = state.live[id]?.registry { return .live(registry) }
-      let retired = state.retired[id] ?? ("its StubRegistry was deallocated", nil)
-      return .retired(retired.reason, reportAt: retired.reportAt)
+      if let retired = state.retired[id] {
+        return .retired(retired.reason(), reportAt: retired.reportAt)
+      }
+      if let reason = state.closed[id] { return .retired(reason, reportAt: nil) }
+      if state.live[id] != nil {
+        return .retired("its StubRegistry was deallocated", reportAt: nil)
+      }
+      return .retired(
+        "its StubRegistry (number \(id) of this process) was retired: its test scope ended or it "
+          + "was deallocated, more than \(reasonCapacity) registries ago, so which test it served "
+          + "is no longer kept",
+        reportAt: nil)
     }
+  }
+
+  /// How many retired registries' reasons are kept now.
+  var keptReasons: Int { state.withLock { $0.retired.count } }
+}
+
+/// The reasons of the most recently retired registries, by identifier; the oldest retirement is
+/// dropped first once `capacity` are kept.
+private struct RetiredReasons {
+  typealias Reason = (reason: @Sendable () -> String, reportAt: SourceLocation?)
+
+  private let capacity: Int
+  private var reasons: [Int: Reason] = [:]
+  /// Identifiers in retirement order, as a ring: `order[oldest]` goes next once it is full.
+  private var order: [Int] = []
+  private var oldest = 0
+
+  init(capacity: Int) {
+    self.capacity = max(1, capacity)
+  }
+
+  var count: Int { reasons.count }
+
+  subscript(id: Int) -> Reason? { reasons[id] }
+
+  mutating func insert(_ id: Int, _ reason: Reason) {
+    reasons[id] = reason
+    if order.count < capacity {
+      order.append(id)
+      return
+    }
+    reasons[order[oldest]] = nil
+    order[oldest] = id
+    oldest = (oldest + 1) % capacity
   }
 }

@@ -31,7 +31,7 @@ public enum SharedSessionInterception {
   }
 
   private static let installation: Status = {
-    RegistryDirectory.shared.retire(
+    RegistryDirectory.shared.close(
       SharedSessionTag.unowned,
       reason:
         "no test that stubs URLSession.shared is running (use the "

@@ -68,10 +68,11 @@ extension StubRegistry {
   /// Reports what a closure the user wrote did wrong: when the test scope that owns the
   /// registry ends, at the closure's line, or now when no scope owns it.
   func reportUserCodeFailure(_ failure: ScopeFailure) {
-    let scoped = scopeExpectations.current.verification != nil
-    let kept = userCodeFailures.withLock { failures -> Bool in
-      guard scoped, let kept = failures else { return false }
-      failures = kept + [failure]
+    let kept = scopeState.withLock { state -> Bool in
+      guard state.expectations.verification != nil, let kept = state.userCodeFailures else {
+        return false
+      }
+      state.userCodeFailures = kept + [failure]
       return true
     }
     if !kept { IssueReporter.report(failure.message, at: failure.location) }

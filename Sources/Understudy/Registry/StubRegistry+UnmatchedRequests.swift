@@ -25,8 +25,9 @@ extension StubRegistry {
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    scopeExpectations.withLock {
-      $0.expectedUnmatched.append(.init(pattern: pattern, count: count, location: location))
+    scopeState.withLock {
+      $0.expectations.expectedUnmatched.append(
+        .init(pattern: pattern, count: count, location: location))
     }
   }
 
@@ -37,7 +38,7 @@ extension StubRegistry {
   {
     var remaining = reports
     var failures: [ScopeFailure] = []
-    for expected in scopeExpectations.current.expectedUnmatched {
+    for expected in scopeState.withLock({ $0.expectations.expectedUnmatched }) {
       var met = 0
       remaining.removeAll { report in
         guard met < expected.count, expected.pattern.explain(report.request).isMatch else {
@@ -78,7 +79,9 @@ extension StubRegistry {
   /// shows it, one line when the test scope will record the report as an issue (so a failing
   /// test prints the report once, not again inside the error it caught).
   func errorMessage(for report: NearMissReport) -> String {
-    guard scopeExpectations.current.reportsUnmatchedRequests else { return report.description }
+    guard scopeState.withLock({ $0.expectations.reportsUnmatchedRequests }) else {
+      return report.description
+    }
     if report.candidates.isEmpty, report.cassetteNote != nil {
       return "Understudy: \(report.request) was not "
         + "answered by the test's cassette (the test's failure says why)"

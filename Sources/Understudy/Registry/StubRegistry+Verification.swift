@@ -49,7 +49,7 @@ extension StubRegistry {
 
   /// Starts the registry's life as a test's scope, which will check `verification` when it ends.
   func beginScope(verifying verification: ScopeVerification) {
-    scopeExpectations.withLock { $0.verification = verification }
+    scopeState.withLock { $0.expectations.verification = verification }
   }
 
   /// Ends the registry's life as a test's scope and returns what `verification` finds wrong.
@@ -67,14 +67,16 @@ extension StubRegistry {
     testName: String, verifying verification: ScopeVerification = .default,
     location: SourceLocation
   ) -> [ScopeFailure] {
-    scope.withLock { $0 = (testName, true) }
+    scopeState.withLock { $0.ended = true }
     runScopeEndActions()
     finishJournalWatchers()
-    let reason = "its test \(testName) ended (scope declared at \(location))"
+    let reason: @Sendable () -> String = {
+      "its test \(testName) ended (scope declared at \(location))"
+    }
     let reportAt = reportsStragglersToSwiftTesting ? location : nil
     // The first retirement stands, as in the directory.
-    retirement.withLock { $0 = $0 ?? (reason, reportAt) }
-    RegistryDirectory.shared.retire(id, reason: reason, reportAt: reportAt)
+    scopeState.withLock { $0.retirement = $0.retirement ?? (reason, reportAt) }
+    RegistryDirectory.shared.retire(id, reason: reason(), reportAt: reportAt)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
       for request in requestsInFlight {
@@ -93,9 +95,9 @@ extension StubRegistry {
     if verification.contains(.allStubsUsed) {
       failures += unusedStubFailures()
     }
-    failures += userCodeFailures.withLock { kept in
-      defer { kept = nil }
-      return kept ?? []
+    failures += scopeState.withLock { state in
+      defer { state.userCodeFailures = nil }
+      return state.userCodeFailures ?? []
     }
     return failures
   }

@@ -71,7 +71,7 @@ extension StubRegistry {
       return late.request
     }
     throw RequestWaitTimeout(
-      pattern: pattern, timeout: timeout, scopeEnded: scope.current.ended,
+      pattern: pattern, timeout: timeout, scopeEnded: scopeState.withLock { $0.ended },
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
       closest: ClosestRequests(to: pattern, among: requests).lines)
   }
@@ -87,7 +87,7 @@ extension StubRegistry {
       _ = self?.journalStorage.withLock { $0.stopWatching(watcher) }
     }
     // A scope that ended before the watch began will not finish it: finish it now.
-    if scope.current.ended {
+    if scopeState.withLock({ $0.ended }) {
       journalStorage.withLock { $0.stopWatching(watcher) }?.finish()
     }
     return (stream, earlier)

@@ -30,33 +30,12 @@ public final class StubRegistry: Sendable {
   private let table = Locked(Table())
   // Guards the journal, the requests in flight and the streams watching the journal.
   let journalStorage: Locked<RequestJournal>
-  // Guards the policy for requests no stub matches.
-  private let policy: Locked<UnmatchedRequestPolicy>
-  // Guards the current state of each scenario; also held while a scenario stub is claimed, so a
-  // state check and the move it causes happen together.
-  private let scenarioStates = Locked<[String: String]>([:])
-  // Guards the cassette that answers what no stub does.
-  private let cassetteStore = Locked<Cassette?>(nil)
-  // Guards the name of the test this registry serves and whether that test has ended.
-  let scope = Locked<(name: String?, ended: Bool)>((nil, false))
-  // Guards why the registry was retired (its scope ended) and where late requests are reported,
-  // as the directory has it: the loopback server asks the registry it holds for every request,
-  // without a directory lookup.
-  let retirement = Locked<(reason: String, reportAt: SourceLocation?)?>(nil)
-  // Guards what user code did wrong (a responder threw, a closure overran its request's timeout)
-  // while a test scope owned the registry, reported when the scope ends; `nil` once it ended.
-  let userCodeFailures = Locked<[ScopeFailure]?>([])
-  // Guards whether requests arriving after the scope ended are recorded as Swift Testing issues
-  // (set by the trait; XCTest would pin them on whichever test runs next).
-  private let stragglerReporting = Locked(false)
-
-  // Guards what the scope this registry serves will check when it ends, and the unmatched
-  // requests the test said to expect.
-  let scopeExpectations = Locked(ScopeExpectations())
+  // Guards what the registry keeps besides its stubs and journal (``ScopeState``).
+  let scopeState: Locked<ScopeState>
 
   var reportsStragglersToSwiftTesting: Bool {
-    get { stragglerReporting.current }
-    set { stragglerReporting.withLock { $0 = newValue } }
+    get { scopeState.withLock { $0.reportsStragglers } }
+    set { scopeState.withLock { $0.reportsStragglers = newValue } }
   }
   /// Where the registry was created, named in reports about requests that outlive it.
   public let location: SourceLocation
@@ -82,7 +61,7 @@ public final class StubRegistry: Sendable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {
-    self.policy = Locked(unmatchedRequests)
+    self.scopeState = Locked(ScopeState(policy: unmatchedRequests))
     self.journalStorage = Locked(RequestJournal(capacity: journalCapacity))
     self.journalCapacity = journalCapacity
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -92,14 +71,16 @@ public final class StubRegistry: Sendable {
 
   deinit {
     finishJournalWatchers()
+    // The reason is kept and formatted later: it must hold a copy, never the registry itself.
+    let created = location
     RegistryDirectory.shared.retire(
-      id, reason: "its StubRegistry (created at \(location)) was deallocated")
+      id, reason: "its StubRegistry (created at \(created)) was deallocated")
   }
 
   /// What happens to requests no stub matches.
   public var unmatchedRequests: UnmatchedRequestPolicy {
-    get { policy.current }
-    set { policy.withLock { $0 = newValue } }
+    get { scopeState.withLock { $0.policy } }
+    set { scopeState.withLock { $0.policy = newValue } }
   }
 
   // MARK: Declaring stubs
@@ -221,7 +202,9 @@ public final class StubRegistry: Sendable {
 
   /// Near-miss reports of the requests no stub matched, in arrival order.
   public var unmatchedReports: [NearMissReport] {
-    journal.compactMap { entry in
+    // A scope's end asks for these; when no request went unmatched, the journal is not copied.
+    guard journalStorage.withLock({ $0.mayHoldUnmatched }) else { return [] }
+    return journal.compactMap { entry in
       if case .unmatched(let report) = entry.outcome { return report }
       return nil
     }
@@ -348,13 +331,13 @@ public final class StubRegistry: Sendable {
     }
     if let refusal = NetworkSchemes.refusal(for: request) {
       let report = NearMissReport(
-        request: request, stubs: stubs, scenarioStates: scenarioStates.current, refusal: refusal,
-        redaction: cassetteStore.current?.redaction)
+        request: request, stubs: stubs, scenarioStates: scopeState.withLock { $0.scenarioStates },
+        refusal: refusal,
+        redaction: cassette?.redaction)
       return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
     var cassetteNote: String?
-    let unmatchedPolicy = policy.current
-    let cassette = cassetteStore.current
+    let (unmatchedPolicy, cassette) = scopeState.withLock { ($0.policy, $0.cassette) }
     if let cassette {
       // Recording and drift checks reach the server the way pass-through would: a registry
       // that passes unmatched requests to a local or staging server records from that server,
@@ -392,7 +375,7 @@ public final class StubRegistry: Sendable {
         resolution: .passThrough(rewrite, nil), entry: record(request, .passedThrough))
     default:
       let report = NearMissReport(
-        request: request, stubs: stubs, scenarioStates: scenarioStates.current,
+        request: request, stubs: stubs, scenarioStates: scopeState.withLock { $0.scenarioStates },
         cassetteNote: cassetteNote, redaction: cassette?.redaction)
       return Decision(resolution: .unmatched(report), entry: record(request, .unmatched(report)))
     }
@@ -400,30 +383,33 @@ public final class StubRegistry: Sendable {
 
   private func claim(_ stub: Stub, for request: InterceptedRequest) -> Int? {
     guard let step = stub.scenario else { return stub.claim(request) }
-    return scenarioStates.withLock { states in
-      let current = states[step.scenario] ?? ScenarioStep.initialState
+    return scopeState.withLock { state in
+      let current = state.scenarioStates[step.scenario] ?? ScenarioStep.initialState
       if let required = step.requiredState, required != current { return nil }
       guard let call = stub.claim(request) else { return nil }
-      if let next = step.nextState { states[step.scenario] = next }
+      if let next = step.nextState { state.scenarioStates[step.scenario] = next }
       return call
     }
   }
 
   /// The state `scenario` is in now.
   public func state(ofScenario scenario: String) -> String {
-    scenarioStates.withLock { $0[scenario] ?? ScenarioStep.initialState }
+    scopeState.withLock { $0.scenarioStates[scenario] ?? ScenarioStep.initialState }
   }
 
   /// Moves `scenario` to `state`, as a test's setup might.
   public func setState(_ state: String, ofScenario scenario: String) {
-    scenarioStates.withLock { $0[scenario] = state }
+    scopeState.withLock { $0.scenarioStates[scenario] = state }
   }
 
   // MARK: Requests in flight
 
   /// Requests intercepted but not yet answered (a delayed stub, say, or the network).
   public var requestsInFlight: [InterceptedRequest] {
-    journalStorage.withLock { $0.inFlight.sorted { $0.key < $1.key }.map(\.value) }
+    journalStorage.withLock { journal in
+      // Most scopes end with nothing in flight; sorting nothing still runs generic code cold.
+      journal.inFlight.isEmpty ? [] : journal.inFlight.sorted { $0.key < $1.key }.map(\.value)
+    }
   }
 
   // MARK: Cassettes
@@ -432,11 +418,11 @@ public final class StubRegistry: Sendable {
   ///
   /// Call ``Cassette/finish()`` (the test traits do) to write what was recorded.
   public func use(_ cassette: Cassette) {
-    cassetteStore.withLock { $0 = cassette }
+    scopeState.withLock { $0.cassette = cassette }
   }
 
   /// The cassette answering what no stub matches, if any.
-  public var cassette: Cassette? { cassetteStore.current }
+  public var cassette: Cassette? { scopeState.withLock { $0.cassette } }
 
   /// Whether sessions should claim requests of `scheme`: always every scheme a session could
   /// reach the network with (``NetworkSchemes``), plus custom schemes a stub names.

@@ -4,7 +4,7 @@ extension StubRegistry {
   /// close its listener with the scope that started it.
   package func onScopeEnd(_ action: @escaping @Sendable () -> Void) {
     let now = ScopeEndActions.shared.withLock { actions -> Bool in
-      if scope.current.ended { return true }
+      if scopeState.withLock({ $0.ended }) { return true }
       actions[id, default: []].append(action)
       return false
     }

@@ -56,7 +56,7 @@ import Testing
     #expect(error?.localizedDescription.contains("SlowUserCodeTests.swift:\(line)") == true)
     #expect(error?.localizedDescription.contains("was still running") == true)
     // The overrun is reported at the stub once the responder ran past the grace period.
-    try await eventually { registry.userCodeFailures.current?.isEmpty == false }
+    try await eventually { registry.scopeState.withLock { $0.userCodeFailures }?.isEmpty == false }
     gate.open()
     let failures = registry.endScope(testName: "slow()", location: SourceLocation())
     #expect(failures.map(\.location.line) == [line])

@@ -176,7 +176,7 @@ import Testing
     #expect(!gate.hasReleased)
     #expect(error?.code == .timedOut)
     #expect(error?.localizedDescription.contains("beforeReplay hook") == true)
-    try await eventually { registry.userCodeFailures.current?.isEmpty == false }
+    try await eventually { registry.scopeState.withLock { $0.userCodeFailures }?.isEmpty == false }
     gate.open()
     let failures = registry.endScope(testName: "t", location: SourceLocation())
     #expect(failures.map(\.location.line) == [line])
