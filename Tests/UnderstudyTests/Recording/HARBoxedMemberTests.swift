@@ -67,5 +67,34 @@ extension RecordingTests {
       #expect(with.contains(#""postData":{"mimeType":"text/plain","params":[],"text":"body"}"#))
       #expect(try JSONDecoder().decode(HAR.Request.self, from: Data(with.utf8)) == request)
     }
+
+    @Test func timingsThatFollowedTheTimeKeepTheirValueWhenTheTimeChanges() {
+      var entry = Self.entry()
+      #expect(entry.timings == HAR.Timings(wait: 3))
+      entry.time = 10
+      #expect(entry.timings == HAR.Timings(wait: 3))
+      entry.timings = HAR.Timings(wait: 10)
+      #expect(
+        entry
+          == HAR.Entry(
+            startedDateTime: entry.startedDateTime, time: 10, request: entry.request,
+            response: entry.response))
+    }
+
+    @Test func timingsAndCacheOfEveryShapeRoundTripByteForByte() throws {
+      var entry = Self.entry()
+      entry.timings = HAR.Timings(send: 0, wait: -0.0, receive: 0)
+      entry.cache.comment = "cache note"
+      var unknown = Self.entry()
+      unknown.cache = HAR.Cache(beforeRequest: .absent)
+      unknown.cache = HAR.Cache()
+      #expect(unknown == Self.entry())
+      let written = try HAR(entries: [entry, unknown, Self.entry()]).encoded()
+      let read = try HAR.decode(written, source: "memory")
+      #expect(read.log.entries[0].cache.comment == "cache note")
+      #expect(read.log.entries[0].timings.wait.sign == .minus)
+      #expect(read.log.entries[2].timings == HAR.Timings(wait: 3))
+      #expect(try read.encoded() == written)
+    }
   }
 }
