@@ -53,19 +53,19 @@
           }
         })
       return channel.eventLoop.makeCompletedFuture {
-        let accepted = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
-          configuration: NIOUpgradableHTTPServerPipelineConfiguration(
-            upgradeConfiguration: NIOTypedHTTPServerUpgradeConfiguration(
-              upgraders: [upgrader],
-              notUpgradingCompletionHandler: { channel in
-                channel.eventLoop.makeCompletedFuture {
-                  try channel.pipeline.syncOperations.addHandler(
-                    ServerConnection(
-                      registry: registry, origin: origin, standingInFor: standingInFor,
-                      declined: declined))
-                  return .http(channel)
-                }
-              })))
+        let accepted = try ServerPipeline.configure(
+          channel,
+          upgrade: NIOTypedHTTPServerUpgradeConfiguration(
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+              channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                  ServerConnection(
+                    registry: registry, origin: origin, standingInFor: standingInFor,
+                    declined: declined))
+                return .http(channel)
+              }
+            }))
         let upgrading = try channel.pipeline.syncOperations.handler(
           type: NIOTypedHTTPServerUpgradeHandler<AcceptedConnection>.self)
         try channel.pipeline.syncOperations.addHandler(

@@ -20,6 +20,11 @@
         head: HTTPResponseHead
       )?
     private var lastBody: (data: Data, buffer: ByteBuffer)?
+    private var lastEncoded:
+      (
+        status: Int, headers: Understudy.HTTPHeaders, version: HTTPVersion, keepAlive: Bool,
+        body: Data?, bytes: ByteBuffer?
+      )?
 
     /// The request as the registry sees it (``ServerConnection/request(_:body:_:standingInFor:)``),
     /// or `nil` when its URL cannot be told.
@@ -71,6 +76,46 @@
       let head = ResponseParts.responseHead(for: exchange, answering: request)
       lastHead = (exchange.status, exchange.headers, request.version, keepAlive, head)
       return head
+    }
+
+    /// `exchange`'s canned answer to `request` as it goes on the wire, for ``PreEncodedAnswers``:
+    /// built when any part of it differs from the last one's, so a stub that changed, a reset
+    /// registry or another answer never gets the last one's bytes. `nil` when SwiftNIO's encoder
+    /// has to frame the body (chunked), when the body is large, or when the header validator
+    /// would refuse the fields: the answer then goes the usual way.
+    mutating func encoded(_ exchange: ServedExchange, answering request: HTTPRequestHead)
+      -> ByteBuffer?
+    {
+      let keepAlive = request.isKeepAlive
+      let body = exchange.cannedBody
+      if let last = lastEncoded, last.status == exchange.status, last.keepAlive == keepAlive,
+        last.version == request.version, last.headers == exchange.headers, last.body == body
+      {
+        return last.bytes
+      }
+      let bytes = Self.encode(exchange, answering: request)
+      lastEncoded = (exchange.status, exchange.headers, request.version, keepAlive, body, bytes)
+      return bytes
+    }
+
+    /// The answer as SwiftNIO's encoder would write it: framing fields a bodiless status must not
+    /// have left out, `Transfer-Encoding` dropped beside a `Content-Length`.
+    private static func encode(_ exchange: ServedExchange, answering request: HTTPRequestHead)
+      -> ByteBuffer?
+    {
+      let body = exchange.cannedBody
+      guard (body?.count ?? 0) <= 64 * 1024 else { return nil }
+      var head = ResponseParts.responseHead(for: exchange, answering: request)
+      if !head.status.mayHaveResponseBody {
+        head.headers.remove(name: "Content-Length")
+        head.headers.remove(name: "Transfer-Encoding")
+      } else if head.headers.contains(name: "Content-Length") {
+        head.headers.remove(name: "Transfer-Encoding")
+      } else if head.version.major == 1 && head.version.minor >= 1 {
+        // The encoder would chunk the body.
+        return nil
+      }
+      return PreEncodedAnswers.encode(head, body: body)
     }
 
     /// `data` in a buffer SwiftNIO writes without copying it again.

@@ -48,6 +48,7 @@
       remove(NIOHTTPResponseHeadersValidator.self)
       remove(HTTPServerPipelineHandler.self)
       remove(HTTPResponseEncoder.self)
+      remove(PreEncodedAnswers.self)
       remove(ByteToMessageHandler<HTTPRequestDecoder>.self)
     }
   }

@@ -91,9 +91,11 @@
           "Content-Type": "text/plain; charset=utf-8",
           "Content-Length": String(bytes.readableBytes), "Connection": "close",
         ])
-      return (
-        [.head(response), .body(.byteBuffer(bytes)), .end(nil)], .end(keepingConnection: false)
-      )
+      // An answer to HEAD has the length of the body it leaves out.
+      let parts: [HTTPServerResponsePart] =
+        head.method == .HEAD
+        ? [.head(response), .end(nil)] : [.head(response), .body(.byteBuffer(bytes)), .end(nil)]
+      return (parts, .end(keepingConnection: false))
     }
   }
 #endif

@@ -27,6 +27,9 @@
     /// The answer a task is waiting for or writing; the connection's end cancels it.
     private var answering: Task<Void, Never>?
     private var cache = ConnectionCache()
+    /// Writes answers encoded here past SwiftNIO's encoder; `nil` in a pipeline without it (the
+    /// HTTP/1.1 inside a `CONNECT` tunnel).
+    private var preEncoded: PreEncodedAnswers?
 
     init(registry: StubRegistry, origin: URL, standingInFor: URL?, declined: DeclinedUpgrade) {
       self.registry = registry
@@ -36,6 +39,7 @@
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+      preEncoded = try? context.pipeline.syncOperations.handler(type: PreEncodedAnswers.self)
       // An upgrade request SwiftNIO consumed without upgrading; it had no body.
       if let first = declined.take() {
         respond(to: first.head, body: Data(), first.answer, context: context)
@@ -87,9 +91,14 @@
       case .now(let exchange)
       where !exchange.waitsInBody && exchange.body == nil && exchange.dropsConnection == nil
         && exchange.webSocket == nil:
-        // A canned answer, the common case: head, body and end in one flush, as SwiftNIO's
-        // types built for the last answer when it was the same.
+        // A canned answer, the common case: head, body and end in one flush, encoded once for
+        // the connection's answers while they stay the same.
         exchange.finish()
+        if let preEncoded, let encoded = cache.encoded(exchange, answering: head),
+          preEncoded.write(encoded, from: context, keepingConnection: head.isKeepAlive)
+        {
+          return
+        }
         context.write(
           wrapOutboundOut(.head(cache.responseHead(for: exchange, answering: head))),
           promise: nil)
@@ -130,16 +139,30 @@
               "Understudy's loopback server tunnels CONNECT to host:port only, not to "
               + "\(head.uri).",
           ])
-        return write([.head(refusal), .end(nil)], keepingConnection: false, context)
+        return writeWithoutBody(refusal, keepingConnection: false, context)
       }
       let established = HTTPResponseHead(
         version: head.version, status: .custom(code: 200, reasonPhrase: "Connection Established"))
-      write([.head(established), .end(nil)], keepingConnection: true, context)
+      writeWithoutBody(established, keepingConnection: true, context)
       do {
         try tunnel.open(from: context, registry: registry, serverOrigin: origin)
       } catch {
         context.close(promise: nil)
       }
+    }
+
+    /// Writes an answer to `CONNECT`: encoded here when it can be, as it is, where SwiftNIO's
+    /// encoder (which does not know the request's method in this pipeline) would add framing
+    /// fields that such an answer must not have.
+    private func writeWithoutBody(
+      _ head: HTTPResponseHead, keepingConnection: Bool, _ context: ChannelHandlerContext
+    ) {
+      if let preEncoded, let encoded = PreEncodedAnswers.encode(head, body: nil),
+        preEncoded.write(encoded, from: context, keepingConnection: keepingConnection)
+      {
+        return
+      }
+      write([.head(head), .end(nil)], keepingConnection: keepingConnection, context)
     }
 
     // The tasks start in static functions that see only what they need: a closure in an

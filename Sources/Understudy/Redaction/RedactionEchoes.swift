@@ -169,9 +169,31 @@ struct RedactionEchoes {
       let placeholder =
         encoded || needle.isEncoded
         ? RedactionPlaceholder.percentEncoded(needle.name) : RedactionPlaceholder.text(needle.name)
-      text = text.replacingOccurrences(of: needle.text, with: placeholder, options: .literal)
+      text = Self.replacing(needle.text, with: placeholder, outsidePlaceholdersOf: text)
     }
     return text
+  }
+
+  /// `text` with `needle` replaced everywhere but inside a placeholder. A placeholder is this
+  /// library's own text, never a secret; replacing a value that happens to look like part of one
+  /// (`acted:password%3` in `%3Credacted:password%3E`) would mangle it into text that a second
+  /// redaction reads differently, so redacting a redacted cassette would change it again.
+  private static func replacing(
+    _ needle: String, with placeholder: String, outsidePlaceholdersOf text: String
+  ) -> String {
+    guard RedactionPlaceholder.isPresent(in: text) else {
+      return text.replacingOccurrences(of: needle, with: placeholder, options: .literal)
+    }
+    var result = ""
+    var rest = text[...]
+    for span in RedactionPlaceholder.spans(in: text) {
+      result += rest[..<span.lowerBound].replacingOccurrences(
+        of: needle, with: placeholder, options: .literal)
+      result += text[span]
+      rest = text[span.upperBound...]
+    }
+    result += rest.replacingOccurrences(of: needle, with: placeholder, options: .literal)
+    return result
   }
 
   /// `text` with the values replaced inside its strings (and numbers equal to a value), or

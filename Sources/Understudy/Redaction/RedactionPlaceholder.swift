@@ -52,6 +52,11 @@ enum RedactionPlaceholder {
     literal: "(?i)<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E"
       + "|%3Credacted%3A(?:[^<>\\s\"%&=#]|%3A)+%3E")
 
+  /// The ranges of every placeholder in `text`, in order.
+  static func spans(in text: String) -> [Range<String.Index>] {
+    anyPlaceholder.matches(in: text).compactMap { Range($0.range, in: text) }
+  }
+
   /// `url` with each percent-encoded placeholder in its host and port (or, when a placeholder
   /// replaced its scheme, in its first segment) spelled ``inAuthority(_:)``, so that an echo
   /// replaced inside a host leaves a URL Foundation can still parse.

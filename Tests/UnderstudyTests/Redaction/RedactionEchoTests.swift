@@ -168,4 +168,24 @@ import Testing
     #expect(restored.log.entries[0].request.url == entry.request.url)
     #expect(CredentialScanner().scan(har).isEmpty)
   }
+
+  /// A secret that reads like part of a placeholder (a fuzzer found `Bearer acted:password%3`)
+  /// is replaced where it stands, never inside the placeholder another rule wrote: mangling
+  /// `%3Credacted:password%3E` made a second redaction change the cassette again.
+  @Test func anEchoNeverReplacesTextInsideAPlaceholder() throws {
+    let entry = HAR.Entry.sample(
+      method: "POST", url: "https://api.example.com/login",
+      requestHeaders: [HAR.Header(name: "Authorization", value: "Bearer acted:password%3")],
+      postData: HAR.PostData(
+        mimeType: "application/x-www-form-urlencoded", text: "user=ann&password=hunter2"),
+      content: HAR.Content(
+        body: Data(#"{"password":"hunter2","seen":"acted:password%3"}"#.utf8),
+        mimeType: "application/json"))
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.request.postData?.text == "user=ann&password=%3Credacted:password%3E")
+    #expect(
+      redacted.response.content.text
+        == #"{"password":"<redacted:password>","seen":"<redacted:authorization>"}"#)
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
