@@ -42,16 +42,25 @@ public final class Cassette: Sendable {
     /// is in ``State/replayable``: a copy here would add its fields' size again per entry.
     let unreplayable: Unreplayable?
     /// The entry's answer with its replay delay applied, built the first time it is replayed:
-    /// loading decodes no body, and a test decodes only the bodies it is served.
-    var answer: StubResponse?
+    /// loading decodes no body, and a test decodes only the bodies it is served. Boxed, since
+    /// most entries of a large cassette are never replayed and an inline `nil` answer took 190
+    /// bytes of every entry (issue 17).
+    var answer: Boxed<StubResponse>?
     /// Whether the entry is older than ``CassetteOptions/reRecordAfter``.
     let isStale: Bool
+    /// The next entry with the same index key (``State/firstByKey``), or -1. A chain through the
+    /// entries instead of an array of indices per key: an array of one index took 48 bytes of
+    /// every entry of a cassette whose paths differ (issue 17). 32 bits fill the padding after
+    /// `isStale`.
+    var nextWithSameKey: Int32 = -1
     var uses = 0
   }
 
   private struct State {
     var recorded: [Recorded] = []
-    var byKey: [String: [Int]] = [:]
+    /// The first entry of each index key (``ReplayMatching/indexKey(_:)``); the others follow
+    /// through ``Recorded/nextWithSameKey``, in entry order.
+    var firstByKey: [String: Int] = [:]
     var original: HAR?
     /// The loaded entries with placeholders restored when asked (the same storage as
     /// `original` when not), by index.
@@ -181,7 +190,6 @@ public final class Cassette: Sendable {
       let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
       var recorded: [Recorded] = []
       recorded.reserveCapacity(har.log.entries.count)
-      var byKey: [String: [Int]] = [:]
       let staleBefore = options.reRecordAfter.map { Date().addingTimeInterval(-$0.seconds) }
       // Once: a file URL's path is decoded on every read, which cost as much per entry as
       // reading the entry's request.
@@ -193,7 +201,6 @@ public final class Cassette: Sendable {
           // Through today's rules, as live requests are: a cassette recorded when fewer names
           // were redacted still matches a request whose value a newer rule now replaces.
           let request = redactedForMatching(try entries[index].request.interceptedRequest())
-          if let key = matching.indexKey(request) { byKey[key, default: []].append(index) }
           recorded.append(
             Recorded(
               request: request,
@@ -201,9 +208,17 @@ public final class Cassette: Sendable {
               isStale: staleBefore.map { entries[index].startedDateTime < $0 } ?? false))
         }
       }
+      // Backwards, so each key's chain runs in entry order and ends at its first entry.
+      var firstByKey: [String: Int] = [:]
+      for index in recorded.indices.reversed() {
+        guard let key = matching.indexKey(recorded[index].request) else { continue }
+        if let next = firstByKey.updateValue(index, forKey: key) {
+          recorded[index].nextWithSameKey = Int32(truncatingIfNeeded: next)
+        }
+      }
       state.withLock {
         $0.recorded = recorded
-        $0.byKey = byKey
+        $0.firstByKey = firstByKey
         $0.original = har
         $0.replayable = replayable.log.entries
       }
@@ -285,12 +300,20 @@ public final class Cassette: Sendable {
   )? {
     let comparable = redactedForMatching(live)
     return state.withLock { state in
-      let candidates: [Int] =
-        matching.indexKey(comparable).map { state.byKey[$0] ?? [] }
-        ?? Array(state.recorded.indices)
+      // The entries with the request's index key, or every entry when the rules pin no path.
+      let key = matching.indexKey(comparable)
+      var candidate = key.map { state.firstByKey[$0] } ?? (state.recorded.isEmpty ? nil : 0)
       var lastMatch: Int?
-      for index in candidates
-      where matching.firstDifference(comparable, state.recorded[index].request) == nil {
+      while let index = candidate {
+        if key != nil {
+          let next = Int(state.recorded[index].nextWithSameKey)
+          candidate = next < 0 ? nil : next
+        } else {
+          candidate = index + 1 < state.recorded.count ? index + 1 : nil
+        }
+        guard matching.firstDifference(comparable, state.recorded[index].request) == nil else {
+          continue
+        }
         lastMatch = index
         if state.recorded[index].uses == 0 {
           if consume { state.recorded[index].uses += 1 }
@@ -311,7 +334,9 @@ public final class Cassette: Sendable {
   ) {
     // Fields one by one: copying the whole record would copy its entry on every request.
     let isStale = state.recorded[index].isStale
-    if let answer = state.recorded[index].answer { return (index, .success(answer), nil, isStale) }
+    if let answer = state.recorded[index].answer {
+      return (index, .success(answer.value), nil, isStale)
+    }
     if let reason = state.recorded[index].unreplayable {
       return (index, .failure(reason), nil, isStale)
     }
@@ -319,7 +344,7 @@ public final class Cassette: Sendable {
     // With a hook, the hook's adjusted entry gives the answer; this one is not used.
     if options.replayHook != nil { return (index, .success(.status(0)), entry, isStale) }
     let answer = Self.replayResponse(entry, index: index, file: url.path, speed: replaySpeed)
-    state.recorded[index].answer = answer
+    state.recorded[index].answer = Boxed(answer)
     return (index, .success(answer), nil, isStale)
   }
 

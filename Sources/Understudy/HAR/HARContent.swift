@@ -4,7 +4,10 @@ extension HAR {
     /// The length of the body in bytes after decoding.
     public var size: Int
     /// The number of bytes compression saved in transfer.
-    public var compression: Int?
+    public var compression: Int? {
+      get { notes?.value.compression }
+      set { notes = Notes(compression: newValue, comment: comment).boxed }
+    }
     /// The media type from `Content-Type`, charset included.
     public var mimeType: String
     /// The body as text, or as base64 when ``encoding`` is `base64`.
@@ -19,7 +22,23 @@ extension HAR {
     /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
     public var encoding: String?
     /// A comment from the user or the application.
-    public var comment: String?
+    public var comment: String? {
+      get { notes?.value.comment }
+      set { notes = Notes(compression: compression, comment: newValue).boxed }
+    }
+    /// ``compression`` and ``comment``, boxed and `nil` when neither is set, as in every
+    /// cassette Understudy records: inline they took 32 bytes of every entry of a loaded
+    /// cassette (issue 17).
+    private var notes: Boxed<Notes>?
+
+    /// The members of a content most files leave out.
+    private struct Notes: Sendable {
+      var compression: Int?
+      var comment: String?
+
+      /// The members in a box, or `nil` when neither is set.
+      var boxed: Boxed<Notes>? { compression == nil && comment == nil ? nil : Boxed(self) }
+    }
     /// How the body arrived, part by part, when it came in more than one (server-sent events,
     /// say); stored as the custom member `_chunks`, which other HAR tools ignore.
     public var chunks: [Chunk]?
@@ -49,11 +68,10 @@ extension HAR {
       encoding: String? = nil, comment: String? = nil
     ) {
       self.size = size
-      self.compression = compression
+      self.notes = Notes(compression: compression, comment: comment).boxed
       self.mimeType = mimeType
       self.textStorage = text.map(HARTextStorage.string)
       self.encoding = encoding
-      self.comment = comment
     }
 
     /// Creates content holding `body`: as text when it is UTF-8, so cassettes stay readable and
@@ -90,12 +108,16 @@ extension HAR {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let size = try container.decodeIfPresent(Int.self, forKey: .size)
-      compression = try container.decodeIfPresent(Int.self, forKey: .compression)
+      let compression = try container.decodeIfPresent(Int.self, forKey: .compression)
       mimeType = try container.decode(.mimeType, or: "")
       textStorage = try container.decodeIfPresent(String.self, forKey: .text)
         .map(HARTextStorage.string)
       encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
-      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+      notes =
+        Notes(
+          compression: compression,
+          comment: try container.decodeIfPresent(String.self, forKey: .comment)
+        ).boxed
       chunks = try container.decodeIfPresent([Chunk].self, forKey: .chunks)
       try HARBodyText.validate(
         text: textStorage?.string, encoding: encoding, in: container, textKey: .text,

@@ -14,7 +14,9 @@ enum HARTextStorage: Sendable, Equatable {
   case file(Data, JSONScanner.StringSpan)
   /// The text decoded from a file's bytes, kept with them: comparing it with the text still in
   /// those bytes is then free, where decoding 50 MB again to compare cost as much as redacting.
-  case decoded(String, from: Data, JSONScanner.StringSpan)
+  /// Boxed: the largest case sized every body member of a loaded cassette, two per entry, and
+  /// a loaded cassette decodes none (issue 17).
+  indirect case decoded(String, from: Data, JSONScanner.StringSpan)
 
   var string: String {
     switch self {
