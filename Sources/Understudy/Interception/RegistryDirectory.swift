@@ -22,6 +22,10 @@ final class RegistryDirectory: Sendable {
     weak var registry: StubRegistry?
   }
 
+  /// Why a registry went away, formatted only when a late request reads it, and where that
+  /// request is reported.
+  typealias Retirement = (reason: @Sendable () -> String, reportAt: SourceLocation?)
+
   private struct State {
     var next = 1
     var live: [Int: WeakRegistry] = [:]
@@ -104,10 +108,8 @@ final class RegistryDirectory: Sendable {
 /// The reasons of the most recently retired registries, by identifier; the oldest retirement is
 /// dropped first once `capacity` are kept.
 private struct RetiredReasons {
-  typealias Reason = (reason: @Sendable () -> String, reportAt: SourceLocation?)
-
   private let capacity: Int
-  private var reasons: [Int: Reason] = [:]
+  private var reasons: [Int: RegistryDirectory.Retirement] = [:]
   /// Identifiers in retirement order, as a ring: `order[oldest]` goes next once it is full.
   private var order: [Int] = []
   private var oldest = 0
@@ -118,9 +120,9 @@ private struct RetiredReasons {
 
   var count: Int { reasons.count }
 
-  subscript(id: Int) -> Reason? { reasons[id] }
+  subscript(id: Int) -> RegistryDirectory.Retirement? { reasons[id] }
 
-  mutating func insert(_ id: Int, _ reason: Reason) {
+  mutating func insert(_ id: Int, _ reason: RegistryDirectory.Retirement) {
     reasons[id] = reason
     if order.count < capacity {
       order.append(id)

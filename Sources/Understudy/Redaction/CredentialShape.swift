@@ -65,9 +65,6 @@ private struct ShapeScanner {
   func isBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.base64 != 0 }
   func isURLSafeBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.urlSafe != 0 }
   func isTokenCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.token != 0 }
-  func isAuthorityCharacter(_ byte: UInt8) -> Bool {
-    classes[Int(byte)] & ByteClass.authority != 0
-  }
 
   mutating func run(nameContext: Bool) -> [CredentialShape] {
     // Through a pointer, the loop reads the table without the global's lazy-initialisation
@@ -546,11 +543,6 @@ private enum ByteClass {
     }())
   static var pointer: UnsafePointer<UInt8> { storage.value }
 
-  static func isWord(_ byte: UInt8) -> Bool { table[Int(byte)] & word != 0 }
-  static func isBase64(_ byte: UInt8) -> Bool { table[Int(byte)] & base64 != 0 }
-  static func isURLSafeBase64(_ byte: UInt8) -> Bool { table[Int(byte)] & urlSafe != 0 }
-  static func isTokenCharacter(_ byte: UInt8) -> Bool { table[Int(byte)] & token != 0 }
-  static func isAuthorityCharacter(_ byte: UInt8) -> Bool { table[Int(byte)] & authority != 0 }
   static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
   /// The byte with ASCII letters lower-cased.
   static func folded(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }

@@ -15,8 +15,7 @@ struct ScopeState: Sendable {
   /// Why the registry was retired (its scope ended) and where late requests are reported, as
   /// the directory has it: the loopback server asks the registry it holds for every request,
   /// without a directory lookup.
-  /// The reason is formatted when a late request reads it, as in the directory.
-  var retirement: (reason: @Sendable () -> String, reportAt: SourceLocation?)?
+  var retirement: RegistryDirectory.Retirement?
   /// What user code did wrong (a responder threw, a closure overran its request's timeout)
   /// while a test scope owned the registry, reported when the scope ends; `nil` once it ended.
   var userCodeFailures: [ScopeFailure]? = []
