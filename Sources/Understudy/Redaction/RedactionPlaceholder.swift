@@ -57,9 +57,10 @@ enum RedactionPlaceholder {
     anyPlaceholder.matches(in: text).compactMap { Range($0.range, in: text) }
   }
 
-  /// `url` with each percent-encoded placeholder in its host and port (or, when a placeholder
-  /// replaced its scheme, in its first segment) spelled ``inAuthority(_:)``, so that an echo
-  /// replaced inside a host leaves a URL Foundation can still parse.
+  /// `url` with each percent-encoded placeholder in its host and port spelled
+  /// ``inAuthority(_:)`` (or, when a placeholder replaced all or part of its scheme, every `:` of
+  /// its first segment percent-encoded), so that an echo replaced inside a host or a scheme
+  /// leaves a URL Foundation can still parse.
   static func authoritySafe(_ url: String) -> String {
     let utf8 = url.utf8
     guard url.contains("%3Credacted:") else { return url }
@@ -73,6 +74,14 @@ enum RedactionPlaceholder {
       start = utf8.index(colon, offsetBy: 3)
     }
     let end = utf8[start...].firstIndex { "/?#".utf8.contains($0) } ?? utf8.endIndex
+    if start == utf8.startIndex {
+      // No scheme is left (a placeholder replaced all or part of it), so the first segment is
+      // a relative path's, where any `:` makes Foundation refuse the URL: what is left of the
+      // scheme loses its `:` too (`%3Credacted%3Aname%3Ehttps%3A//host/`).
+      let segment = url[..<end]
+      guard segment.contains("%3Credacted:") else { return url }
+      return segment.replacingOccurrences(of: ":", with: "%3A") + String(url[end...])
+    }
     // User information may hold a `:` (user:password); only the host and port may not.
     if let at = utf8[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = utf8.index(after: at) }
     let region = url[start..<end]

@@ -188,4 +188,19 @@ import Testing
         == #"{"password":"<redacted:password>","seen":"<redacted:authorization>"}"#)
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// A secret echoed at the start of a URL's scheme (a fuzzer found `hunter2https://…`) leaves
+  /// no scheme, so what is left of it must lose its `:` for Foundation to read the URL.
+  @Test func anEchoInsideASchemeLeavesAURLFoundationParses() throws {
+    let entry = HAR.Entry.sample(
+      method: "POST", url: "hunter2https://api.example.com/login?x=1",
+      postData: HAR.PostData(
+        mimeType: "application/x-www-form-urlencoded", text: "user=ann&password=hunter2"))
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.request.url == "%3Credacted%3Apassword%3Ehttps%3A//api.example.com/login?x=1")
+    #expect(URL(string: redacted.request.url) != nil)
+    _ = try HAR.decode(HAR(entries: [redacted]).encoded(), source: "redacted.har")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
