@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/ and runs each for SECONDS (default 30), failing on any
-# crash, broken invariant, timeout or out-of-memory.
+# Builds the libFuzzer targets in Fuzz/ and runs them, failing on any crash, broken invariant,
+# timeout or out-of-memory.
 #
-#   bash .ci/fuzz.sh        # CI's short pass: 30 s per target, under 3 minutes with the build
-#   bash .ci/fuzz.sh 600    # the 10-minute run per target
+#   bash .ci/fuzz.sh ci     # CI's pass: a fixed number of runs from a fixed seed, from the seed
+#                           # folders alone, so one commit gives the same verdict on every machine
+#   bash .ci/fuzz.sh 600    # a search: 600 s per target, a new random seed each time, resuming
+#                           # from the inputs earlier searches found
 #   bash .ci/fuzz.sh build  # only the build (.ci/run starts it early, while the server builds)
 #
-# Seeds come from Fixtures/Fuzz/<target>/ and are never modified; the inputs libFuzzer finds
-# accumulate in Fuzz/.build/corpus/<target>/, so later runs start where earlier ones stopped.
+# CI does not search. A time-boxed pass explores a different path on every run, so a gate built
+# on it failed at random on bugs older than the change under test; the search is a job of its
+# own (`bash .ci/fuzz.sh 600`), and what it finds becomes a seed once fixed.
+#
+# Seeds come from Fixtures/Fuzz/<target>/ and are never modified; the inputs a search finds
+# accumulate in Fuzz/.build/corpus/<target>/, so later searches start where earlier ones stopped.
 # A failing input is saved as Fuzz/.build/artifacts/<target>/crash-… (or timeout-…, oom-…);
 # replay it with `Fuzz/.build/release/<Target> <file>`, then copy it into the seed folder once
-# the fix is in, so the short pass guards against it from then on.
+# the fix is in, so CI's pass guards against it from then on.
 #
 # FUZZ_JOBS=2 runs the two targets side by side; the default runs them one after the other,
 # at lower priority, because the machine is shared.
 set -euo pipefail
 
-seconds="${1:-30}"
+mode="${1:-ci}"
+case "$mode" in
+  ci | build) ;;
+  '' | *[!0-9]*)
+    echo "usage: bash .ci/fuzz.sh [ci | build | SECONDS]" >&2
+    exit 2
+    ;;
+esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 fuzz="$root/Fuzz"
 build=(swift build --package-path "$fuzz" -c release --sanitize=fuzzer -Xswiftc -parse-as-library)
@@ -27,19 +40,26 @@ for product in FuzzCassette FuzzPatterns; do
   "${build[@]}" --product "$product"
 done
 bin="$("${build[@]}" --show-bin-path)"
-[ "$seconds" = "build" ] && exit 0
+[ "$mode" = "build" ] && exit 0
 
 run() {
-  local target="$1" dict="$2" maxlen="$3"
-  shift 3
+  local target="$1" dict="$2" maxlen="$3" ci_runs="$4"
+  shift 4
   # The remaining arguments are seed folders, read recursively and never written to.
   local corpus="$fuzz/.build/corpus/$target" artifacts="$fuzz/.build/artifacts/$target"
+  local limits=(-max_total_time="$mode")
+  if [ "$mode" = "ci" ]; then
+    # A corpus of its own, emptied first: inputs an earlier search left would change the path.
+    corpus="$fuzz/.build/ci-corpus/$target"
+    rm -rf "$corpus"
+    limits=(-seed=1 -runs="$ci_runs" -reload=0)
+  fi
   mkdir -p "$corpus" "$artifacts"
   # The Swift runtime's backtracer would take the crash signal before libFuzzer can save the
   # input that caused it.
   local status=0
-  SWIFT_BACKTRACE=enable=no nice -n 10 "$bin/$target" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
+  SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 setarch -R "$bin/$target" \
+    "${limits[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
     -dict="$dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
     "$corpus" "$@" >"$fuzz/.build/$target.log" 2>&1 || status=$?
   grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::)' "$fuzz/.build/$target.log" | sed "s/^/$target: /"
@@ -51,11 +71,11 @@ run() {
 }
 
 cassette() {
-  run FuzzCassette "$fuzz/Dictionaries/cassette.dict" 16384 \
+  run FuzzCassette "$fuzz/Dictionaries/cassette.dict" 16384 100000 \
     "$root/Fixtures/Fuzz/cassette" "$root/Fixtures/HAR" "$root/Fixtures/BadInput/cassettes"
 }
 patterns() {
-  run FuzzPatterns "$fuzz/Dictionaries/patterns.dict" 4096 "$root/Fixtures/Fuzz/patterns"
+  run FuzzPatterns "$fuzz/Dictionaries/patterns.dict" 4096 5000 "$root/Fixtures/Fuzz/patterns"
 }
 
 status=0

@@ -68,11 +68,20 @@ struct CredentialName: Sendable, Hashable {
   }
 
   /// Whether `name`, normalised, is one of the names or fits one of the patterns.
+  ///
+  /// A name holding a placeholder never matches: the placeholder is an echo redaction replaced
+  /// (`charset` in `; charset=utf-8`, when an `Authorization` value ended in it), and its words
+  /// are the rule's (`<redacted:authorization>`), not the name's. Judged by them, a second
+  /// redaction would take the pair's value that the first one left, so a redacted cassette
+  /// would change when redacted again.
   func matches(_ name: String) -> Bool {
-    let name = Self.normalised(name)
-    guard !name.isEmpty else { return false }
-    if exact.contains(name) { return true }
-    return wildcards.contains { Self.fits(name, pieces: $0) }
+    let normalised = Self.normalised(name)
+    guard !normalised.isEmpty else { return false }
+    guard
+      exact.contains(normalised) || wildcards.contains(where: { Self.fits(normalised, pieces: $0) })
+    else { return false }
+    // Checked only for a name that matched, which is rare, so the search costs nothing.
+    return !RedactionPlaceholder.isPresent(in: name)
   }
 
   /// Glob matching where the pieces sit between stars: the first is a prefix, the last a suffix,

@@ -203,4 +203,24 @@ import Testing
     _ = try HAR.decode(HAR(entries: [redacted]).encoded(), source: "redacted.har")
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// An echo replaced inside a name leaves the rule's words there (`authorization`); a second
+  /// redaction that judged the name by them took the value the first one had kept.
+  @Test func aNameAnEchoReplacedIsNotJudgedByThePlaceholdersWords() throws {
+    let entry = HAR.Entry.sample(
+      url: "https://api.example.com/files;charset=utf-8?charset=utf-8",
+      requestHeaders: [HAR.Header(name: "Authorization", value: "Token charset")],
+      content: HAR.Content(
+        body: Data(#"{"charset":"utf-8","next":"/files?charset=utf-8"}"#.utf8),
+        mimeType: "application/json"))
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.request.url
+        == "https://api.example.com/files;%3Credacted:authorization%3E=utf-8"
+        + "?%3Credacted:authorization%3E=utf-8")
+    #expect(
+      redacted.response.content.text
+        == #"{"charset":"utf-8","next":"/files?<redacted:authorization>=utf-8"}"#)
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
