@@ -59,10 +59,13 @@ private func checkTemplate(_ text: String, request: InterceptedRequest) {
   }
   // Fill each placeholder with a value of its own; the template must capture exactly those.
   var expected: [String: String] = [:]
-  let segments = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+  // Split by scalars, as the library reads templates: a `/` followed by a combining mark is
+  // one Character, so splitting Characters made a path of a different shape.
+  let segments = text.unicodeScalars.dropFirst().split(
+    separator: "/", omittingEmptySubsequences: false)
   let concrete = segments.enumerated().map { index, segment -> String in
     guard segment.first == "{" else { return String(segment) }
-    let name = segment.dropFirst().dropLast()
+    let name = String(segment.dropFirst().dropLast())
     if name.hasSuffix("...") {
       expected[String(name.dropLast(3))] = "r\(index)/s"
       return "r\(index)/s"

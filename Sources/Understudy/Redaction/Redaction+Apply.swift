@@ -110,8 +110,9 @@ struct CompiledRedaction: Sendable {
 
   /// Free text with URL query credentials and every remembered value replaced.
   func redactText(_ text: String, echoes: inout RedactionEchoes) -> String {
-    let redacted = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
-    return echoes.replace(in: redacted, field: .text)
+    let redacted = redact(text, in: .text, echoes: &echoes)
+    return settled(
+      echoes.replace(in: redacted, field: .text), was: redacted, in: .text, echoes: &echoes)
   }
 
   /// The entry with the rules applied, then every value they removed (now or in an earlier
@@ -126,9 +127,31 @@ struct CompiledRedaction: Sendable {
       redact(value, in: field, echoes: &echoes)
     }
     if !echoes.isEmpty {
-      entry.transformRedactableFields { field, value in echoes.replace(in: value, field: field) }
+      entry.transformRedactableFields { field, value in
+        settled(echoes.replace(in: value, field: field), was: value, in: field, echoes: &echoes)
+      }
     }
     return entry
+  }
+
+  /// `value`, which echoes changed from `original`, redacted again until the rules change
+  /// nothing. A replaced echo can change how the rules read a text: in
+  /// `https:/next?key%3Dkxt?sig=1` the echo `/next?key%3Dk` takes the `?` that began the
+  /// query, so `sig=1` becomes a pair the rules select. Left there, a second redaction would
+  /// take it, and a redacted cassette would change when redacted again.
+  private func settled(
+    _ value: String, was original: String, in field: RedactableField,
+    echoes: inout RedactionEchoes
+  ) -> String {
+    guard value != original else { return value }
+    var value = value
+    // Each round can only replace more text with placeholders, so it ends; the bound is a guard.
+    for _ in 0..<4 {
+      let again = redact(value, in: field, echoes: &echoes)
+      if again == value { return value }
+      value = echoes.replace(in: again, field: field)
+    }
+    return value
   }
 
   private func redact(_ value: String, in field: RedactableField, echoes: inout RedactionEchoes)

@@ -223,4 +223,18 @@ import Testing
         == #"{"charset":"utf-8","next":"/files?<redacted:authorization>=utf-8"}"#)
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// The echo `abc?def123` takes the `?` that began the redirect's query: the pair
+  /// `def123?signature=1` becomes `signature=1` once the echo is replaced, and a second
+  /// redaction gave its value another placeholder.
+  @Test func anEchoThatTakesTheQuerysQuestionMarkLeavesNoPairForASecondRedaction() {
+    var entry = HAR.Entry.sample(
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: "abc?def123")])
+    entry.response.redirectURL = "https://api.example.com/cb/abc?def123?signature=1"
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.response.redirectURL
+        == "https://api.example.com/cb/%3Credacted:x-api-key%3E?signature=%3Credacted:signature%3E")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }

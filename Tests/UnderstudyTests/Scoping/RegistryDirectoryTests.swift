@@ -81,7 +81,7 @@ import Testing
     let ids = [1, 2, 15, 16, 17, 255, 256, 0xFFF, 0x1000, 0x10_0001, 0x7ABC_DEF0_1234]
     var seen: [ObjectIdentifier] = []
     for id in ids {
-      let minted = ScopeTags.protocolClass(for: id)
+      let minted: AnyClass = ScopeTags.protocolClass(for: id)
       #expect(ObjectIdentifier(minted) == ObjectIdentifier(ScopeTags.protocolClass(for: id)))
       #expect((minted as? InterceptingProtocol.Type)?.registryID == id)
       seen.append(ObjectIdentifier(minted))
