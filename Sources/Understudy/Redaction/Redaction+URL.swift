@@ -26,7 +26,10 @@ extension CompiledRedaction {
       let redacts = !queryNames.isEmpty && fragment.contains("=")
       result += "#" + (redacts ? redactPairs(fragment, echoes: &echoes) : String(fragment))
     }
-    return result
+    // A placeholder's `:` in a host, or in the first segment of a URL without a scheme
+    // (`a;d:password=…`), would make Foundation refuse the URL; echoes are spelled the same way,
+    // so a second redaction, which finds no echoes, writes what the first one did.
+    return result == url ? url : RedactionPlaceholder.authoritySafe(result)
   }
 
   /// `scheme://user:password@host…` with the userinfo replaced by

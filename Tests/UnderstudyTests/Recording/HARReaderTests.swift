@@ -29,7 +29,14 @@ extension RecordingTests {
           #expect(HARReader.read(data) == nil, "\(file.lastPathComponent)")
           continue
         }
-        let read = try #require(HARReader.read(data), "\(file.lastPathComponent)")
+        guard let read = HARReader.read(data) else {
+          // A fuzz seed may hold what only JSONDecoder judges (bytes that are not UTF-8 in an
+          // unknown member's name); the loader hands such a file to it, so the model is its.
+          #expect(
+            file.pathComponents.contains("Fuzz"), "the reader refused \(file.lastPathComponent)")
+          #expect(try HAR.decode(data, source: file.lastPathComponent) == reference)
+          continue
+        }
         #expect(read == reference, "\(file.lastPathComponent)")
         #expect(try read.encoded() == reference.encoded(), "\(file.lastPathComponent)")
       }

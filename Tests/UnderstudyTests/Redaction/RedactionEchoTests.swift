@@ -237,4 +237,16 @@ import Testing
         == "https://api.example.com/cb/%3Credacted:x-api-key%3E?signature=%3Credacted:signature%3E")
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// A relative redirect's first segment holds no `:` once redacted, whether or not an echo
+  /// was replaced in it: the echo sweep spelled the placeholder for it and the rules did not, so
+  /// a second redaction, which finds no echoes, wrote it back with a `:`.
+  @Test func aPlaceholderInARelativeURLsFirstSegmentIsSpelledTheSameByEveryPass() {
+    var entry = HAR.Entry.sample()
+    entry.response.redirectURL = "login;jsessionid=abc123def"
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.response.redirectURL == "login;jsessionid=%3Credacted%3Ajsessionid%3E")
+    #expect(URL(string: redacted.response.redirectURL) != nil)
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
