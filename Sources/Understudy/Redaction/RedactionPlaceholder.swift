@@ -47,10 +47,12 @@ enum RedactionPlaceholder {
 
   private static let authorityMarker = "%3Credacted%3A"
 
-  /// Every spelling in one regular expression, for code that must skip them.
+  /// Every spelling in one regular expression, for code that must skip them. A percent-encoded
+  /// name holds the escapes of the characters it keeps (`access_[token` is
+  /// `%3Credacted:access_%5Btoken%3E`), so an escape other than `%3E` belongs to the name.
   static let anyPlaceholder = SharedRegex(
-    literal: "(?i)<redacted:[^<>\\s\"]+>|%3Credacted:[^<>\\s\"%&=#]+%3E"
-      + "|%3Credacted%3A(?:[^<>\\s\"%&=#]|%3A)+%3E")
+    literal: "(?i)<redacted:[^<>\\s\"]+>"
+      + "|%3Credacted(?::|%3A)(?:[^<>\\s\"%&=#]|%(?!3E)[0-9A-F]{2})+%3E")
 
   /// The ranges of every placeholder in `text`, in order.
   static func spans(in text: String) -> [Range<String.Index>] {

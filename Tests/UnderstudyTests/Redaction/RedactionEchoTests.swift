@@ -249,4 +249,17 @@ import Testing
     #expect(URL(string: redacted.response.redirectURL) != nil)
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// A placeholder whose name is percent-encoded (`access_%5Btoken`) is a placeholder too: a
+  /// secret reading like its start was replaced inside it, as in any other text.
+  @Test func anEchoNeverReplacesTextInsideAPlaceholderWithAnEncodedName() {
+    let entry = HAR.Entry.sample(
+      url: "https://api.example.com/login?access_[token=abc123",
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: "%3Credacte")])
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.request.url
+        == "https://api.example.com/login?access_[token=%3Credacted:access_%5Btoken%3E")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
