@@ -47,10 +47,12 @@ run() {
   shift 4
   # The remaining arguments are seed folders, read recursively and never written to.
   local corpus="$fuzz/.build/corpus/$target" artifacts="$fuzz/.build/artifacts/$target"
-  local limits=(-max_total_time="$mode")
+  local log="$fuzz/.build/$target.log" limits=(-max_total_time="$mode")
   if [ "$mode" = "ci" ]; then
-    # A corpus of its own, emptied first: inputs an earlier search left would change the path.
+    # A corpus and log of its own, the corpus emptied first: inputs an earlier search left
+    # would change the path.
     corpus="$fuzz/.build/ci-corpus/$target"
+    log="$fuzz/.build/ci-$target.log"
     rm -rf "$corpus"
     limits=(-seed=1 -runs="$ci_runs" -reload=0)
   fi
@@ -61,11 +63,13 @@ run() {
   SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 setarch -R "$bin/$target" \
     "${limits[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
     -dict="$dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
-    "$corpus" "$@" >"$fuzz/.build/$target.log" 2>&1 || status=$?
-  grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::)' "$fuzz/.build/$target.log" | sed "s/^/$target: /"
+    "$corpus" "$@" >"$log" 2>&1 || status=$?
+  # -a: the log quotes inputs, which can be any bytes, and grep would then print only
+  # "binary file matches" in place of the summary or the failure.
+  grep -a -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::)' "$log" | sed "s/^/$target: /"
   if [ "$status" -ne 0 ]; then
-    echo "$target failed (exit $status); the end of $fuzz/.build/$target.log:" >&2
-    grep -v '^#[0-9]' "$fuzz/.build/$target.log" | tail -n 40 >&2
+    echo "$target failed (exit $status); the end of $log:" >&2
+    grep -a -v '^#[0-9]' "$log" | tail -n 40 >&2
   fi
   return "$status"
 }
