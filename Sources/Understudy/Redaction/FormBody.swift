@@ -15,9 +15,13 @@ enum FormBody {
     return generic && hasFormShape(text)
   }
 
+  /// The size from which a text is never read as a form by its shape alone: no browser posts a
+  /// form that large, and a large body of another kind is not split at its `&`s.
+  static let shapeLimit = 1 << 20
+
   /// One line of `&`-separated pairs, each with a non-empty name of URL characters and an `=`.
   static func hasFormShape(_ text: String) -> Bool {
-    guard text.contains("="), text.utf8.count < 1 << 20 else { return false }
+    guard text.contains("="), text.utf8.count < shapeLimit else { return false }
     return text.split(separator: "&", omittingEmptySubsequences: false).allSatisfy { pair in
       guard let equals = pair.firstIndex(of: "="), equals > pair.startIndex else { return false }
       return pair.unicodeScalars.allSatisfy { scalar in

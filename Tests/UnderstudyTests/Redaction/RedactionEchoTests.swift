@@ -262,4 +262,17 @@ import Testing
         == "https://api.example.com/login?access_[token=%3Credacted:access_%5Btoken%3E")
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+
+  /// A body is read as a form by its shape; a backtick in a value redaction replaces made it
+  /// no form, and the placeholder made it one, so a second redaction took `x_token`.
+  @Test func aBodyARuleMakesFormShapedIsReadAsAFormInTheSamePass() {
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(
+        body: Data("x_token=abc123def&x=1#sig=%3CVBOR`w0KG".utf8), mimeType: "text/plain"))
+    let redacted = Redaction.default.redact(entry)
+    #expect(
+      redacted.response.content.text
+        == "x_token=%3Credacted:x_token%3E&x=1#sig=%3Credacted:sig%3E")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
 }
