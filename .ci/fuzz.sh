@@ -75,11 +75,11 @@ run() {
 }
 
 cassette() {
-  run FuzzCassette "$fuzz/Dictionaries/cassette.dict" 16384 100000 \
+  run FuzzCassette "$fuzz/Dictionaries/cassette.dict" 16384 60000 \
     "$root/Fixtures/Fuzz/cassette" "$root/Fixtures/HAR" "$root/Fixtures/BadInput/cassettes"
 }
 patterns() {
-  run FuzzPatterns "$fuzz/Dictionaries/patterns.dict" 4096 5000 "$root/Fixtures/Fuzz/patterns"
+  run FuzzPatterns "$fuzz/Dictionaries/patterns.dict" 4096 2500 "$root/Fixtures/Fuzz/patterns"
 }
 
 status=0
