@@ -97,7 +97,21 @@ enum RedactionPlaceholder {
       rest = rest[close...]
     }
     safe += rest
-    return String(url[..<start]) + safe + String(url[end...])
+    let spelled = String(url[..<start]) + safe + String(url[end...])
+    if URL(string: spelled) != nil { return spelled }
+    // The echo took the `/` that began the path, so the path's text after it is read as host and
+    // port now (`http:///next?key%3Dk[::1]:8080/bin` became `http://%3C…%3E[::1]:8080/bin`): with
+    // every `:`, `[` and `]` there encoded, the region is one host name Foundation accepts.
+    var name = ""
+    for character in region {
+      switch character {
+      case ":": name += "%3A"
+      case "[": name += "%5B"
+      case "]": name += "%5D"
+      default: name.append(character)
+      }
+    }
+    return String(url[..<start]) + name + String(url[end...])
   }
 
   private static func isSchemeStart(_ byte: UInt8) -> Bool {

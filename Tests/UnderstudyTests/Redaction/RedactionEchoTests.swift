@@ -169,6 +169,20 @@ import Testing
     #expect(CredentialScanner().scan(har).isEmpty)
   }
 
+  /// An echo that takes the `/` beginning a path (a fuzzer found `http:///next?key%3Dk[::1]:8080`)
+  /// leaves the path's text where the host and port are read: `[::1]:8080` after a placeholder
+  /// is no host Foundation accepts, so that region is spelled as one name.
+  @Test func anEchoThatMovesPathTextIntoTheHostLeavesAURLFoundationParses() throws {
+    let entry = HAR.Entry.sample(
+      url: "http:///next?key%3Dk[::1]:8080/bin",
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: "/next?key=k")])
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.request.url == "http://%3Credacted%3Ax-api-key%3E%5B%3A%3A1%5D%3A8080/bin")
+    #expect(URL(string: redacted.request.url) != nil)
+    _ = try HAR.decode(HAR(entries: [redacted]).encoded(), source: "redacted.har")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
   /// A secret that reads like part of a placeholder (a fuzzer found `Bearer acted:password%3`)
   /// is replaced where it stands, never inside the placeholder another rule wrote: mangling
   /// `%3Credacted:password%3E` made a second redaction change the cassette again.
