@@ -18,7 +18,7 @@ output=.build/docs
 #    (extension blocks keep `Trait.stubs` and `XCTestCase.withStubs` in the documentation).
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! swift package --scratch-path .build-server dump-symbol-graph --skip-inherited-docs --emit-extension-block-symbols \
+if ! UNDERSTUDY_SERVER_TESTS_ONLY=1 swift package --scratch-path .build-server dump-symbol-graph --skip-inherited-docs --emit-extension-block-symbols \
   >"$log" 2>&1; then
   cat "$log"
   exit 1

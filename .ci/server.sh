@@ -10,6 +10,9 @@
 #   bash .ci/server.sh test     # only the tests, on a finished build
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Only the test targets the server's tests are in: the others run in the default build (see the
+# end of Package.swift). Every command on .build-server sets it, or SwiftPM would plan again.
+export UNDERSTUDY_SERVER_TESTS_ONLY=1
 started=$(date +%s)
 phase="${1:-all}"
 
