@@ -50,16 +50,18 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
       ]),
+    // One place for what every test target shares at run time: they all run in one process.
+    .target(name: "UnderstudyTestSupport", path: "Tests/UnderstudyTestSupport"),
     .testTarget(
       name: "UnderstudyTests",
-      dependencies: ["Understudy"],
+      dependencies: ["Understudy", "UnderstudyTestSupport"],
       exclude: ["Fixtures"]
     ),
-    .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy"]),
+    .testTarget(name: "UnderstudyXCTests", dependencies: ["Understudy", "UnderstudyTestSupport"]),
     .testTarget(
       name: "UnderstudyServerTests",
       dependencies: [
-        "UnderstudyServer", "Understudy",
+        "UnderstudyServer", "Understudy", "UnderstudyTestSupport",
         // A SwiftNIO client, the kind of client a URLProtocol never reaches.
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -69,10 +71,12 @@ let package = Package(
           name: "AsyncHTTPClient", package: "async-http-client",
           condition: .when(traits: ["ClientTests"])),
       ]),
-    .testTarget(name: "UnderstudyCLITests", dependencies: ["UnderstudyCLI", "Understudy"]),
+    .testTarget(
+      name: "UnderstudyCLITests",
+      dependencies: ["UnderstudyCLI", "Understudy", "UnderstudyTestSupport"]),
     .testTarget(
       name: "UnderstudyExamples",
-      dependencies: ["Understudy"],
+      dependencies: ["Understudy", "UnderstudyTestSupport"],
       exclude: ["Fixtures"],
       resources: [.copy("__Cassettes__")]
     ),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// What one run of the `understudy` executable produced.
 struct CLIResult {
@@ -46,7 +47,7 @@ func understudy(
     (continuation: CheckedContinuation<Void, any Error>) in
     process.terminationHandler = { _ in continuation.resume() }
     do {
-      try process.run()
+      try ChildProcesses.run(process)
     } catch {
       continuation.resume(throwing: error)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// A write killed half-way leaves the previous cassette whole: the real executable is killed
 /// with SIGKILL at different moments while it rewrites a large cassette in place.
@@ -34,7 +35,7 @@ import Understudy
       process.arguments = ["redact", source.path, "-o", target.path]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try ChildProcesses.run(process)
       // From almost at once to well into the write.
       try await Task.sleep(nanoseconds: UInt64(attempt) * 60_000_000)
       if process.isRunning {

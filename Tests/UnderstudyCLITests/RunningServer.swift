@@ -1,6 +1,7 @@
 #if Server
   import Foundation
   import Testing
+  import UnderstudyTestSupport
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -60,11 +61,9 @@
       let process = Process()
       process.executableURL = executable
       process.arguments = arguments
-      let input = Pipe()
-      process.standardInput = input
       process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
       process.standardError = try FileHandle(forWritingTo: stderrURL)
-      try process.run()
+      let input = try ChildProcesses.run(process, piping: [.input])[.input]!
       // 60 s: a loaded CI machine starts a debug binary slowly; a healthy one takes milliseconds.
       let deadline = Date().addingTimeInterval(60)
       while Date() < deadline {

@@ -1,6 +1,7 @@
 // A real HTTP server on 127.0.0.1 for the recording examples, so no example reaches a public host.
 
 import Foundation
+import UnderstudyTestSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -35,11 +36,8 @@ final class ExampleServer {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
+    let pipes = try ChildProcesses.run(process, piping: [.input, .output])
+    let (input, output) = (pipes[.input]!, pipes[.output]!)
     var line = Data()
     while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
       byte != Data("\n".utf8)

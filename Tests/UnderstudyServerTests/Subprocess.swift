@@ -1,5 +1,6 @@
 #if Server
   import Foundation
+  import UnderstudyTestSupport
 
   /// A value handed from one thread to another.
   private final class Locked<Value: Sendable>: @unchecked Sendable {
@@ -31,12 +32,9 @@
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = arguments
-      let output = Pipe()
-      let errors = Pipe()
-      process.standardOutput = output
-      process.standardError = errors
       process.standardInput = FileHandle.nullDevice
-      try process.run()
+      let pipes = try ChildProcesses.run(process, piping: [.output, .error])
+      let (output, errors) = (pipes[.output]!, pipes[.error]!)
       // Standard error is read on another thread, so neither pipe can fill and stall the client.
       let complained = Locked<Data>()
       let read = DispatchSemaphore(value: 0)

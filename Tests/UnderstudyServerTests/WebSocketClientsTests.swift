@@ -3,6 +3,7 @@
   import Testing
   import Understudy
   import UnderstudyServer
+  import UnderstudyTestSupport
   #if canImport(FoundationNetworking)
     import FoundationNetworking
   #endif
@@ -14,7 +15,7 @@
     process.arguments = ["python3", "-c", "import websockets.sync.client"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
+    guard (try? ChildProcesses.run(process)) != nil else { return false }
     process.waitUntilExit()
     return process.terminationStatus == 0
   }()

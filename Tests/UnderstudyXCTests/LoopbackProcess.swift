@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyTestSupport
 
 /// The package's loopback server (`Tests/Support/loopback_server.py`, Python 3 standard library
 /// only) on a free port of 127.0.0.1, for the XCTest target's recording tests: recording needs a
@@ -17,11 +18,9 @@ final class LoopbackProcess {
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path]
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
+    let pipes = try ChildProcesses.run(process, piping: [.input, .output])
+    input = pipes[.input]!
+    let output = pipes[.output]!
     let firstLine = output.fileHandleForReading.readLine()
     guard firstLine.hasPrefix("PORT "), let port = Int(firstLine.dropFirst(5)) else {
       process.terminate()

@@ -1,4 +1,5 @@
 import Testing
+import UnderstudyTestSupport
 
 @testable import Understudy
 
@@ -131,7 +132,7 @@ import Testing
     python.arguments = [
       "python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path,
     ]
-    try python.run()
+    try ChildProcesses.run(python)
     python.waitUntilExit()
     defer { try? FileManager.default.removeItem(atPath: path) }
     let problem = try #require(ResponseBody.file(URL(fileURLWithPath: path)).problem)

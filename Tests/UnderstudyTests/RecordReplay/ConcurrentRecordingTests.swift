@@ -1,4 +1,5 @@
 import Testing
+import UnderstudyTestSupport
 
 @testable import Understudy
 
@@ -133,11 +134,8 @@ import Testing
       CassetteFileLock.lockFile(for: url).path, "/bin/sh", "-c",
       "cp \"$0\" \"$1\" && echo locked && read line", theirs.path, url.path,
     ]
-    let input = Pipe()
-    let output = Pipe()
-    child.standardInput = input
-    child.standardOutput = output
-    try child.run()
+    let pipes = try ChildProcesses.run(child, piping: [.input, .output])
+    let (input, output) = (pipes[.input]!, pipes[.output]!)
     let started = await onThread { output.fileHandleForReading.availableData }
     #expect(started.starts(with: Data("locked".utf8)))
 

@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyTestSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -109,17 +110,13 @@ extension LoopbackServer {
     let process = Process()
     process.executableURL = python
     process.arguments = [script.path]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
+    let pipes: [ChildProcesses.Stream: Pipe]
     do {
-      try process.run()
+      pipes = try ChildProcesses.run(process, piping: [.input, .output, .error])
     } catch {
       throw LoopbackServerError("could not launch \(python.path) \(script.path): \(error)")
     }
+    let (stdin, stdout, stderr) = (pipes[.input]!, pipes[.output]!, pipes[.error]!)
     // The write end of stdin stays open for as long as the server should live: closing it, or
     // this process dying, gives the script EOF and it exits.
     let child = ChildProcess(process: process, stdin: stdin.fileHandleForWriting)

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Starts the test process's child processes one at a time, whichever test target asks.
+///
+/// Foundation on Linux learns that a child exited when a socket the child holds reaches its end,
+/// and makes that socket, like the pipes it hands a child, without close-on-exec. It closes the
+/// other descriptors in each child it starts, but only those open when it listed them: a socket
+/// or pipe that another thread makes between that list and the start reaches the child too. When
+/// that child is a loopback server that lives as long as its test, the other process's exit goes
+/// unnoticed until the server stops: in a CI run of 746 tests in parallel, `waitUntilExit()` spun
+/// for ten minutes on a killed `understudy` that had long been a zombie, while the servers
+/// started in the same second still held its socket. Making the pipes and starting the process
+/// under one lock leaves no such moment.
+public enum ChildProcesses {
+  /// A standard stream of a child process.
+  public enum Stream: Hashable, Sendable {
+    case input, output, error
+  }
+
+  private static let lock = NSLock()
+
+  /// Starts `process` with a new pipe for each of `streams`, while no other test starts one.
+  ///
+  /// - Returns: The pipes, by stream.
+  @discardableResult
+  public static func run(_ process: Process, piping streams: Set<Stream> = []) throws
+    -> [Stream: Pipe]
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    var pipes: [Stream: Pipe] = [:]
+    for stream in streams {
+      let pipe = Pipe()
+      pipes[stream] = pipe
+      switch stream {
+      case .input: process.standardInput = pipe
+      case .output: process.standardOutput = pipe
+      case .error: process.standardError = pipe
+      }
+    }
+    try process.run()
+    return pipes
+  }
+}
