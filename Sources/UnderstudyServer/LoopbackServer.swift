@@ -110,15 +110,27 @@
     /// Stops listening and closes every connection; requests still being answered are cut off.
     /// Calling it again does nothing.
     public func stop() async {
-      await closeListener()?.value
+      let serving = forget()
+      try? await channel.close()
+      await serving?.value
     }
 
-    /// Closes the listener and forgets the server without waiting; what the scope's end does.
+    /// Closes the listener and forgets the server; what the scope's end does. It waits for the
+    /// listener to close, so that nothing listens on the port once the scope has ended (a close
+    /// left to the event loop let a request sent just after the scope's end connect and then be
+    /// reset), unless it runs on an event loop, which the close needs.
     @discardableResult
     func closeListener() -> Task<Void, Never>? {
+      let serving = forget()
+      let closed = channel.close()
+      if MultiThreadedEventLoopGroup.currentEventLoop == nil { try? closed.wait() }
+      return serving
+    }
+
+    /// Ends the task that serves connections, which closes them, and forgets the server.
+    private func forget() -> Task<Void, Never>? {
       let task = serving.withLockedValue { $0 }
       task?.cancel()
-      channel.close(promise: nil)
       ServerDirectory.remove(self)
       return task
     }

@@ -295,8 +295,12 @@
       #expect(failures.isEmpty)
       #expect(registry.server == nil)
       let curl = try await Subprocess.curl("\(server.baseURL)/ping")
-      // 7: "Failed to connect" - nothing listens on the port any more.
-      #expect(curl.status == 7, "\(curl.errors)")
+      // 7: "Failed to connect": nothing listens on the port any more. 56, a connection reset
+      // before any answer, is the one other outcome: a child process another test started at
+      // the moment this server bound its port inherits the listening socket (SwiftNIO makes it
+      // without close-on-exec), and holds the port open, unanswered, until that child exits.
+      #expect([7, 56].contains(curl.status), "\(curl.errors)")
+      #expect(!curl.output.contains("pong"))
     }
   }
 #endif
