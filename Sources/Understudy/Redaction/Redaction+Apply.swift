@@ -364,8 +364,7 @@ struct CompiledRedaction: Sendable {
       let matches = pattern.regex.matches(in: text)
       guard !matches.isEmpty else { continue }
       let placeholder = RedactionPlaceholder.text(pattern.name)
-      var kept =
-        RedactionPlaceholder.isPresent(in: text) ? RedactionPlaceholder.spans(in: text)[...] : []
+      var kept = RedactionPlaceholder.spans(in: text)[...]
       var result = ""
       var rest = text.startIndex
       for match in matches {

@@ -181,12 +181,13 @@ struct RedactionEchoes {
   private static func replacing(
     _ needle: String, with placeholder: String, outsidePlaceholdersOf text: String
   ) -> String {
-    guard RedactionPlaceholder.isPresent(in: text) else {
+    let spans = RedactionPlaceholder.spans(in: text)
+    guard !spans.isEmpty else {
       return text.replacingOccurrences(of: needle, with: placeholder, options: .literal)
     }
     var result = ""
     var rest = text[...]
-    for span in RedactionPlaceholder.spans(in: text) {
+    for span in spans {
       result += rest[..<span.lowerBound].replacingOccurrences(
         of: needle, with: placeholder, options: .literal)
       result += text[span]

@@ -54,9 +54,11 @@ enum RedactionPlaceholder {
     literal: "(?i)<redacted:[^<>\\s\"]+>"
       + "|%3Credacted(?::|%3A)(?:[^<>\\s\"%&=#]|%(?!3E)[0-9A-F]{2})+%3E")
 
-  /// The ranges of every placeholder in `text`, in order.
+  /// The ranges of every placeholder in `text`, in order. A text without the marker every
+  /// spelling holds is turned away before the expression runs over it.
   static func spans(in text: String) -> [Range<String.Index>] {
-    anyPlaceholder.matches(in: text).compactMap { Range($0.range, in: text) }
+    guard isPresent(in: text) else { return [] }
+    return anyPlaceholder.matches(in: text).compactMap { Range($0.range, in: text) }
   }
 
   /// `url` with each percent-encoded placeholder in its host and port spelled
