@@ -244,8 +244,8 @@ extension RequestPattern {
   private static func match(
     _ condition: Condition, _ request: InterceptedRequest, _ captures: inout [String: String]
   ) -> Bool {
-    if condition.problem != nil { return false }
-    if let test = condition.test { return test(request) }
+    // No problem check here: `match(_:)` refuses a pattern with an unsound condition first.
+    if let result = condition.test?(request) { return result }
     switch condition.check(request) {
     case .matched(let found):
       // Most conditions capture nothing; merging an empty dictionary still costs a call.

@@ -48,6 +48,16 @@ public final class Stub: Sendable, CustomStringConvertible {
     self.order = order
   }
 
+  /// The values `request` captures when the stub's pattern matches it, `nil` when it does not.
+  /// Asked of the stub rather than of a copy of its pattern, which would retain and release each
+  /// of the pattern's parts for every stub a request tries.
+  func match(_ request: InterceptedRequest) -> [String: String]? {
+    pattern.match(request)
+  }
+
+  /// Whether matching runs a closure the user wrote.
+  var runsUserCode: Bool { pattern.runsUserCode }
+
   /// How many requests this stub has answered.
   public var callCount: Int { usage.withLock { $0.calls } }
 

@@ -304,11 +304,11 @@ public final class StubRegistry: Sendable {
       ($0.routes.candidates(for: request), $0.userCodePatterns)
     }
     for stub in candidates {
-      if stub.pattern.runsUserCode {
+      if stub.runsUserCode {
         guard let userCode else { return nil }
         userCode.begin(.init(name: "the custom matcher of stub \(stub)", location: stub.location))
       }
-      guard let captures = stub.pattern.match(probe) else { continue }
+      guard let captures = stub.match(probe) else { continue }
       var matched = request
       // Setting even an empty value would copy the snapshot's shared storage.
       if !captures.isEmpty { matched.pathParameters = captures }
