@@ -35,14 +35,77 @@ enum ScopeScenarios {
           [try await compare("1,000 test scopes, withStubs", withStubsScopes(), context)]
         })
     #endif
-    return scenarios
+    return scenarios + parts
+  }
+
+  /// What each part of a scope adds to the floor's session and request, step by step: a
+  /// registry made and released beside the floor's session, then one stub declared in it, then
+  /// its protocol class minted, then the request sent through the registry's own session instead
+  /// of the floor's (no scope end; the `withStubs` row adds that). Each row's difference from the
+  /// one before is what that step costs; they explain the test-scope rows and have no bar.
+  private static var parts: [Scenario] {
+    let steps: [(String, @Sendable (Int) async throws -> Void)] = [
+      (
+        "1. a registry made and released",
+        { count in
+          for _ in 0..<count { try await floorScope(beside: StubRegistry()) }
+        }
+      ),
+      (
+        "2. + one stub declared",
+        { count in
+          for _ in 0..<count { try await floorScope(beside: stubbedRegistry()) }
+        }
+      ),
+      (
+        "3. + its protocol class minted",
+        { count in
+          for _ in 0..<count {
+            let registry = stubbedRegistry()
+            _ = registry.protocolClass
+            try await floorScope(beside: registry)
+          }
+        }
+      ),
+      (
+        "4. + the request through its session",
+        { count in
+          for _ in 0..<count { try await oneRequest(stubbedRegistry()) }
+        }
+      ),
+    ]
+    return steps.map { step, workload in
+      Scenario(group: partsGroup, name: step, fullRunOnly: true) { context in
+        [
+          try await compare(
+            step, workload, context, group: partsGroup, bar: nil,
+            note: "µs per scope; the step is the difference from the row above")
+        ]
+      }
+    }
+  }
+
+  static let partsGroup = "test scope parts"
+
+  private static func stubbedRegistry() -> StubRegistry {
+    let registry = StubRegistry()
+    registry.stub(.get(url), StubScenarios.json(CannedResponse.floorBody))
+    return registry
+  }
+
+  /// One floor scope, with `registry` alive beside it until the session is invalidated.
+  private static func floorScope(beside registry: StubRegistry) async throws {
+    try await floorScopes(1)
+    withExtendedLifetime(registry) {}
   }
 
   private static let url = CannedResponse.origin + "/items/1"
   private static let request = URLRequest(url: URL(string: url)!)
 
   private static func compare(
-    _ scenario: String, _ scopes: @escaping Workload, _ context: BenchmarkContext
+    _ scenario: String, _ scopes: @escaping Workload, _ context: BenchmarkContext,
+    group: String = group, bar: Bar? = .scopes,
+    note: String = "µs per scope: registry, stub, session, one request, invalidate, verify"
   )
     async throws -> Row
   {
@@ -51,8 +114,7 @@ enum ScopeScenarios {
     plan.warmUp = max(1, plan.warmUp / 5)
     let comparison = try await PairedRuns.compare(floor: floorScopes, subject: scopes, plan: plan)
     return .compared(
-      group, scenario, comparison, bar: .scopes,
-      note: "µs per scope: registry, stub, session, one request, invalidate, verify")
+      group, scenario, comparison, bar: bar, note: note)
   }
 
   /// A session with the trivial protocol per scope, one request, then invalidated.
