@@ -89,8 +89,13 @@ enum ScopeScenarios {
 
   private static func stubbedRegistry() -> StubRegistry {
     let registry = StubRegistry()
-    registry.stub(.get(url), StubScenarios.json(CannedResponse.floorBody))
+    declareStub(in: registry)
     return registry
+  }
+
+  /// The one stub every scope declares, in every row alike.
+  private static func declareStub(in registry: StubRegistry) {
+    registry.stub(.get(url), StubScenarios.json(CannedResponse.floorBody))
   }
 
   /// One floor scope, with `registry` alive beside it until the session is invalidated.
@@ -143,7 +148,7 @@ enum ScopeScenarios {
     /// `@Test` macro builds one (`Test.__function`, the macro's entry point).
     private static func traitScopes() -> Workload {
       let trait: StubsTrait = .stubs {
-        $0.stub(.get(url), StubScenarios.json(CannedResponse.floorBody))
+        declareStub(in: $0)
       }
       let test = Test.__function(
         named: "oneRequest()", in: nil as Never.Type?, xcTestCompatibleSelector: nil,
@@ -173,7 +178,7 @@ enum ScopeScenarios {
       return { count in
         for _ in 0..<count {
           try await testCase.withStubs { registry in
-            registry.stub(.get(url), StubScenarios.json(CannedResponse.floorBody))
+            declareStub(in: registry)
             try await oneRequest(registry)
           }
         }
