@@ -32,6 +32,9 @@ struct JSONScanner {
     /// `HARWriter` would write the decoded text, and can be copied as they are. Set by
     /// ``JSONScanner/scanString()`` only; `false` means "rewrite the escapes".
     var escapesAsWritten = false
+    /// Whether the contents are plain ASCII, without escapes, so they are the string's bytes as
+    /// they are. Set by ``JSONScanner/scanString()`` only, from the bytes it read anyway.
+    var isPlainASCII = false
   }
 
   var isAtEnd: Bool { index >= bytes.count }
@@ -103,7 +106,8 @@ struct JSONScanner {
         }
         index += 1
         return StringSpan(
-          range: range, hasEscapes: hasEscapes, escapesAsWritten: escapesAsWritten)
+          range: range, hasEscapes: hasEscapes, escapesAsWritten: escapesAsWritten,
+          isPlainASCII: !hasEscapes && highBits < 0x80)
       case UInt8(ascii: "\\"):
         hasEscapes = true
         // A JSON body stored as a string has an escaped quote every few bytes: those two

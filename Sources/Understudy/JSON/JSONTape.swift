@@ -82,7 +82,7 @@ struct JSONTape: Sendable {
       case UInt8(ascii: "["): return container(.array)
       case UInt8(ascii: "\""):
         guard let span = scanner.scanString() else { return false }
-        append(span.hasEscapes || !isASCII(span.range) ? .string : .asciiString, span.range)
+        append(span.isPlainASCII ? .asciiString : .string, span.range)
       case UInt8(ascii: "t"):
         guard scanner.scanLiteral("true") else { return false }
         append(.true, start..<scanner.index)
@@ -97,10 +97,6 @@ struct JSONTape: Sendable {
         append(.number, range)
       }
       return true
-    }
-
-    private func isASCII(_ range: Range<Int>) -> Bool {
-      UnsafeRawBufferPointer(rebasing: scanner.bytes[range]).allSatisfy { $0 < 0x80 }
     }
 
     /// Whether the reader's `Double` for the number stays finite; only numbers with an
@@ -147,7 +143,7 @@ struct JSONTape: Sendable {
     /// members so far: plain ASCII, and not one of theirs.
     private mutating func memberName(of header: Int, count: Int) -> Bool {
       guard count < JSONTape.maximumMembers, scanner.current == UInt8(ascii: "\""),
-        let span = scanner.scanString(), !span.hasEscapes, isASCII(span.range)
+        let span = scanner.scanString(), span.isPlainASCII
       else { return false }
       let name = UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])
       var earlier = header + JSONTape.width

@@ -40,11 +40,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
       fields = dictionary.map { Field(name: $0.key, value: $0.value) }
       return
     }
-    fields = dictionary.map {
-      (order: $0.key.lowercased(), field: Field(name: $0.key, value: $0.value))
-    }
-    .sorted { $0.order < $1.order }
-    .map(\.field)
+    fields = dictionary.map { Field(name: $0.key, value: $0.value) }
+    fields.sort { $0.name.caseInsensitivelyPrecedes($1.name) }
   }
 
   /// Creates a header list from a response's header fields, sorted by name: Foundation hands
@@ -88,7 +85,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
   /// Whether any field is named `name`, compared case-insensitively.
   public func contains(_ name: String) -> Bool {
-    fields.contains { $0.name.caseInsensitiveEquals(name) }
+    contains(name) { _ in true }
+  }
+
+  /// Whether a field named `name` has a value `test` accepts. Header matchers ask this of every
+  /// request they try, so the fields are read in place: copying each one out would retain and
+  /// release both of its strings.
+  func contains(_ name: String, where test: (String) -> Bool) -> Bool {
+    fields.withUnsafeBufferPointer { fields in
+      for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) {
+        if test(fields[index].value) { return true }
+      }
+      return false
+    }
   }
 
   /// Appends a field, keeping any existing fields of the same name.
@@ -154,8 +163,40 @@ extension String {
     return fast ?? contains(text)
   }
 
+  /// Whether the string sorts before `other` once both are lower-cased, as
+  /// `lowercased() < other.lowercased()` decides; comparing ASCII bytes in place, where names
+  /// nearly always are, saves building both copies for every comparison of a sort.
+  func caseInsensitivelyPrecedes(_ other: String) -> Bool {
+    var lhs = self
+    var rhs = other
+    let inPlace = lhs.withUTF8 { lhs in
+      rhs.withUTF8 { rhs -> Bool? in
+        for index in 0..<Swift.min(lhs.count, rhs.count) {
+          let (a, b) = (lhs[index], rhs[index])
+          guard a < 0x80, b < 0x80 else { return nil }
+          let (foldedA, foldedB) = (ASCIIFolding.lowered(a), ASCIIFolding.lowered(b))
+          guard foldedA != foldedB else { continue }
+          // A non-ASCII byte next may be a combining mark, which composes with this letter.
+          let next = index + 1
+          guard next >= lhs.count || lhs[next] < 0x80, next >= rhs.count || rhs[next] < 0x80
+          else { return nil }
+          return foldedA < foldedB
+        }
+        // One is a prefix of the other; the shorter sorts first unless the longer goes on with
+        // a byte that may combine with the last character.
+        let common = Swift.min(lhs.count, rhs.count)
+        let next = lhs.count > common ? lhs[common] : rhs.count > common ? rhs[common] : 0
+        return next < 0x80 ? lhs.count < rhs.count : nil
+      }
+    }
+    return inPlace ?? (lowercased() < other.lowercased())
+  }
+
   func caseInsensitiveEquals(_ other: String) -> Bool {
     guard utf8.count == other.utf8.count else { return false }
+    // A stub nearly always spells a name as FoundationNetworking canonicalises it, and equal
+    // short strings compare as two machine words.
+    if self == other { return true }
     // Header names are compared for every field of every request a header matcher looks at;
     // walking both strings' bytes in place costs a few instructions a byte, where iterating two
     // UTF8Views together costs over a hundred.
@@ -172,6 +213,11 @@ extension String {
 
 /// Comparing bytes ignoring ASCII case.
 private enum ASCIIFolding {
+  /// `byte` lower-cased when it is an ASCII capital letter.
+  static func lowered(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+  }
+
   case equal
   case different
   /// The runs differ at a non-ASCII byte, where only Unicode lowercasing can tell.

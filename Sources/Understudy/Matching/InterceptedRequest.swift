@@ -57,6 +57,9 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
   /// instructions and every stub whose pattern names a full URL checks it.
   var scheme: String? { storage.scheme }
+  /// The port the URL names, if any: read once here for the same reason, since every stub
+  /// whose pattern names a full URL checks it too.
+  var port: Int? { storage.port }
 
   /// Copies the storage first when another snapshot shares it.
   private mutating func update(_ change: (Storage) -> Void) {
@@ -103,7 +106,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         // Schemes almost always arrive lower-case already; lowercased() would still build a copy.
         scheme.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
           ? scheme.lowercased() : scheme
-      })
+      }, port: url.port)
   }
 
   /// The fields, shared by copies until one of them changes a field.
@@ -120,11 +123,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     let queryItems: [URLQueryItem]
     let host: String?
     let scheme: String?
+    let port: Int?
 
     init(
       method: String, url: URL, headers: HTTPHeaders, body: Data?,
       timeoutInterval: TimeInterval, path: String, encodedPath: String,
-      queryItems: [URLQueryItem], host: String?, scheme: String?
+      queryItems: [URLQueryItem], host: String?, scheme: String?, port: Int?
     ) {
       self.method = method
       self.url = url
@@ -136,13 +140,14 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
       self.queryItems = queryItems
       self.host = host
       self.scheme = scheme
+      self.port = port
     }
 
     func copy() -> Storage {
       let copy = Storage(
         method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval,
         path: path, encodedPath: encodedPath, queryItems: queryItems, host: host,
-        scheme: scheme)
+        scheme: scheme, port: port)
       copy.pathParameters = pathParameters
       return copy
     }

@@ -74,7 +74,7 @@ extension RequestPattern {
         field: "header \(name)".clipped(), expected: expected.clipped(),
         // Matching walks the fields in place; only a report needs the values gathered.
         test: { request in
-          request.headers.fields.contains { $0.name.caseInsensitiveEquals(name) && test($0.value) }
+          request.headers.contains(name, where: test)
         }
       ) { request in
         let values = request.headers.values(for: name)

@@ -77,8 +77,8 @@ extension RequestPattern {
   static func portCondition(_ port: Int?, implied: Bool = false) -> RequestPattern {
     RequestPattern.builtIn(field: "port", expected: port.map { "== \($0)" } ?? "absent") {
       request in
-      if implied && request.url.port == nil { return .matched }
-      let actual = effectivePort(of: request.url)
+      if implied && request.port == nil { return .matched }
+      let actual = effectivePort(of: request)
       return actual == port ? .matched : .mismatched(actual: actual.map(String.init) ?? "none")
     }
   }
@@ -101,6 +101,10 @@ extension RequestPattern {
 
   static func effectivePort(of url: URL) -> Int? {
     url.port ?? defaultPort(forScheme: url.scheme)
+  }
+
+  static func effectivePort(of request: InterceptedRequest) -> Int? {
+    request.port ?? defaultPort(forScheme: request.scheme)
   }
 }
 
@@ -126,7 +130,7 @@ private struct URLIdentity {
   init(_ request: InterceptedRequest) {
     scheme = request.scheme
     host = request.host
-    port = RequestPattern.effectivePort(of: request.url)
+    port = RequestPattern.effectivePort(of: request)
     path = request.path
     query = NameValuePairs(request.queryItems).counts
   }

@@ -94,8 +94,13 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     guard let conjunction else {
       return Self.match(matchNode, request, &captures) ? captures : nil
     }
-    for condition in conjunction where !Self.match(condition, request, &captures) {
-      return nil
+    // The pattern holds its conditions for the whole loop, so each is lent to the test rather
+    // than retained and released: two atomic operations per condition of every stub tried.
+    for index in conjunction.indices {
+      let matched = Unmanaged.passUnretained(conjunction[index])._withUnsafeGuaranteedRef {
+        Self.match($0, request, &captures)
+      }
+      if !matched { return nil }
     }
     return captures
   }

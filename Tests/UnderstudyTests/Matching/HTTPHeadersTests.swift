@@ -13,6 +13,23 @@ import Testing
     #expect(!"Accept".caseInsensitiveEquals("Accepts"))
   }
 
+  /// The order a dictionary's names are sorted into is the order of their lower-cased forms,
+  /// whether the bytes are compared in place (ASCII) or the strings lower-cased (anything else).
+  @Test func namesSortAsTheirLowerCasedForms() {
+    let names = [
+      "Accept", "accept", "Accept-Encoding", "X-Id", "x-ID", "X-1", "X_1", "x[", "X@", "a`", "A@",
+      "", "Z", "z", "Ünï", "ünï", "X-Ünï", "x-é", "x-e\u{301}", "x-e", "x-ez", "x-e\u{301}z",
+      "X-Éa", "x-f", "X-E", "x-d\u{301}",
+    ]
+    for lhs in names {
+      for rhs in names {
+        #expect(
+          lhs.caseInsensitivelyPrecedes(rhs) == (lhs.lowercased() < rhs.lowercased()),
+          "\(lhs.debugDescription) before \(rhs.debugDescription)")
+      }
+    }
+  }
+
   @Test func theDictionaryJoinsRepeatedNamesUnderTheFirstSpelling() {
     var headers: HTTPHeaders = ["Accept": "a", "X-Id": "1"]
     headers.add(name: "accept", value: "b")
