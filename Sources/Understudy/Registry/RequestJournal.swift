@@ -12,7 +12,9 @@ public struct JournalEntry: Sendable {
     /// The cassette at this URL replayed a recorded answer.
     case replayed(URL)
     /// Nothing matched; the report says what came closest.
-    case unmatched(NearMissReport)
+    // Boxed: inline, the report (a dozen words) set the size of every entry the journal keeps,
+    // matched or not.
+    indirect case unmatched(NearMissReport)
   }
 
   /// What the caller received.
