@@ -213,11 +213,6 @@ extension String {
 
 /// Comparing bytes ignoring ASCII case.
 private enum ASCIIFolding {
-  /// `byte` lower-cased when it is an ASCII capital letter.
-  static func lowered(_ byte: UInt8) -> UInt8 {
-    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-  }
-
   case equal
   case different
   /// The runs differ at a non-ASCII byte, where only Unicode lowercasing can tell.
@@ -228,10 +223,13 @@ private enum ASCIIFolding {
   ) -> ASCIIFolding {
     for (a, b) in zip(lhs, rhs) where a != b {
       guard a < 0x80, b < 0x80 else { return .needsUnicode }
-      if a | 0x20 != b | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20) {
-        return .different
-      }
+      if lowered(a) != lowered(b) { return .different }
     }
     return .equal
+  }
+
+  /// `byte` lower-cased when it is an ASCII capital letter.
+  static func lowered(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
   }
 }
