@@ -16,7 +16,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// The method's name, for the matching paths that compare it as text on every request.
   var methodName: String { storage.method }
   /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
-  public var url: URL { storage.url }
+  public var url: URL { storage.url.url }
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders {
     get { storage.headers }
@@ -46,20 +46,20 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   }
 
   /// The URL's path, percent-decoded (`/` when empty).
-  public var path: String { storage.path }
+  public var path: String { storage.url.path }
   /// The URL's path as written, percent-encoded, for templates: an encoded slash stays inside its
   /// segment.
-  var encodedPath: String { storage.encodedPath }
+  var encodedPath: String { storage.url.encodedPath }
   /// The URL's query items, percent-decoded, in the order they appear.
-  public var queryItems: [URLQueryItem] { storage.queryItems }
+  public var queryItems: [URLQueryItem] { storage.url.queryItems }
   /// The URL's host, lower-cased.
-  public var host: String? { storage.host }
+  public var host: String? { storage.url.host }
   /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
   /// instructions and every stub whose pattern names a full URL checks it.
-  var scheme: String? { storage.scheme }
+  var scheme: String? { storage.url.scheme }
   /// The port the URL names, if any: read once here for the same reason, since every stub
   /// whose pattern names a full URL checks it too.
-  var port: Int? { storage.port }
+  var port: Int? { storage.url.port }
 
   /// Copies the storage first when another snapshot shares it.
   private mutating func update(_ change: (Storage) -> Void) {
@@ -72,82 +72,35 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
     timeoutInterval: TimeInterval = 60
   ) {
-    let path: String
-    let encodedPath: String
-    let queryItems: [URLQueryItem]
-    // Decoding the host costs more than the rest of this initialiser; hosts rarely hold a `%`.
-    let encodedHost = url.host(percentEncoded: true)
-    let hasEscapes = encodedHost?.utf8.contains(UInt8(ascii: "%")) ?? false
-    // Every request pays for this, so skip URLComponents (a second parse of the URL) when the
-    // URL's own accessors give the same answer: an absolute URL's path, and no query. A relative
-    // URL keeps URLComponents, which reads the relative part only.
-    if url.baseURL == nil {
-      let encoded = url.path(percentEncoded: true)
-      // utf8.contains: `contains("%")` resolves to Foundation's substring search, ~30x slower.
-      let decoded =
-        encoded.utf8.contains(UInt8(ascii: "%")) ? url.path(percentEncoded: false) : encoded
-      path = decoded.isEmpty ? "/" : decoded
-      encodedPath = encoded
-      queryItems =
-        url.query(percentEncoded: true) == nil
-        ? [] : URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-    } else {
-      let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-      let componentsPath = components?.path ?? url.path
-      path = componentsPath.isEmpty ? "/" : componentsPath
-      encodedPath = url.path(percentEncoded: true)
-      queryItems = components?.queryItems ?? []
-    }
     storage = Storage(
-      method: method.rawValue, url: url, headers: headers, body: body,
-      timeoutInterval: timeoutInterval, path: path, encodedPath: encodedPath,
-      queryItems: queryItems, host: (hasEscapes ? url.host : encodedHost)?.lowercased(),
-      scheme: url.scheme.map { scheme in
-        // Schemes almost always arrive lower-case already; lowercased() would still build a copy.
-        scheme.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
-          ? scheme.lowercased() : scheme
-      }, port: url.port)
+      method: method.rawValue, url: ParsedURL.of(url), headers: headers, body: body,
+      timeoutInterval: timeoutInterval)
   }
 
   /// The fields, shared by copies until one of them changes a field.
   private final class Storage: @unchecked Sendable {
     // Mutated only through `update`, which first makes the storage unique to one snapshot.
     var method: String
-    let url: URL
+    let url: ParsedURL
     var headers: HTTPHeaders
     var body: Data?
     var pathParameters: [String: String] = [:]
     var timeoutInterval: TimeInterval
-    let path: String
-    let encodedPath: String
-    let queryItems: [URLQueryItem]
-    let host: String?
-    let scheme: String?
-    let port: Int?
 
     init(
-      method: String, url: URL, headers: HTTPHeaders, body: Data?,
-      timeoutInterval: TimeInterval, path: String, encodedPath: String,
-      queryItems: [URLQueryItem], host: String?, scheme: String?, port: Int?
+      method: String, url: ParsedURL, headers: HTTPHeaders, body: Data?,
+      timeoutInterval: TimeInterval
     ) {
       self.method = method
       self.url = url
       self.headers = headers
       self.body = body
       self.timeoutInterval = timeoutInterval
-      self.path = path
-      self.encodedPath = encodedPath
-      self.queryItems = queryItems
-      self.host = host
-      self.scheme = scheme
-      self.port = port
     }
 
     func copy() -> Storage {
       let copy = Storage(
-        method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval,
-        path: path, encodedPath: encodedPath, queryItems: queryItems, host: host,
-        scheme: scheme, port: port)
+        method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval)
       copy.pathParameters = pathParameters
       return copy
     }

@@ -49,4 +49,33 @@ import Testing
     #expect(changed.path == "/users/7" && changed.queryItems == original.queryItems)
     #expect(changed.host == "a.test")
   }
+
+  /// Snapshots of one URL share its parts, so a journal that keeps every request does not keep
+  /// the URL again for each; a URL read after many others still gets its own parts.
+  @Test func snapshotsShareTheirURLsParts() {
+    let recent = RecentURLs(capacity: 3)
+    // Twice round a list longer than the memo, so every URL is both found and replaced.
+    for url in Self.urls + Self.urls {
+      let parts = ParsedURL.of(url, in: recent)
+      let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+      let path = components?.path ?? url.path
+      #expect(parts.url == url)
+      #expect(parts.path == (path.isEmpty ? "/" : path))
+      #expect(parts.queryItems == (components?.queryItems ?? []))
+      #expect(parts.port == url.port && parts.scheme == url.scheme?.lowercased())
+    }
+    let url = URL(string: "https://api.test/orders?page=2")!
+    let first = ParsedURL.of(url, in: recent)
+    #expect(ParsedURL.of(URL(string: url.absoluteString)!, in: recent) === first)
+    // A relative URL is read afresh, never taken for an absolute one it may resemble.
+    let relative = URL(string: "/orders?page=2", relativeTo: URL(string: "https://b.test/")!)!
+    let parsedRelative = ParsedURL.of(relative, in: recent)
+    #expect(parsedRelative !== first && parsedRelative.url == relative)
+    // Three other URLs push it out; it is read again, with the same parts.
+    for other in ["https://a.test/1", "https://a.test/2", "https://a.test/3"] {
+      _ = ParsedURL.of(URL(string: other)!, in: recent)
+    }
+    let again = ParsedURL.of(url, in: recent)
+    #expect(again !== first && again.path == "/orders" && again.queryItems == first.queryItems)
+  }
 }
