@@ -112,11 +112,23 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     self.init(
       method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
       url: request.url ?? URL(string: "about:blank")!,
-      headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+      headers: Self.sharedHeaders(of: request.allHTTPHeaderFields ?? [:]),
       body: body ?? request.httpBody,
       timeoutInterval: request.timeoutInterval
     )
   }
+
+  /// The header list of a request's fields, shared with the last requests that sent the same
+  /// fields: each snapshot the journal keeps would otherwise keep a list of its own.
+  static func sharedHeaders(
+    of fields: [String: String], in recent: RecentReadings<[String: String], HTTPHeaders> = sent
+  ) -> HTTPHeaders {
+    fields.isEmpty ? HTTPHeaders() : recent.reading(fields, HTTPHeaders.init)
+  }
+
+  /// The fields of the last two requests; comparing a request's fields with them costs a lookup
+  /// of each name, so few are kept.
+  static let sent = RecentReadings<[String: String], HTTPHeaders>(capacity: 2)
 
   /// The request as a `URLRequest`, with the body back in `httpBody` so code that reads it works.
   public var urlRequest: URLRequest {

@@ -23,15 +23,15 @@ final class ParsedURL: Sendable {
 
   /// The parts of `url`, shared with earlier requests for the same URL when one of the last few
   /// named it.
-  static func of(_ url: URL, in recent: RecentURLs = .shared) -> ParsedURL {
+  static func of(_ url: URL, in recent: RecentReadings<String, ParsedURL> = shared) -> ParsedURL {
     // A relative URL's text does not say what it resolves to; it is rare enough to read afresh.
     guard url.baseURL == nil else { return ParsedURL(url) }
-    let text = url.relativeString
-    if let known = recent.find(text) { return known }
-    let parsed = ParsedURL(url)
-    recent.insert(parsed, as: text)
-    return parsed
+    return recent.reading(url.relativeString) { _ in ParsedURL(url) }
   }
+
+  /// The process's last eight URLs: enough for a test that alternates between a handful of
+  /// endpoints. Tests of the memo make their own, so other tests never push theirs out.
+  static let shared = RecentReadings<String, ParsedURL>(capacity: 8)
 
   private init(_ url: URL) {
     self.url = url
@@ -65,51 +65,5 @@ final class ParsedURL: Sendable {
         ? scheme.lowercased() : scheme
     }
     port = url.port
-  }
-}
-
-/// The last few URLs read, by their text; the oldest is replaced first. One is shared by the
-/// process; tests make their own, so other tests' requests never push theirs out.
-struct RecentURLs: Sendable {
-  static let shared = RecentURLs()
-
-  private struct Ring {
-    var texts: [String] = []
-    var parsed: [ParsedURL] = []
-    var next = 0
-  }
-
-  /// Enough for a test that alternates between a handful of endpoints; each lookup compares
-  /// against all of them.
-  let capacity: Int
-  private let ring = Locked(Ring())
-
-  init(capacity: Int = 8) {
-    self.capacity = max(1, capacity)
-  }
-
-  func find(_ text: String) -> ParsedURL? {
-    ring.withLock { ring in
-      // Newest first: a test usually repeats the URL it just sent.
-      var index = ring.next
-      for _ in ring.texts.indices {
-        index = (index == 0 ? ring.texts.count : index) - 1
-        if ring.texts[index] == text { return ring.parsed[index] }
-      }
-      return nil
-    }
-  }
-
-  func insert(_ url: ParsedURL, as text: String) {
-    ring.withLock { ring in
-      if ring.texts.count < capacity {
-        ring.texts.append(text)
-        ring.parsed.append(url)
-      } else {
-        ring.texts[ring.next] = text
-        ring.parsed[ring.next] = url
-      }
-      ring.next = (ring.next + 1) % capacity
-    }
   }
 }

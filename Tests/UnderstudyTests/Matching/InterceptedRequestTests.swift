@@ -53,7 +53,7 @@ import Testing
   /// Snapshots of one URL share its parts, so a journal that keeps every request does not keep
   /// the URL again for each; a URL read after many others still gets its own parts.
   @Test func snapshotsShareTheirURLsParts() {
-    let recent = RecentURLs(capacity: 3)
+    let recent = RecentReadings<String, ParsedURL>(capacity: 3)
     // Twice round a list longer than the memo, so every URL is both found and replaced.
     for url in Self.urls + Self.urls {
       let parts = ParsedURL.of(url, in: recent)
@@ -77,5 +77,31 @@ import Testing
     }
     let again = ParsedURL.of(url, in: recent)
     #expect(again !== first && again.path == "/orders" && again.queryItems == first.queryItems)
+  }
+
+  /// Requests that send the same fields share one header list; other fields get their own.
+  @Test func requestsWithTheSameFieldsShareTheirHeaderList() {
+    let recent = RecentReadings<[String: String], HTTPHeaders>(capacity: 2)
+    let fields = ["Content-Type": "application/json", "Authorization": "Bearer a", "x-id": "1"]
+    let first = InterceptedRequest.sharedHeaders(of: fields, in: recent)
+    #expect(first == HTTPHeaders(fields))
+    #expect(first.fields.map(\.name) == ["Authorization", "Content-Type", "x-id"])
+    let again = InterceptedRequest.sharedHeaders(of: fields, in: recent)
+    #expect(sameBuffer(again, first))
+    var changed = fields
+    changed["x-id"] = "2"
+    let other = InterceptedRequest.sharedHeaders(of: changed, in: recent)
+    #expect(other == HTTPHeaders(changed) && !sameBuffer(other, first))
+    // Two other lists push the first out; it is read again, equal but not shared.
+    _ = InterceptedRequest.sharedHeaders(of: ["A": "1"], in: recent)
+    let reread = InterceptedRequest.sharedHeaders(of: fields, in: recent)
+    #expect(reread == first && !sameBuffer(reread, first))
+    #expect(InterceptedRequest.sharedHeaders(of: [:], in: recent).fields.isEmpty)
+  }
+
+  private func sameBuffer(_ one: HTTPHeaders, _ other: HTTPHeaders) -> Bool {
+    one.fields.withUnsafeBufferPointer { a in
+      other.fields.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+    }
   }
 }
