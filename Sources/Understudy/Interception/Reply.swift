@@ -64,14 +64,20 @@ struct HTTPReply: Sendable {
 
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server
   /// would, so `expectedContentLength` is right.
-  func httpResponse(bodyLength: Int?) -> HTTPURLResponse {
-    guard let responseCache else { return makeHTTPResponse(bodyLength: bodyLength) }
+  ///
+  /// - Parameter recent: Responses built before, shared by every stub; tests pass their own.
+  func httpResponse(
+    bodyLength: Int?, sharing recent: RecentReadings<ResponseShape, HTTPURLResponse> = built
+  ) -> HTTPURLResponse {
+    guard let responseCache else { return makeHTTPResponse(bodyLength: bodyLength, recent) }
     return responseCache.response(for: url, bodyLength: bodyLength) {
-      makeHTTPResponse(bodyLength: bodyLength)
+      makeHTTPResponse(bodyLength: bodyLength, recent)
     }
   }
 
-  private func makeHTTPResponse(bodyLength: Int?) -> HTTPURLResponse {
+  private func makeHTTPResponse(
+    bodyLength: Int?, _ recent: RecentReadings<ResponseShape, HTTPURLResponse>
+  ) -> HTTPURLResponse {
     var fields = headers.dictionary
     if let bodyLength, !headers.contains("Content-Length") {
       fields["Content-Length"] = String(bodyLength)
@@ -88,10 +94,30 @@ struct HTTPReply: Sendable {
         fields[key] = " " + value
       }
     #endif
-    return HTTPURLResponse(
-      url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
-      ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
+    let shape = ResponseShape(status: status, url: url, fields: fields)
+    return recent.reading(shape) { shape in
+      HTTPURLResponse(
+        url: shape.url, statusCode: shape.status, httpVersion: "HTTP/1.1",
+        headerFields: shape.fields)
+        ?? HTTPURLResponse(
+          url: shape.url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
+    }
   }
+
+  /// What an `HTTPURLResponse` is built from; two equal shapes build equal responses.
+  struct ResponseShape: Equatable, Sendable {
+    // Compared in this order: the status and the URL tell most shapes apart cheaply.
+    let status: Int
+    let url: URL
+    let fields: [String: String]
+  }
+
+  /// The responses built last, by shape: every test of a suite whose `.stubs` trait declares
+  /// the same stubs would otherwise build the same response again for its first request, and
+  /// building one is the largest single cost of a short test's request (Foundation canonicalises
+  /// every header name). Responses are immutable, so tests can share one, as a stub's requests
+  /// already do.
+  static let built = RecentReadings<ResponseShape, HTTPURLResponse>(capacity: 8)
 }
 
 extension URLError {

@@ -56,4 +56,34 @@ import Testing
     #expect(after.expectedContentLength == 13)
     #expect(String(decoding: data, as: UTF8.self) == "a longer body")
   }
+
+  /// Stubs declared alike (each test of a suite whose trait declares them) share the response
+  /// they build; any difference in URL, status, headers or body length builds another.
+  @Test func stubsDeclaredAlikeShareOneResponse() {
+    let recent = RecentReadings<HTTPReply.ResponseShape, HTTPURLResponse>(capacity: 4)
+    let url = URL(string: "https://api.test/items/1")!
+    // Each reply has its own stub's cache, as two tests' registries would.
+    func reply(
+      _ url: URL = url, status: Int = 200, headers: HTTPHeaders = ["Content-Type": "text/plain"]
+    ) -> HTTPReply {
+      HTTPReply(
+        url: url, status: status, headers: headers, body: .text("one"),
+        responseCache: HTTPResponseCache())
+    }
+    let first = reply().httpResponse(bodyLength: 3, sharing: recent)
+    #expect(reply().httpResponse(bodyLength: 3, sharing: recent) === first)
+    #expect(first.statusCode == 200 && first.url == url)
+    #expect(first.value(forHTTPHeaderField: "Content-Length") == "3")
+    let others = [
+      reply(URL(string: "https://api.test/items/2")!).httpResponse(bodyLength: 3, sharing: recent),
+      reply(status: 201).httpResponse(bodyLength: 3, sharing: recent),
+      reply(headers: ["Content-Type": "text/html"]).httpResponse(bodyLength: 3, sharing: recent),
+      reply().httpResponse(bodyLength: 4, sharing: recent),
+    ]
+    for other in others { #expect(other !== first) }
+    #expect(others[0].url?.absoluteString == "https://api.test/items/2")
+    #expect(others[1].statusCode == 201)
+    #expect(others[2].value(forHTTPHeaderField: "Content-Type") == "text/html")
+    #expect(others[3].value(forHTTPHeaderField: "Content-Length") == "4")
+  }
 }
