@@ -78,30 +78,8 @@ struct HTTPReply: Sendable {
   private func makeHTTPResponse(
     bodyLength: Int?, _ recent: RecentReadings<ResponseShape, HTTPURLResponse>
   ) -> HTTPURLResponse {
-    var fields = headers.dictionary
-    if let bodyLength, !headers.contains("Content-Length") {
-      fields["Content-Length"] = String(bodyLength)
-    }
-    #if canImport(FoundationNetworking)
-      // FoundationNetworking 6.3 turns a 401 with a Basic challenge from any protocol into an
-      // authentication round that hangs, or retries on the real network (platform notes, row
-      // 20). A leading space keeps its parser from recognising the scheme; RFC 9110 (5.5) makes
-      // leading whitespace insignificant, so the value means the same to the caller.
-      if status == 401,
-        let key = fields.keys.first(where: { $0.caseInsensitiveEquals("WWW-Authenticate") }),
-        let value = fields[key], !value.hasPrefix(" ")
-      {
-        fields[key] = " " + value
-      }
-    #endif
-    let shape = ResponseShape(status: status, url: url, fields: fields)
-    return recent.reading(shape) { shape in
-      HTTPURLResponse(
-        url: shape.url, statusCode: shape.status, httpVersion: "HTTP/1.1",
-        headerFields: shape.fields)
-        ?? HTTPURLResponse(
-          url: shape.url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
-    }
+    let shape = ResponseShape(status: status, url: url, headers: headers, bodyLength: bodyLength)
+    return recent.reading(shape) { $0.build() }
   }
 
   /// What an `HTTPURLResponse` is built from; two equal shapes build equal responses.
@@ -109,7 +87,30 @@ struct HTTPReply: Sendable {
     // Compared in this order: the status and the URL tell most shapes apart cheaply.
     let status: Int
     let url: URL
-    let fields: [String: String]
+    let headers: HTTPHeaders
+    let bodyLength: Int?
+
+    func build() -> HTTPURLResponse {
+      var fields = headers.dictionary
+      if let bodyLength, !headers.contains("Content-Length") {
+        fields["Content-Length"] = String(bodyLength)
+      }
+      #if canImport(FoundationNetworking)
+        // FoundationNetworking 6.3 turns a 401 with a Basic challenge from any protocol into an
+        // authentication round that hangs, or retries on the real network (platform notes, row
+        // 20). A leading space keeps its parser from recognising the scheme; RFC 9110 (5.5)
+        // makes leading whitespace insignificant, so the value means the same to the caller.
+        if status == 401,
+          let key = fields.keys.first(where: { $0.caseInsensitiveEquals("WWW-Authenticate") }),
+          let value = fields[key], !value.hasPrefix(" ")
+        {
+          fields[key] = " " + value
+        }
+      #endif
+      return HTTPURLResponse(
+        url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+        ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
+    }
   }
 
   /// The responses built last, by shape: every test of a suite whose `.stubs` trait declares
