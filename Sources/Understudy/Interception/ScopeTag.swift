@@ -36,15 +36,38 @@ enum HexE<Rest: ScopeTag>: ScopeTag { static var id: Int { Rest.id << 4 | 0xE } 
 enum HexF<Rest: ScopeTag>: ScopeTag { static var id: Int { Rest.id << 4 | 0xF } }
 
 enum ScopeTags {
+  /// How many consecutive identifiers' classes are minted together.
+  static let blockSize = 16
+
+  /// The classes of the blocks minted last.
+  private static let minted = Locked(MintedBlocks())
+
   /// The protocol class for registry `id` (which must be positive); the same class every time.
   ///
+  /// Classes are minted a block of identifiers at a time. Minting one runs the runtime's
+  /// metadata code, which the session a test makes between two registries pushes out of the
+  /// caches, so a class minted alone costs several times what it costs next to its neighbours
+  /// (measured on the test-scope rows of the benchmark). Registries take identifiers in order,
+  /// so the next fifteen find theirs minted. An identifier's class is never another's: a block
+  /// minted again (after the last few were dropped) gives the same classes.
+  static func protocolClass(for id: Int) -> AnyClass {
+    precondition(id > 0, "registry identifiers start at 1")
+    // The last block would run past the largest identifier.
+    guard id <= Int.max - blockSize else { return mint(id) }
+    let block = (id - 1) / blockSize
+    if let known = minted.withLock({ $0.protocolClass(for: id, inBlock: block) }) { return known }
+    let first = block * blockSize + 1
+    let classes = (first..<first + blockSize).map(mint)
+    minted.withLock { $0.insert(classes, asBlock: block) }
+    return classes[id - first]
+  }
+
   /// The tag is built digit by digit through an existential, so the compiler cannot specialise
   /// the walk for the leading digits: a specialised walk (18 copies of it once) named each
   /// two-digit tag by its mangled name, and every new prefix was demangled in the runtime, about
   /// 13,000 instructions and 740 cache misses on the scope that met it. Through the existential
   /// each level is a call to the tag's metadata accessor, and one small function serves them all.
-  static func protocolClass(for id: Int) -> AnyClass {
-    precondition(id > 0, "registry identifiers start at 1")
+  private static func mint(_ id: Int) -> AnyClass {
     var tag: any ScopeTag.Type = LeadingDigits.self
     var shift = (Int.bitWidth - id.leadingZeroBitCount + 3) / 4 * 4
     while shift > 0 {
@@ -86,4 +109,21 @@ enum ScopeTags {
 /// from ``InterceptingProtocol``.
 final class TaggedInterceptingProtocol<Tag: ScopeTag>: InterceptingProtocol {
   override class var registryID: Int { Tag.id }
+}
+
+/// The last few blocks of minted classes, by block number; the oldest is dropped first. A few
+/// blocks let registries of parallel tests, which take identifiers nearly in order, find theirs.
+private struct MintedBlocks {
+  private static let capacity = 4
+  private var blocks: [(number: Int, classes: [AnyClass])] = []
+
+  func protocolClass(for id: Int, inBlock number: Int) -> AnyClass? {
+    guard let block = blocks.last(where: { $0.number == number }) else { return nil }
+    return block.classes[(id - 1) % ScopeTags.blockSize]
+  }
+
+  mutating func insert(_ classes: [AnyClass], asBlock number: Int) {
+    if blocks.count == Self.capacity { blocks.removeFirst() }
+    blocks.append((number, classes))
+  }
 }

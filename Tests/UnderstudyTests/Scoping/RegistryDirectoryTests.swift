@@ -78,7 +78,9 @@ import Testing
 /// Each registry identifier gets a protocol class of its own, which names it back.
 @Suite struct ScopeTagTests {
   @Test func eachIdentifierGetsItsOwnClassNamingIt() {
-    let ids = [1, 2, 15, 16, 17, 255, 256, 0xFFF, 0x1000, 0x10_0001, 0x7ABC_DEF0_1234]
+    let ids = [
+      1, 2, 15, 16, 17, 255, 256, 0xFFF, 0x1000, 0x10_0001, 0x7ABC_DEF0_1234, Int.max - 16, Int.max,
+    ]
     var seen: [ObjectIdentifier] = []
     for id in ids {
       let minted: AnyClass = ScopeTags.protocolClass(for: id)
@@ -87,5 +89,27 @@ import Testing
       seen.append(ObjectIdentifier(minted))
     }
     #expect(Set(seen).count == ids.count)
+  }
+}
+
+/// Classes are minted a block of identifiers at a time; whichever identifier of a block comes
+/// first, and however many blocks come between, each gets its own class, the same every time.
+@Suite struct MintedBlockTests {
+  @Test func identifiersOutOfOrderAndBlocksDroppedKeepTheirClasses() {
+    // Far above any identifier the process's registries take, so no other test mints these.
+    let base = 0x5EED_0000_0000
+    var first: [Int: ObjectIdentifier] = [:]
+    // Mid-block first, then its neighbours, then enough other blocks to drop it, then again.
+    let order = [base + 7, base + 1, base + 16, base + 17] + (1...6).map { base + $0 * 16 + 3 }
+    for id in order + order.reversed() {
+      let minted: AnyClass = ScopeTags.protocolClass(for: id)
+      #expect((minted as? InterceptingProtocol.Type)?.registryID == id)
+      if let earlier = first[id] {
+        #expect(earlier == ObjectIdentifier(minted))
+      } else {
+        first[id] = ObjectIdentifier(minted)
+      }
+    }
+    #expect(Set(first.values).count == first.count)
   }
 }
