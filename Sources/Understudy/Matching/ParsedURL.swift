@@ -2,11 +2,10 @@ import Foundation
 
 /// A URL with the parts matching reads from it, read once per distinct URL.
 ///
-/// A test sends the same few URLs again and again, and FoundationNetworking hands the protocol a
-/// new `URL` for each task (about 350 bytes with its parse). Every snapshot the journal keeps
-/// kept its own; snapshots of one URL now share one `ParsedURL`, so a journal that keeps every
-/// request grows by the request's own fields only, and the URL's path, host and query are read
-/// once instead of once a request.
+/// A test sends the same few URLs again and again. Every request snapshot used to read these
+/// six parts from its URL and keep them (most of its 184 bytes, kept by the journal for every
+/// request); snapshots of one URL now share one `ParsedURL`, so the parts are read once and a
+/// journal that keeps every request grows by the request's own fields only.
 final class ParsedURL: Sendable {
   let url: URL
   /// The path, percent-decoded (`/` when empty).
