@@ -232,6 +232,10 @@ public final class StubRegistry: Sendable {
   // MARK: Answering
 
   /// What the protocol should do with an intercepted request.
+  ///
+  /// The rare cases are held by reference: an enum is as large as its largest case, and every
+  /// request copies a decision, so a recorded HAR entry held inline made each copy move 400
+  /// bytes where a stubbed answer needs a pointer.
   enum Resolution: Sendable {
     case respond(StubResponse)
     /// The stub's responder is a closure the user wrote; it runs off the work queue and its
@@ -239,9 +243,9 @@ public final class StubRegistry: Sendable {
     case respondLater(Stub, InterceptedRequest, call: Int)
     /// A cassette's `beforeReplay` hook adjusts the recorded entry first, off the work queue, as
     /// a responder would.
-    case replayLater(Cassette, HAR.Entry, InterceptedRequest)
-    case passThrough(PassThrough, Recording?)
-    case unmatched(NearMissReport)
+    indirect case replayLater(Cassette, HAR.Entry, InterceptedRequest)
+    indirect case passThrough(PassThrough, Recording?)
+    indirect case unmatched(NearMissReport)
   }
 
   /// What happens to a pass-through's answer besides delivering it.

@@ -14,7 +14,7 @@
 struct Locked<Value>: @unchecked Sendable {
   private let storage: Storage
 
-  init(_ value: Value) {
+  init(_ value: consuming Value) {
     storage = Storage.make(value)
   }
 
@@ -32,8 +32,11 @@ struct Locked<Value>: @unchecked Sendable {
 
   /// The value as the header, the lock as the one element, so the lock has a stable address.
   private final class Storage: ManagedBuffer<Value, PlatformLock.Primitive> {
-    static func make(_ value: Value) -> Storage {
-      let buffer = create(minimumCapacity: 1) { _ in value }
+    static func make(_ value: consuming Value) -> Storage {
+      // Moved in, not copied: a copy of a large value (a protocol instance's state, say) runs
+      // its copy function, and every request makes one of these.
+      var moving = Optional(value)
+      let buffer = create(minimumCapacity: 1) { _ in moving.take()! }
       buffer.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
       return unsafeDowncast(buffer, to: Storage.self)
     }

@@ -38,6 +38,32 @@ import Testing
     #expect((traced as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Trace") == "abc")
   }
 
+  /// A response's fields live in storage its copies share; changing a copy must leave every
+  /// other copy, and the stub declared with it, as it was.
+  @Test func changingACopyLeavesTheOriginalAlone() async throws {
+    let original = StubResponse.text("steady")
+    var changed = original
+    changed.delay = 0.25
+    changed.bodyDelay = 0.5
+    changed.bytesPerSecond = 64
+    changed.dropAfterBytes = 3
+    changed.chunks = [BodyChunk(size: 2, delay: 0.1)]
+    let traced = changed.header("X-Trace", "on")
+    #expect(original.delay == 0 && original.bodyDelay == 0)
+    #expect(original.bytesPerSecond == nil && original.dropAfterBytes == nil)
+    #expect(original.chunks == nil)
+    #expect(changed.delay == 0.25 && changed.bytesPerSecond == 64 && changed.dropAfterBytes == 3)
+    #expect(traced.delay == 0.25 && traced.headers["X-Trace"] == "on")
+    #expect(changed.headers["X-Trace"] == nil && original.headers["X-Trace"] == nil)
+
+    let registry = StubRegistry()
+    registry.stub(.get("https://api.test/steady"), original)
+    let session = registry.makeSession()
+    let (data, response) = try await session.data(from: URL(string: "https://api.test/steady")!)
+    #expect(String(decoding: data, as: UTF8.self) == "steady")
+    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Trace") == nil)
+  }
+
   @Test func aFixtureThatChangesSizeGetsANewContentLength() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("understudy-reuse-\(UUID().uuidString)")
