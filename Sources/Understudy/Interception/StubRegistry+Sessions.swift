@@ -7,12 +7,18 @@ extension StubRegistry {
   /// send over the network (http, https, ftp, ftps, ws, wss) is claimed, so nothing reaches it
   /// unless a stub or, for http(s), ``unmatchedRequests`` says so.
   ///
-  /// - Parameter base: The configuration to start from; it is copied, not changed.
+  /// - Parameter base: The configuration to start from. One you still hold is copied, never
+  ///   changed; one only this call holds (the default) is used as it is.
   public func makeSessionConfiguration(
-    from base: URLSessionConfiguration = .ephemeral
+    from base: consuming URLSessionConfiguration = .ephemeral
   ) -> URLSessionConfiguration {
-    // URLSessionConfiguration is a class; copy so the caller's base stays untouched.
-    let configuration = base.copy() as! URLSessionConfiguration
+    var configuration = consume base
+    // URLSessionConfiguration is a class: one the caller still holds is copied, so theirs stays
+    // untouched. One only this call holds (the default, or a temporary) is nobody else's to
+    // see change, and copying it was most of what making a session cost a test's scope.
+    if !isKnownUniquelyReferenced(&configuration) {
+      configuration = configuration.copy() as! URLSessionConfiguration
+    }
     configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -26,11 +32,11 @@ extension StubRegistry {
   /// let (data, response) = try await session.data(from: url)
   /// ```
   public func makeSession(
-    configuration base: URLSessionConfiguration = .ephemeral,
+    configuration base: consuming URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
     URLSession(
-      configuration: makeSessionConfiguration(from: base), delegate: delegate,
+      configuration: makeSessionConfiguration(from: consume base), delegate: delegate,
       delegateQueue: delegateQueue)
   }
 
