@@ -84,7 +84,8 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     let url: ParsedURL
     var headers: HTTPHeaders
     var body: Data?
-    var pathParameters: [String: String] = [:]
+    // `[:]` would call the dictionary-literal initialiser on every request; this is inlined.
+    var pathParameters = [String: String]()
     var timeoutInterval: TimeInterval
 
     init(

@@ -90,7 +90,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// last whatever order the pattern was written in; use ``explain(_:)`` to see every field.
   public func match(_ request: InterceptedRequest) -> [String: String]? {
     guard isSound else { return nil }
-    var captures: [String: String] = [:]
+    var captures = [String: String]()
     guard let conjunction else {
       return Self.match(matchNode, request, &captures) ? captures : nil
     }
@@ -417,7 +417,7 @@ public enum FieldCheck: Sendable, Hashable {
   case mismatched(actual: String)
 
   /// The field matched and captured nothing.
-  public static var matched: FieldCheck { .matched([:]) }
+  public static var matched: FieldCheck { .matched([String: String]()) }
 }
 
 /// One field that did not match: what the pattern expected and what the request had.
