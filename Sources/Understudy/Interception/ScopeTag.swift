@@ -36,7 +36,8 @@ enum HexE<Rest: ScopeTag>: ScopeTag { static var id: Int { Rest.id << 4 | 0xE } 
 enum HexF<Rest: ScopeTag>: ScopeTag { static var id: Int { Rest.id << 4 | 0xF } }
 
 enum ScopeTags {
-  /// How many consecutive identifiers' classes are minted together.
+  /// How many consecutive identifiers' classes are minted together: those that differ only in
+  /// their last hexadecimal digit.
   static let blockSize = 16
 
   /// The classes of the blocks minted last.
@@ -52,14 +53,25 @@ enum ScopeTags {
   /// minted again (after the last few were dropped) gives the same classes.
   static func protocolClass(for id: Int) -> AnyClass {
     precondition(id > 0, "registry identifiers start at 1")
-    // The last block would run past the largest identifier.
-    guard id <= Int.max - blockSize else { return mint(id) }
-    let block = (id - 1) / blockSize
+    let block = id / blockSize
     if let known = minted.withLock({ $0.protocolClass(for: id, inBlock: block) }) { return known }
-    let first = block * blockSize + 1
-    let classes = (first..<first + blockSize).map(mint)
+    let classes = mintBlock(block)
     minted.withLock { $0.insert(classes, asBlock: block) }
-    return classes[id - first]
+    return classes[id % blockSize]!
+  }
+
+  /// The classes of identifiers `block * 16` to `block * 16 + 15` (none for 0, which no
+  /// registry gets).
+  ///
+  /// They share every digit but the last, so the tag of those digits is built once: each level
+  /// of a tag is a lookup in the runtime's metadata cache for that generic type, a cache that
+  /// holds a type for every registry the process has made and that the scope finds cold. Built
+  /// per identifier, a class took five such lookups; now it takes two.
+  private static func mintBlock(_ block: Int) -> [AnyClass?] {
+    let prefix: any ScopeTag.Type = block == 0 ? LeadingDigits.self : tag(for: block)
+    return (0..<blockSize).map { digit in
+      block == 0 && digit == 0 ? nil : protocolClass(tagged: appending(digit, to: prefix))
+    }
   }
 
   /// The tag is built digit by digit through an existential, so the compiler cannot specialise
@@ -67,14 +79,14 @@ enum ScopeTags {
   /// two-digit tag by its mangled name, and every new prefix was demangled in the runtime, about
   /// 13,000 instructions and 740 cache misses on the scope that met it. Through the existential
   /// each level is a call to the tag's metadata accessor, and one small function serves them all.
-  private static func mint(_ id: Int) -> AnyClass {
+  private static func tag(for id: Int) -> any ScopeTag.Type {
     var tag: any ScopeTag.Type = LeadingDigits.self
     var shift = (Int.bitWidth - id.leadingZeroBitCount + 3) / 4 * 4
     while shift > 0 {
       shift -= 4
       tag = appending((id >> shift) & 0xF, to: tag)
     }
-    return protocolClass(tagged: tag)
+    return tag
   }
 
   private static func appending<Rest: ScopeTag>(_ digit: Int, to rest: Rest.Type)
@@ -115,14 +127,14 @@ final class TaggedInterceptingProtocol<Tag: ScopeTag>: InterceptingProtocol {
 /// blocks let registries of parallel tests, which take identifiers nearly in order, find theirs.
 private struct MintedBlocks {
   private static let capacity = 4
-  private var blocks: [(number: Int, classes: [AnyClass])] = []
+  private var blocks: [(number: Int, classes: [AnyClass?])] = []
 
   func protocolClass(for id: Int, inBlock number: Int) -> AnyClass? {
     guard let block = blocks.last(where: { $0.number == number }) else { return nil }
-    return block.classes[(id - 1) % ScopeTags.blockSize]
+    return block.classes[id % ScopeTags.blockSize]
   }
 
-  mutating func insert(_ classes: [AnyClass], asBlock number: Int) {
+  mutating func insert(_ classes: [AnyClass?], asBlock number: Int) {
     if blocks.count == Self.capacity { blocks.removeFirst() }
     blocks.append((number, classes))
   }
