@@ -105,31 +105,36 @@ final class RegistryDirectory: Sendable {
   var keptReasons: Int { state.withLock { $0.retired.count } }
 }
 
-/// The reasons of the most recently retired registries, by identifier; the oldest retirement is
-/// dropped first once `capacity` are kept.
+/// The reasons of the most recently retired registries; the oldest retirement is dropped first
+/// once `capacity` are kept.
+///
+/// A ring, searched from end to end: every test's scope retires a registry, and only a request
+/// that arrives after its test ended reads a reason. A dictionary hashed each retirement in and
+/// out of a table the next scope found cold; the ring writes one slot after the last.
 private struct RetiredReasons {
   private let capacity: Int
-  private var reasons: [Int: RegistryDirectory.Retirement] = [:]
-  /// Identifiers in retirement order, as a ring: `order[oldest]` goes next once it is full.
-  private var order: [Int] = []
+  /// Retirements in order, as a ring: `ring[oldest]` is overwritten next once it is full.
+  private var ring: [(id: Int, retirement: RegistryDirectory.Retirement)] = []
   private var oldest = 0
 
   init(capacity: Int) {
     self.capacity = max(1, capacity)
   }
 
-  var count: Int { reasons.count }
+  var count: Int { ring.count }
 
-  subscript(id: Int) -> RegistryDirectory.Retirement? { reasons[id] }
+  /// An identifier is retired once (the directory drops it from the live ones first), so the
+  /// ring holds it at most once.
+  subscript(id: Int) -> RegistryDirectory.Retirement? {
+    ring.first { $0.id == id }?.retirement
+  }
 
-  mutating func insert(_ id: Int, _ reason: RegistryDirectory.Retirement) {
-    reasons[id] = reason
-    if order.count < capacity {
-      order.append(id)
+  mutating func insert(_ id: Int, _ retirement: RegistryDirectory.Retirement) {
+    guard ring.count == capacity else {
+      ring.append((id, retirement))
       return
     }
-    reasons[order[oldest]] = nil
-    order[oldest] = id
+    ring[oldest] = (id, retirement)
     oldest = (oldest + 1) % capacity
   }
 }

@@ -24,7 +24,7 @@ struct CompiledRegex: @unchecked Sendable {
   func firstMatch(in text: String) -> [String: String]? {
     guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
     else { return nil }
-    var captures: [String: String] = [:]
+    var captures = [String: String]()
     for name in groupNames {
       if let range = Range(match.range(withName: name), in: text) {
         captures[name] = String(text[range])

@@ -101,7 +101,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     guard path.utf8.first == UInt8(ascii: "/") else { return nil }
     // Most templates tried do not fit; checking the shape first means those allocate nothing.
     guard fits(path) else { return nil }
-    var captures: [String: String] = [:]
+    var captures = [String: String]()
     var parts = PathParts(path)
     for segment in segments {
       guard let (part, rest) = parts.next() else { break }

@@ -59,9 +59,9 @@ struct RequestJournal: Sendable {
   private var nextID = 0
   /// Requests intercepted and not yet answered, by the identifier of their first entry. Kept
   /// beside the log so noting a request and its arrival takes one lock, and so does its answer.
-  private(set) var inFlight: [Int: InterceptedRequest] = [:]
+  private(set) var inFlight = [Int: InterceptedRequest]()
   /// Streams that see each entry as it is appended, by the identifier ``watch(_:)`` returned.
-  private var watchers: [Int: AsyncStream<JournalEntry>.Continuation] = [:]
+  private var watchers = [Int: AsyncStream<JournalEntry>.Continuation]()
   private var nextWatcher = 0
   /// Whether the log may hold an unmatched request: a scope's end, which looks for them, skips
   /// copying the log when none came (most tests).

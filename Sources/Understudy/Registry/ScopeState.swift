@@ -7,7 +7,7 @@ struct ScopeState: Sendable {
   var policy: UnmatchedRequestPolicy
   /// The current state of each scenario; held while a scenario stub is claimed, so a state
   /// check and the move it causes happen together.
-  var scenarioStates: [String: String] = [:]
+  var scenarioStates = [String: String]()
   /// The cassette that answers what no stub does.
   var cassette: Cassette?
   /// Whether the test this registry serves has ended.

@@ -19,7 +19,7 @@
 public final class StubRegistry: Sendable {
   private struct Table {
     var routes = RouteIndex()
-    var schemes: Set<String> = []
+    var schemes = Set<String>()
     var nextOrder = 0
     /// How many stubs have a custom matcher; while any does, a request no stub matches inline
     /// is resolved off the work queue, since its near-miss report runs every matcher.

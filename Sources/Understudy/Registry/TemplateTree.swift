@@ -7,7 +7,7 @@
 /// its stubs in registration order, and ``RouteIndex/Candidates`` merges them newest first.
 struct TemplateTree: Sendable {
   private struct Node: Sendable {
-    var literals: [String: Int] = [:]
+    var literals = [String: Int]()
     var placeholder: Int?
     /// Templates that end at this node.
     var ending: [Stub] = []
