@@ -53,22 +53,14 @@ class InterceptingProtocol: URLProtocol {
     #endif
   }
 
-  // Guards the delivery phase and the pending work that can still produce an answer.
-  private let state = Locked(State())
+  // Guards the delivery phase and the pending work that can still produce an answer. Both
+  // stored properties are `final`, so their accessors take no slot in the table of methods
+  // every minted subclass copies (see the extension below).
+  private final let state = Locked(State())
   /// Read on the work queue the first time an answer needs them (a delay, a redirect, cookies,
   /// a paced body), before any other queue can look at them; immediate answers never pay for
   /// the reflection it takes.
-  private var readFacts: SessionFacts?
-
-  /// The session facts. Off the work queue they can only be what was read on it before (the
-  /// field they come from is written there); unread, they are empty.
-  private func facts(onWorkQueue: Bool) -> SessionFacts {
-    if let readFacts { return readFacts }
-    guard onWorkQueue else { return SessionFacts() }
-    let read = SessionFacts(task: task)
-    readFacts = read
-    return read
-  }
+  private final var readFacts: SessionFacts?
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
@@ -155,6 +147,20 @@ class InterceptingProtocol: URLProtocol {
     for timer in timers { timer.cancel() }
     if let network { Self.cancelLater(network) }
     state.withLock { $0.userCode }?.run.cancel()
+  }
+}
+
+// The rest is in an extension, where methods take no slot in the class's table of methods: every
+// registry mints a subclass, whose metadata copies that table and lives as long as the process.
+extension InterceptingProtocol {
+  /// The session facts. Off the work queue they can only be what was read on it before (the
+  /// field they come from is written there); unread, they are empty.
+  private func facts(onWorkQueue: Bool) -> SessionFacts {
+    if let readFacts { return readFacts }
+    guard onWorkQueue else { return SessionFacts() }
+    let read = SessionFacts(task: task)
+    readFacts = read
+    return read
   }
 
   /// Cancels a pass-through task from another queue: every URLSession work queue targets one
