@@ -20,10 +20,12 @@ class InterceptingProtocol: URLProtocol {
     case idle
     /// Deciding: a delay, the network or a redirect decision is pending.
     case waiting
-    /// An answer is ready for the work queue.
-    case ready(Reply)
+    /// An answer is ready for the work queue. This case and the redirect are held by reference:
+    /// only answers that come later take them, and inline they made every phase as large as a
+    /// reply, copied by code each request runs cold.
+    indirect case ready(Reply)
     /// A redirect waits for the task delegate's decision, which is asked on the work queue.
-    case redirect(RedirectQuestion)
+    indirect case redirect(RedirectQuestion)
     /// The response is out; the body is going out in parts (`due` when the next part may go).
     case sending(BodySender, due: Bool)
     case finished
@@ -173,8 +175,9 @@ extension InterceptingProtocol {
 
   private enum Step {
     case begin
-    case deliver(Reply)
-    case ask(RedirectQuestion)
+    // Held by reference for the reason the phase holds its answer so.
+    indirect case deliver(Reply)
+    indirect case ask(RedirectQuestion)
     case send(BodySender)
     case abort(BodySender, any Error & Sendable)
     case none
