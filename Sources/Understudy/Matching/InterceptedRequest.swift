@@ -6,27 +6,27 @@
 public struct InterceptedRequest: Sendable, CustomStringConvertible {
   // Every request's snapshot is copied into the journal, the stub's log, the in-flight table
   // and the responder; one reference makes each copy a retain instead of a dozen fields.
-  private var storage: Storage
+  private var storage: CopyOnWrite<Fields>
 
   /// The HTTP method, upper-cased (`GET` when the request named none).
   public var method: HTTPMethod {
-    get { HTTPMethod(upperCased: storage.method) }
-    set { update { $0.method = newValue.rawValue } }
+    get { HTTPMethod(upperCased: storage.value.method) }
+    set { storage.value.method = newValue.rawValue }
   }
   /// The method's name, for the matching paths that compare it as text on every request.
-  var methodName: String { storage.method }
+  var methodName: String { storage.value.method }
   /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
-  public var url: URL { storage.url.url }
+  public var url: URL { storage.value.url.url }
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders {
-    get { storage.headers }
-    set { update { $0.headers = newValue } }
+    get { storage.value.headers }
+    set { storage.value.headers = newValue }
   }
   /// The body bytes, or `nil` when the request had none.
   public var body: Data? {
-    get { storage.body }
+    get { storage.value.body }
     set {
-      update { $0.body = newValue }
+      storage.value.body = newValue
       jsonCache = nil
     }
   }
@@ -36,50 +36,44 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
   /// matches.
   public var pathParameters: [String: String] {
-    get { storage.pathParameters }
-    set { update { $0.pathParameters = newValue } }
+    get { storage.value.pathParameters }
+    set { storage.value.pathParameters = newValue }
   }
   /// The timeout the caller asked for, in seconds.
   public var timeoutInterval: TimeInterval {
-    get { storage.timeoutInterval }
-    set { update { $0.timeoutInterval = newValue } }
+    get { storage.value.timeoutInterval }
+    set { storage.value.timeoutInterval = newValue }
   }
 
   /// The URL's path, percent-decoded (`/` when empty).
-  public var path: String { storage.url.path }
+  public var path: String { storage.value.url.path }
   /// The URL's path as written, percent-encoded, for templates: an encoded slash stays inside its
   /// segment.
-  var encodedPath: String { storage.url.encodedPath }
+  var encodedPath: String { storage.value.url.encodedPath }
   /// The URL's query items, percent-decoded, in the order they appear.
-  public var queryItems: [URLQueryItem] { storage.url.queryItems }
+  public var queryItems: [URLQueryItem] { storage.value.url.queryItems }
   /// The URL's host, lower-cased.
-  public var host: String? { storage.url.host }
+  public var host: String? { storage.value.url.host }
   /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
   /// instructions and every stub whose pattern names a full URL checks it.
-  var scheme: String? { storage.url.scheme }
+  var scheme: String? { storage.value.url.scheme }
   /// The port the URL names, if any: read once here for the same reason, since every stub
   /// whose pattern names a full URL checks it too.
-  var port: Int? { storage.url.port }
-
-  /// Copies the storage first when another snapshot shares it.
-  private mutating func update(_ change: (Storage) -> Void) {
-    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    change(storage)
-  }
+  var port: Int? { storage.value.url.port }
 
   /// Creates a request snapshot.
   public init(
     method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
     timeoutInterval: TimeInterval = 60
   ) {
-    storage = Storage(
-      method: method.rawValue, url: ParsedURL.of(url), headers: headers, body: body,
-      timeoutInterval: timeoutInterval)
+    storage = CopyOnWrite(
+      Fields(
+        method: method.rawValue, url: ParsedURL.of(url), headers: headers, body: body,
+        timeoutInterval: timeoutInterval))
   }
 
   /// The fields, shared by copies until one of them changes a field.
-  private final class Storage: @unchecked Sendable {
-    // Mutated only through `update`, which first makes the storage unique to one snapshot.
+  private struct Fields: Sendable {
     var method: String
     let url: ParsedURL
     var headers: HTTPHeaders
@@ -87,24 +81,6 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     // `[:]` would call the dictionary-literal initialiser on every request; this is inlined.
     var pathParameters = [String: String]()
     var timeoutInterval: TimeInterval
-
-    init(
-      method: String, url: ParsedURL, headers: HTTPHeaders, body: Data?,
-      timeoutInterval: TimeInterval
-    ) {
-      self.method = method
-      self.url = url
-      self.headers = headers
-      self.body = body
-      self.timeoutInterval = timeoutInterval
-    }
-
-    func copy() -> Storage {
-      let copy = Storage(
-        method: method, url: url, headers: headers, body: body, timeoutInterval: timeoutInterval)
-      copy.pathParameters = pathParameters
-      return copy
-    }
   }
 
   /// Creates a snapshot of `request`, taking the body from `body` when given (the protocol passes

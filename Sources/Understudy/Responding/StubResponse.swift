@@ -13,11 +13,9 @@ public struct StubResponse: Sendable {
     case passThrough(PassThrough)
   }
 
-  /// Everything a response holds, behind one reference. A response is copied at each step of a
-  /// request (out of its stub, into a decision, into a reply); one retain per copy keeps that
-  /// path short, where copying each field ran a copy function cold in every test's scope.
-  /// Shared storage is never changed: a setter copies it first unless it is the only holder.
-  private final class Storage: @unchecked Sendable {
+  /// Everything a response holds. A response is copied at each step of a request (out of its
+  /// stub, into a decision, into a reply), so the fields are kept behind one reference.
+  private struct Fields: Sendable {
     var outcome: Outcome
     var responseCache = HTTPResponseCache()
     var delay: TimeInterval = 0
@@ -26,80 +24,57 @@ public struct StubResponse: Sendable {
     var dropAfterBytes: Int?
     var chunks: [BodyChunk]?
     var webSocket: WebSocketConversation?
-
-    init(_ outcome: Outcome) {
-      self.outcome = outcome
-    }
-
-    func copy() -> Storage {
-      let copy = Storage(outcome)
-      copy.responseCache = responseCache
-      copy.delay = delay
-      copy.bodyDelay = bodyDelay
-      copy.bytesPerSecond = bytesPerSecond
-      copy.dropAfterBytes = dropAfterBytes
-      copy.chunks = chunks
-      copy.webSocket = webSocket
-      return copy
-    }
   }
 
-  private var storage: Storage
-
-  private mutating func update(_ change: (Storage) -> Void) {
-    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    change(storage)
-  }
+  private var storage: CopyOnWrite<Fields>
 
   var outcome: Outcome {
-    get { storage.outcome }
+    get { storage.value.outcome }
     set {
-      update {
-        $0.outcome = newValue
-        // The cached HTTPURLResponse was built from the old status and headers.
-        $0.responseCache = HTTPResponseCache()
-      }
+      storage.value.outcome = newValue
+      // The cached HTTPURLResponse was built from the old status and headers.
+      storage.value.responseCache = HTTPResponseCache()
     }
   }
   /// Shared by copies until the outcome changes.
-  var responseCache: HTTPResponseCache { storage.responseCache }
+  var responseCache: HTTPResponseCache { storage.value.responseCache }
   /// How long to wait before the response (status and headers), in seconds; the protocol waits
   /// without blocking a thread.
   public var delay: TimeInterval {
-    get { storage.delay }
-    set { update { $0.delay = newValue } }
+    get { storage.value.delay }
+    set { storage.value.delay = newValue }
   }
   /// How long to wait between the response and the first byte of the body, in seconds.
   public var bodyDelay: TimeInterval {
-    get { storage.bodyDelay }
-    set { update { $0.bodyDelay = newValue } }
+    get { storage.value.bodyDelay }
+    set { storage.value.bodyDelay = newValue }
   }
   /// The rate the body is delivered at, in bytes per second, or `nil` for all at once.
   public var bytesPerSecond: Int? {
-    get { storage.bytesPerSecond }
-    set { update { $0.bytesPerSecond = newValue } }
+    get { storage.value.bytesPerSecond }
+    set { storage.value.bytesPerSecond = newValue }
   }
   /// When set, the connection drops after this many body bytes and the request fails with
   /// `URLError(.networkConnectionLost)`.
   public var dropAfterBytes: Int? {
-    get { storage.dropAfterBytes }
-    set { update { $0.dropAfterBytes = newValue } }
+    get { storage.value.dropAfterBytes }
+    set { storage.value.dropAfterBytes = newValue }
   }
   /// When set, the body goes out in these parts, each after its delay (a stream of server-sent
   /// events, say); delegate-based tasks see each part, other tasks the whole body at the end.
   public var chunks: [BodyChunk]? {
-    get { storage.chunks }
-    set { update { $0.chunks = newValue } }
+    get { storage.value.chunks }
+    set { storage.value.chunks = newValue }
   }
   /// The conversation a WebSocket stub holds; the response itself is the `426` that requests
   /// which do not upgrade get.
   package var webSocket: WebSocketConversation? {
-    get { storage.webSocket }
-    set { update { $0.webSocket = newValue } }
+    get { storage.value.webSocket }
+    set { storage.value.webSocket = newValue }
   }
 
   init(_ outcome: Outcome) {
-    storage = Storage(outcome)
+    storage = CopyOnWrite(Fields(outcome: outcome))
   }
 
   /// Creates an HTTP response.
