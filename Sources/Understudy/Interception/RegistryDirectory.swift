@@ -22,9 +22,9 @@ final class RegistryDirectory: Sendable {
     weak var registry: StubRegistry?
   }
 
-  /// Why a registry went away, formatted only when a late request reads it, and where that
+  /// Why a registry went away, put into words only when a late request reads it, and where that
   /// request is reported.
-  typealias Retirement = (reason: @Sendable () -> String, reportAt: SourceLocation?)
+  typealias Retirement = (reason: RetirementReason, reportAt: SourceLocation?)
 
   private struct State {
     var next = 1
@@ -65,13 +65,8 @@ final class RegistryDirectory: Sendable {
   }
 
   /// Marks live registry `id` as gone; later requests from its sessions fail with `reason`.
-  /// The first retirement stands (a scope ends, then its registry is deallocated). The text is
-  /// formatted only when a late request asks for it: every test's scope ends with a reason, and
-  /// few are ever read.
-  func retire(
-    _ id: Int, reason: @autoclosure @escaping @Sendable () -> String,
-    reportAt location: SourceLocation? = nil
-  ) {
+  /// The first retirement stands (a scope ends, then its registry is deallocated).
+  func retire(_ id: Int, reason: RetirementReason, reportAt location: SourceLocation? = nil) {
     state.withLock { state in
       guard state.live.removeValue(forKey: id) != nil else { return }
       state.retired.insert(id, (reason, location))
@@ -87,7 +82,7 @@ final class RegistryDirectory: Sendable {
     state.withLock { state in
       if let registry = state.live[id]?.registry { return .live(registry) }
       if let retired = state.retired[id] {
-        return .retired(retired.reason(), reportAt: retired.reportAt)
+        return .retired(retired.reason.description, reportAt: retired.reportAt)
       }
       if let reason = state.closed[id] { return .retired(reason, reportAt: nil) }
       if state.live[id] != nil {

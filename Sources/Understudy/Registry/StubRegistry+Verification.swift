@@ -70,13 +70,11 @@ extension StubRegistry {
     scopeState.withLock { $0.ended = true }
     runScopeEndActions()
     finishJournalWatchers()
-    let reason: @Sendable () -> String = {
-      "its test \(testName) ended (scope declared at \(location))"
-    }
+    let reason = RetirementReason.scopeEnded(testName: testName, location: location)
     let reportAt = reportsStragglersToSwiftTesting ? location : nil
     // The first retirement stands, as in the directory.
     scopeState.withLock { $0.retirement = $0.retirement ?? (reason, reportAt) }
-    RegistryDirectory.shared.retire(id, reason: reason(), reportAt: reportAt)
+    RegistryDirectory.shared.retire(id, reason: reason, reportAt: reportAt)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
       for request in requestsInFlight {

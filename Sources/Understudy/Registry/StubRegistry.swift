@@ -71,10 +71,7 @@ public final class StubRegistry: Sendable {
 
   deinit {
     finishJournalWatchers()
-    // The reason is kept and formatted later: it must hold a copy, never the registry itself.
-    let created = location
-    RegistryDirectory.shared.retire(
-      id, reason: "its StubRegistry (created at \(created)) was deallocated")
+    RegistryDirectory.shared.retire(id, reason: .deallocated(createdAt: location))
   }
 
   /// What happens to requests no stub matches.

@@ -67,7 +67,7 @@ package final class ServedExchange: @unchecked Sendable {
     // it, and the registry knows that itself.
     if let (reason, reportAt) = registry.scopeState.withLock({ $0.retirement }) {
       let message =
-        "Understudy: \(request) arrived at the loopback server after \(reason()). It is not "
+        "Understudy: \(request) arrived at the loopback server after \(reason). It is not "
         + "answered, so no other test's stubs can answer it; make sure the code under test "
         + "finishes its requests before the test or registry ends."
       if let reportAt { IssueReporter.reportOrphaned(message, at: reportAt) }

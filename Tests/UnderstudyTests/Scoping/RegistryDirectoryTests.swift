@@ -12,7 +12,7 @@ import Testing
     (0..<count).map { index in
       let id = directory.allocateID()
       directory.register(registry, as: id)
-      directory.retire(id, reason: "its test t\(index)() ended")
+      directory.retire(id, reason: .text("its test t\(index)() ended"))
       return id
     }
   }
@@ -47,11 +47,11 @@ import Testing
     let registry = StubRegistry()
     let first = directory.allocateID()
     directory.register(registry, as: first)
-    directory.retire(first, reason: "its test first() ended")
+    directory.retire(first, reason: .text("its test first() ended"))
     let second = retire(1, in: directory, keeping: registry)[0]
     // The registry's deallocation retires it again; that must not bring back a reason, nor push
     // out the one kept.
-    directory.retire(first, reason: "its StubRegistry was deallocated")
+    directory.retire(first, reason: .text("its StubRegistry was deallocated"))
     #expect(directory.keptReasons == 1)
     guard case .retired(let reason, _) = directory.lookup(second),
       case .retired(let older, _) = directory.lookup(first)
