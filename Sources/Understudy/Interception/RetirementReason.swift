@@ -9,8 +9,6 @@ enum RetirementReason: Sendable, CustomStringConvertible {
   case scopeEnded(testName: String, location: SourceLocation)
   /// The registry created at `location` was deallocated.
   case deallocated(createdAt: SourceLocation)
-  /// Any other reason, already in words.
-  case text(String)
 
   /// The reason as it completes "… arrived after …" in a report.
   var description: String {
@@ -19,8 +17,6 @@ enum RetirementReason: Sendable, CustomStringConvertible {
       "its test \(testName) ended (scope declared at \(location))"
     case .deallocated(let location):
       "its StubRegistry (created at \(location)) was deallocated"
-    case .text(let text):
-      text
     }
   }
 }

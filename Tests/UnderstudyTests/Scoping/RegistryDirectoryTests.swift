@@ -6,13 +6,15 @@ import Testing
 /// refuses the others. Each test uses a small directory of its own: retiring hundreds of
 /// registries in the shared one would push out the reasons other tests running now look up.
 @Suite struct RegistryDirectoryTests {
+  private let scope = SourceLocation(fileID: "AppTests/Scopes.swift", line: 7)
+
   private func retire(_ count: Int, in directory: RegistryDirectory, keeping registry: StubRegistry)
     -> [Int]
   {
     (0..<count).map { index in
       let id = directory.allocateID()
       directory.register(registry, as: id)
-      directory.retire(id, reason: .text("its test t\(index)() ended"))
+      directory.retire(id, reason: .scopeEnded(testName: "t\(index)()", location: scope))
       return id
     }
   }
@@ -26,7 +28,7 @@ import Testing
         Issue.record("registry \(id) is live after it was retired")
         continue
       }
-      #expect(reason == "its test t\(index)() ended")
+      #expect(reason == "its test t\(index)() ended (scope declared at AppTests/Scopes.swift:7)")
     }
   }
 
@@ -47,11 +49,11 @@ import Testing
     let registry = StubRegistry()
     let first = directory.allocateID()
     directory.register(registry, as: first)
-    directory.retire(first, reason: .text("its test first() ended"))
+    directory.retire(first, reason: .scopeEnded(testName: "first()", location: scope))
     let second = retire(1, in: directory, keeping: registry)[0]
     // The registry's deallocation retires it again; that must not bring back a reason, nor push
     // out the one kept.
-    directory.retire(first, reason: .text("its StubRegistry was deallocated"))
+    directory.retire(first, reason: .deallocated(createdAt: scope))
     #expect(directory.keptReasons == 1)
     guard case .retired(let reason, _) = directory.lookup(second),
       case .retired(let older, _) = directory.lookup(first)
@@ -59,7 +61,7 @@ import Testing
       Issue.record("a retired registry answers again")
       return
     }
-    #expect(reason == "its test t0() ended")
+    #expect(reason == "its test t0() ended (scope declared at AppTests/Scopes.swift:7)")
     #expect(older.contains("its test scope ended or it was deallocated"))
   }
 
