@@ -64,7 +64,8 @@ enum RedactionPlaceholder {
   /// `url` with each percent-encoded placeholder in its host and port spelled
   /// ``inAuthority(_:)`` (or, when a placeholder replaced all or part of its scheme, every `:` of
   /// its first segment percent-encoded), so that an echo replaced inside a host or a scheme
-  /// leaves a URL Foundation can still parse.
+  /// leaves a URL Foundation can still parse. When an echo moved path text into the host, and
+  /// that is not enough, the host and port become one percent-encoded host name.
   static func authoritySafe(_ url: String) -> String {
     let utf8 = url.utf8
     guard url.contains("%3Credacted:") else { return url }
@@ -102,18 +103,39 @@ enum RedactionPlaceholder {
     let spelled = String(url[..<start]) + safe + String(url[end...])
     if URL(string: spelled) != nil { return spelled }
     // The echo took the `/` that began the path, so the path's text after it is read as host and
-    // port now (`http:///next?key%3Dk[::1]:8080/bin` became `http://%3C…%3E[::1]:8080/bin`): with
-    // every `:`, `[` and `]` there encoded, the region is one host name Foundation accepts.
-    var name = ""
-    for character in region {
-      switch character {
-      case ":": name += "%3A"
-      case "[": name += "%5B"
-      case "]": name += "%5D"
-      default: name.append(character)
+    // port now (`http:///next?key%3Dk[::1]:8080%bin` became `http://%3C…%3E[::1]:8080%bin`):
+    // Foundation is lenient everywhere but in a host, so the region becomes one host name.
+    return String(url[..<start]) + registeredName(region) + String(url[end...])
+  }
+
+  /// `text` with every byte a host name may not hold percent-encoded: all but RFC 3986's
+  /// unreserved characters, its sub-delimiters and the escapes already there. A `:`, `[` or `]`,
+  /// a space, or a `%` that begins no escape would each make Foundation refuse the URL.
+  private static func registeredName(_ text: Substring) -> String {
+    let bytes = Array(text.utf8)
+    let hex = Array("0123456789ABCDEF".utf8)
+    var name: [UInt8] = []
+    for (index, byte) in bytes.enumerated() {
+      let isEscape =
+        byte == UInt8(ascii: "%") && index + 2 < bytes.count
+        && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+      if isEscape || isSchemeStart(byte) || isDigit(byte)
+        || "-._~!$&'()*+,;=".utf8.contains(byte)
+      {
+        name.append(byte)
+      } else {
+        name += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
       }
     }
-    return String(url[..<start]) + name + String(url[end...])
+    return String(decoding: name, as: UTF8.self)
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
   }
 
   private static func isSchemeStart(_ byte: UInt8) -> Bool {
@@ -121,8 +143,8 @@ enum RedactionPlaceholder {
   }
 
   private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
-    isSchemeStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-      || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    isSchemeStart(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+      || byte == UInt8(ascii: ".")
   }
 
   /// Percent-encodes everything but the unreserved characters and `:`, the same way every time
