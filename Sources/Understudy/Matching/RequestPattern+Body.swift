@@ -31,8 +31,12 @@ extension RequestPattern {
 
   /// Matches when the body, read as UTF-8 text, contains `text`.
   public static func body(containing text: String) -> RequestPattern {
-    RequestPattern.builtIn(field: "body", expected: "contains \(text.quoted())") { request in
-      request.bodyText?.contains(text) == true
+    // Foundation on Linux lets a needle's trailing NULs run past the end of the text in an
+    // unanchored search: `"xa".contains("a\0")` is true and `"éa".contains("a\0")` traps. Its
+    // literal search answers both rightly, and a needle holding a NUL is bytes, not prose.
+    let options: String.CompareOptions = text.utf8.contains(0) ? .literal : []
+    return RequestPattern.builtIn(field: "body", expected: "contains \(text.quoted())") { request in
+      request.bodyText?.range(of: text, options: options) != nil
         ? .matched : .mismatched(actual: request.bodySummary)
     }
   }

@@ -165,7 +165,8 @@ struct RedactionEchoes {
     // A text none of them occurs in is left as it is, and that is nearly every text.
     guard occurs(in: text) else { return text }
     var text = text
-    for needle in needles where text.contains(needle.text) {
+    // Literally, as the replacement below searches: the check and the replacement agree.
+    for needle in needles where text.range(of: needle.text, options: .literal) != nil {
       let placeholder =
         encoded || needle.isEncoded
         ? RedactionPlaceholder.percentEncoded(needle.name) : RedactionPlaceholder.text(needle.name)

@@ -49,6 +49,16 @@ import Testing
       field: "body", expected: #"contains ""role"""#, actual: #""role=admin""#)
   }
 
+  /// Foundation on Linux reads `"xa".contains("a\0")` as true and traps on
+  /// `"éa".contains("a\0")`: a needle's trailing NUL ran past the end of the body.
+  @Test func containingANulMatchesOnlyTheNul() {
+    let pattern = RequestPattern.body(containing: "a\0")
+    expectMatch(pattern, request(url, text: "éa\0"))
+    expectMatch(pattern, request(url, text: "a\0b"))
+    #expect(pattern.match(request(url, text: "éa")) == nil)
+    #expect(pattern.match(request(url, text: "xa")) == nil)
+  }
+
   @Test func regex() {
     let pattern = RequestPattern.body(matching: #"order-\d{4}"#)
     expectMatch(pattern, request(url, text: "id: order-1234, ok"))

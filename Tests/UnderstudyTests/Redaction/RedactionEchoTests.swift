@@ -201,6 +201,26 @@ import Testing
     #expect(Redaction.default.redact(redacted) == redacted)
   }
 
+  /// A secret ending in a NUL (the fuzzer sent one in an `Authorization` header), searched for
+  /// in a text that ends with the rest of it and holds a non-ASCII character: Foundation's
+  /// unanchored search on Linux traps there, which took the process down. Searched for
+  /// literally, the text is left as it is, and an exact echo is still replaced.
+  @Test func aSecretEndingInANulIsSearchedForLiterally() throws {
+    let secret = "s3cr3t-token-0815\0"
+    let entry = HAR.Entry.sample(
+      url: "https://api.example.com/é/s3cr3t-token-0815",
+      requestHeaders: [HAR.Header(name: "Authorization", value: "Bearer " + secret)],
+      responseHeaders: [
+        HAR.Header(name: "Location", value: "https://api.example.com/é/s3cr3t-token-0815"),
+        HAR.Header(name: "X-Seen", value: "é " + secret),
+      ])
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.request.url == entry.request.url)
+    #expect(redacted.response.headers[0].value == entry.response.headers[0].value)
+    #expect(redacted.response.headers[1].value == "é <redacted:authorization>")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
   /// A secret that reads like part of a placeholder (a fuzzer found `Bearer acted:password%3`)
   /// is replaced where it stands, never inside the placeholder another rule wrote: mangling
   /// `%3Credacted:password%3E` made a second redaction change the cassette again.
