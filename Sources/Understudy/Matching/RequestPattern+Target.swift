@@ -100,14 +100,8 @@ extension RequestPattern {
 
   /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
   private static func isScheme(_ text: Substring) -> Bool {
-    func isLetter(_ byte: UInt8) -> Bool {
-      (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-    guard let first = text.utf8.first, isLetter(first) else { return false }
-    return text.utf8.allSatisfy { byte in
-      isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
+    guard let first = text.utf8.first, ASCIIByte.isLetter(first) else { return false }
+    return text.utf8.allSatisfy(ASCIIByte.isSchemeCharacter)
   }
 
   /// `host` and the text after `:`, if any; brackets around an IPv6 literal are dropped, as

@@ -312,8 +312,8 @@ private struct ShapeScanner {
         data.contains(UInt8(ascii: ":"))
       else { return nil }
     case .tokenCredentials:
-      guard body >= 12, bytes[secret].contains(where: ByteClass.isDigit),
-        bytes[secret].contains(where: ByteClass.isLetter)
+      guard body >= 12, bytes[secret].contains(where: ASCIIByte.isDigit),
+        bytes[secret].contains(where: ASCIIByte.isLetter)
       else { return nil }
     default:
       guard body >= 12 else { return nil }
@@ -341,8 +341,8 @@ private struct ShapeScanner {
   func userinfo(colonAt colon: Int) -> CredentialShape? {
     guard has("://", at: colon) else { return nil }
     var schemeStart = colon
-    while schemeStart > 0, ByteClass.isSchemeCharacter(bytes[schemeStart - 1]) { schemeStart -= 1 }
-    guard schemeStart < colon, ByteClass.isLetter(bytes[schemeStart]) else { return nil }
+    while schemeStart > 0, ASCIIByte.isSchemeCharacter(bytes[schemeStart - 1]) { schemeStart -= 1 }
+    guard schemeStart < colon, ASCIIByte.isLetter(bytes[schemeStart]) else { return nil }
     let infoStart = colon + 3
     let infoEnd = run(from: infoStart, class: ByteClass.authority)
     guard infoEnd < count, bytes[infoEnd] == UInt8(ascii: "@"), infoEnd > infoStart else {
@@ -385,7 +385,7 @@ private struct ShapeScanner {
         let end = run(from: index, class: ByteClass.base64)
         let key = bytes[index..<end]
         if end - index == 40, end == count || bytes[end] != UInt8(ascii: "="),
-          key.contains(where: ByteClass.isDigit),
+          key.contains(where: ASCIIByte.isDigit),
           key.contains(where: { (0x41...0x5A).contains($0) }),
           key.contains(where: { (0x61...0x7A).contains($0) }),
           !taken.contains(where: { $0.whole.overlaps(index..<end) })
@@ -521,7 +521,7 @@ private enum ByteClass {
 
   static let table: [UInt8] = (0..<256).map { value in
     let byte = UInt8(value)
-    let alphanumeric = isLetter(byte) || isDigit(byte)
+    let alphanumeric = isAlphanumeric(byte)
     var flags: UInt8 = 0
     if alphanumeric || byte == UInt8(ascii: "_") { flags |= word }
     if alphanumeric || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { flags |= base64 }
@@ -543,22 +543,18 @@ private enum ByteClass {
     }())
   static var pointer: UnsafePointer<UInt8> { storage.value }
 
-  static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
   /// The byte with ASCII letters lower-cased.
-  static func folded(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
-  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-  static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
+  static func folded(_ byte: UInt8) -> UInt8 { ASCIIByte.isLetter(byte) ? byte | 0x20 : byte }
+  static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte)
+  }
   static func isAlphanumericOrDash(_ byte: UInt8) -> Bool {
     isAlphanumeric(byte) || byte == UInt8(ascii: "-")
   }
   static func isUpperOrDigit(_ byte: UInt8) -> Bool {
-    (0x41...0x5A).contains(byte) || isDigit(byte)
+    (0x41...0x5A).contains(byte) || ASCIIByte.isDigit(byte)
   }
   static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-  }
-  static func isSchemeCharacter(_ byte: UInt8) -> Bool {
-    isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-      || byte == UInt8(ascii: ".")
   }
 }

@@ -71,8 +71,8 @@ enum RedactionPlaceholder {
     guard url.contains("%3Credacted:") else { return url }
     var start = utf8.startIndex
     if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
-      let first = utf8.first, Self.isSchemeStart(first),
-      utf8[..<colon].allSatisfy(Self.isSchemeCharacter)
+      let first = utf8.first, ASCIIByte.isLetter(first),
+      utf8[..<colon].allSatisfy(ASCIIByte.isSchemeCharacter)
     {
       let rest = utf8[utf8.index(after: colon)...]
       guard rest.starts(with: "//".utf8) else { return url }
@@ -118,8 +118,8 @@ enum RedactionPlaceholder {
     for (index, byte) in bytes.enumerated() {
       let isEscape =
         byte == UInt8(ascii: "%") && index + 2 < bytes.count
-        && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
-      if isEscape || isSchemeStart(byte) || isDigit(byte)
+        && ASCIIByte.isHexDigit(bytes[index + 1]) && ASCIIByte.isHexDigit(bytes[index + 2])
+      if isEscape || ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte)
         || "-._~!$&'()*+,;=".utf8.contains(byte)
       {
         name.append(byte)
@@ -128,23 +128,6 @@ enum RedactionPlaceholder {
       }
     }
     return String(decoding: name, as: UTF8.self)
-  }
-
-  private static func isDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-  }
-
-  private static func isHexDigit(_ byte: UInt8) -> Bool {
-    isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
-  }
-
-  private static func isSchemeStart(_ byte: UInt8) -> Bool {
-    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-  }
-
-  private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
-    isSchemeStart(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-      || byte == UInt8(ascii: ".")
   }
 
   /// Percent-encodes everything but the unreserved characters and `:`, the same way every time
