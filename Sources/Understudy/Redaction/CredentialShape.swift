@@ -106,6 +106,14 @@ private struct ShapeScanner {
         index = shape.whole.upperBound
         continue
       }
+      // A percent escape ends a word: `%20ghp_…` and `%3DeyJ…` start a token after it, and a
+      // URL or form value spells a token's neighbours that way.
+      if byte == UInt8(ascii: "%"), index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),
+        ASCIIByte.isHexDigit(bytes[index + 2])
+      {
+        index = placeholderEnd(wordAt: index + 1) ?? index + 3
+        continue
+      }
       // A JSON body has a `:` after every member name; only `://` can start user information.
       if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
         let shape = userinfo(colonAt: index)
@@ -326,14 +334,33 @@ private struct ShapeScanner {
   /// `-----BEGIN … PRIVATE KEY-----`; the secret is the header after `-----BEGIN `, which is
   /// all a scan needs to refuse the key that follows.
   func privateKey(at start: Int) -> CredentialShape? {
-    guard has("-----BEGIN ", at: start) else { return nil }
-    let nameStart = start + 11
-    let nameEnd = run(from: nameStart) { ByteClass.isUpperOrDigit($0) || $0 == UInt8(ascii: " ") }
+    guard has("-----BEGIN", at: start), let gap = spaceLength(at: start + 10) else { return nil }
+    let nameStart = start + 10 + gap
+    var name = ""
+    var nameEnd = nameStart
+    while nameEnd < count {
+      if ByteClass.isUpperOrDigit(bytes[nameEnd]) {
+        name.unicodeScalars.append(Unicode.Scalar(bytes[nameEnd]))
+        nameEnd += 1
+      } else if let gap = spaceLength(at: nameEnd) {
+        name += " "
+        nameEnd += gap
+      } else {
+        break
+      }
+    }
     guard has("-----", at: nameEnd) else { return nil }
-    let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
     guard name.hasSuffix("PRIVATE KEY") || name.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
     return CredentialShape(
       kind: .privateKey, whole: start..<nameEnd + 5, secret: nameStart..<nameEnd + 5)
+  }
+
+  /// The length of the space at `index` as a PEM label may spell it: a space, or a URL's or a
+  /// form's `%20` or `+`, so a key sent in a query or a form body is still seen.
+  private func spaceLength(at index: Int) -> Int? {
+    guard index < count else { return nil }
+    if bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "+") { return 1 }
+    return has("%20", at: index) ? 3 : nil
   }
 
   /// `scheme://user:password@host`, or a user name long enough to be a token

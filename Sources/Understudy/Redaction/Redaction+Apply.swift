@@ -124,7 +124,11 @@ struct CompiledRedaction: Sendable {
     entry.request.postData?.textStorage.decode()
     entry.response.content.textStorage?.decode()
     entry.transformRedactableFields { field, value in
-      ruled(value, in: field, echoes: &echoes)
+      // Values remembered from earlier fields go first: a rule that reads less of a value than
+      // the rule that found it (an HTML-minded query pair stops at `'`) would replace its start
+      // and leave the rest, which no echo search could find then.
+      let echoed = echoes.isEmpty ? value : echoes.replace(in: value, field: field)
+      return ruled(echoed, in: field, echoes: &echoes)
     }
     if !echoes.isEmpty {
       entry.transformRedactableFields { field, value in
@@ -202,8 +206,10 @@ struct CompiledRedaction: Sendable {
         return RedactionPlaceholder.text(key)
       }
       // `a=1;token=x` arrives as one parameter `a` with the value `1;token=x`.
-      guard value.contains(";") else { return value }
-      return redactPairs(Substring(value), encoded: false, echoes: &echoes)
+      let pairs =
+        value.contains(";") ? redactPairs(Substring(value), encoded: false, echoes: &echoes) : value
+      // A URL as a value (an OAuth `redirect_uri`, a `next` link) has query pairs of its own.
+      return Self.splice(pairs, embeddedQueryReplacements(in: pairs, echoes: &echoes))
     case .formParameter(let name):
       guard queryNames.matches(name) else { return applyPatterns(value) }
       let key = RedactionPlaceholder.name(from: name.lowercased())

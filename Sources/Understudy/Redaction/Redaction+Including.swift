@@ -5,6 +5,7 @@ extension Redaction {
     Redaction(
       headerNames: headerNames + other.headerNames,
       queryParameterNames: queryParameterNames + other.queryParameterNames,
+      jsonMemberNames: jsonMemberNames + other.jsonMemberNames,
       jsonPaths: jsonPaths + other.jsonPaths, bodyPatterns: bodyPatterns + other.bodyPatterns,
       credentialAllowances: credentialAllowances + other.credentialAllowances)
   }

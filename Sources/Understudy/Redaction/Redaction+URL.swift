@@ -76,8 +76,16 @@ extension CompiledRedaction {
     guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
     let rawName = pair[..<equals]
     let name = encoded ? FormBody.decode(rawName) : String(rawName)
-    guard queryNames.matches(name) else { return String(pair) }
     let rawValue = pair[pair.index(after: equals)...]
+    guard queryNames.matches(name) else {
+      // A URL as a value (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Faccess_token%3D…`) hides its
+      // pairs behind escapes. Its credentials are remembered here, and replaced as echoes in
+      // every spelling, this one included.
+      if encoded, rawValue.contains("%") {
+        _ = embeddedQueryReplacements(in: FormBody.decode(rawValue), echoes: &echoes)
+      }
+      return String(pair)
+    }
     let key = RedactionPlaceholder.name(from: name.lowercased())
     if encoded {
       echoes.remember(String(rawValue), as: key)

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Spellings of a named secret that an audit (2026-11-27) found reaching a written cassette or
+/// an attachment. Each test greps the whole encoded document, not the one field it planted in.
+@Suite struct RedactionSpellingsTests {
+  /// A distinct value per test, built at run time so the source holds no secret literal.
+  private static func secret(_ place: String) -> String {
+    "S3CRET" + place.filter(\.isLetter).prefix(8) + String(UUID().uuidString.prefix(8))
+  }
+
+  @Test func aCDATASectionInACredentialElementIsRedactedAndSoAreItsEchoes() throws {
+    let key = Self.secret("cdata")
+    let entry = HAR.Entry.sample(
+      responseHeaders: [HAR.Header(name: "X-Echo", value: key)],
+      content: HAR.Content(
+        body: Data("<r><apiKey><![CDATA[\(key)]]></apiKey><n>1</n></r>".utf8),
+        mimeType: "application/xml"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(key))
+    #expect(text.contains("<apiKey>%3Credacted:apiKey%3E</apiKey><n>1</n>"))
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+  }
+
+  @Test func anEchoOfAQueryValueHoldingAQuoteIsReplacedWhole() throws {
+    let token = "ab'" + Self.secret("quote")
+    // As a server that echoes its query string answers: the pairs inside a JSON string, where
+    // the pair rule for URLs in text stops at the `'` an HTML attribute would end at.
+    let entry = HAR.Entry.sample(
+      url: "https://api.test/q?page=1&token=\(token)&x=1",
+      content: HAR.Content(
+        body: Data(#"{"query":"page=1&token=\#(token)&x=1"}"#.utf8), mimeType: "application/json"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(String(token.dropFirst(3))))
+    #expect(
+      redacted.log.entries[0].response.content.text
+        == #"{"query":"page=1&token=<redacted:token>&x=1"}"#)
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+  }
+
+  @Test func aCredentialInAURLThatIsAQueryValueIsRedactedInEverySpelling() throws {
+    let token = Self.secret("nested")
+    let callback = "https://app.test/cb?access_token=\(token)&x=1"
+    let encoded = callback.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    var entry = HAR.Entry.sample(
+      url: "https://api.test/authorize?redirect_uri=\(encoded)&state=2",
+      content: HAR.Content(
+        body: Data(#"{"next":"\#(callback)"}"#.utf8), mimeType: "application/json"))
+    entry.request.queryString = [
+      HAR.QueryParameter(name: "redirect_uri", value: callback),
+      HAR.QueryParameter(name: "state", value: "2"),
+    ]
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(token))
+    let request = redacted.log.entries[0].request
+    #expect(
+      request.url.contains("redirect_uri=https%3A%2F%2Fapp%2Etest")
+        && request.url.hasSuffix("&state=2"))
+    #expect(
+      request.queryString.first { $0.name == "redirect_uri" }?.value
+        == "https://app.test/cb?access_token=<redacted:access_token>&x=1")
+    #expect(URL(string: request.url) != nil)
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+  }
+
+  @Test(arguments: [
+    ("ghp" + "_" + "R4nd0mT0k3nV4lu3F0rT3st1ngOnly0123", "state=Bearer%20"),
+    ("eyJ" + "hbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlc2lnbmF0dXJl", "next=%2Fcb%3Fq%3D"),
+    ("AKIA" + "Z7QK2MV9PR4TW8ZB", "ref=%22"),
+    ("-----BEGIN%20RSA%20" + "PRIVATE%20KEY-----%0AMIIEow", "key="),
+    ("-----BEGIN+RSA+" + "PRIVATE+KEY-----%0AMIIEow", "key="),
+  ])
+  func theScannerSeesATokenAfterAPercentEscape(token: String, before: String) {
+    let entry = HAR.Entry.sample(url: "https://api.test/cb?\(before)\(token)")
+    let findings = CredentialScanner().scan(HAR(entries: [entry]))
+    #expect(findings.contains { $0.path == "log.entries[0].request.url" })
+  }
+
+  @Test func theTrafficAttachmentAppliesTheJSONMemberRules() async throws {
+    let access = Self.secret("access")
+    let password = Self.secret("password")
+    let refresh = "9081726354\(Int.random(in: 10_000_000...99_999_999))"
+    let registry = StubRegistry()
+    registry.stub(
+      .post("https://api.test/oauth/token"),
+      .json(string: #"{"access_token":"\#(access)","refresh_token":\#(refresh)}"#))
+    registry.stub(.get("https://api.test/me"), .ok)
+    let session = registry.makeSession()
+    var login = URLRequest(url: URL(string: "https://api.test/oauth/token")!)
+    login.httpMethod = "POST"
+    login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    login.httpBody = Data(#"{"password":["\#(password)"]}"#.utf8)
+    _ = try await session.data(for: login)
+    var me = URLRequest(url: URL(string: "https://api.test/me?ref=\(access)")!)
+    me.setValue(access, forHTTPHeaderField: "X-Client-Ref")
+    _ = try await session.data(for: me)
+
+    let attached = String(
+      decoding: try #require(TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "t")),
+      as: UTF8.self)
+    let exported = try HAR(journal: registry.journal, name: "t").encodedText
+    for text in [attached, exported] {
+      #expect(!text.contains(access))
+      #expect(!text.contains(password))
+      #expect(!text.contains(refresh))
+      #expect(text.contains("<redacted:refresh_token>"))
+    }
+  }
+}
