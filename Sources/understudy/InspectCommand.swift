@@ -56,7 +56,7 @@ enum InspectCommand: Command {
       self.index = index
       method = entry.request.method
       // Masked before the table shortens it, so a cut cannot hide a credential's name.
-      url = LogRedaction.mask(entry.request.url)
+      url = LogRedaction.mask(url: entry.request.url)
       status = entry.response.status
       mimeType = entry.response.content.mimeType
       // What is in the file, not `content.size`: exporters declare sizes for bodies they drop.

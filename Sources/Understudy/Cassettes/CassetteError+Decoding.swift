@@ -47,7 +47,10 @@ extension CassetteError {
         fix: "Check that this is the cassette you meant; a HAR file looks like "
           + "{\"log\": {\"version\": \"1.2\", \"entries\": […]}}.")
     }
-    let problem = "expected \(describe(type))" + (found.map { " but found \($0.summary)" } ?? "")
+    let problem =
+      "expected \(describe(type))"
+      + (found.map { " but found \(type == String.self ? Self.summary(inText: $0) : $0.summary)" }
+        ?? "")
     return located(
       CassetteError(
         kind: .wrongType, problem: problem,
@@ -252,6 +255,18 @@ extension CassetteError {
     }
   }
 
+  /// What was found where text belongs (a header's or a query parameter's `value`), without a
+  /// number long enough to be a secret: a numeric token is still a token, and an error about a
+  /// malformed cassette ends up in CI logs, where masking cannot tell it from any number.
+  private static func summary(inText node: JSONNode) -> String {
+    guard case .number(let text) = node.value, !mayQuote(text) else { return node.summary }
+    return "a number of \(text.count) characters"
+  }
+
+  private static func mayQuote(_ number: String) -> Bool {
+    number.count < Redaction.minimumEchoLength
+  }
+
   private static func fixForWrongType(expected type: Any.Type, found: JSONNode?, key: String?)
     -> String
   {
@@ -261,7 +276,8 @@ extension CassetteError {
       (is Double.Type, .string(let text)?) where Double(text) != nil:
       return "Write the number without quotes, for example \(name)\(text)."
     case (is String.Type, .number(let text)?):
-      return "Put the value in double quotes, for example \(name)\"\(text)\"."
+      return
+        "Put the value in double quotes, for example \(name)\"\(mayQuote(text) ? text : "…")\"."
     default:
       return "Write \(describe(type)) here, for example \(example(for: key, type))."
     }

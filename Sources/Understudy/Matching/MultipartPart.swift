@@ -50,7 +50,7 @@ public struct MultipartPart: Sendable, Hashable, CustomStringConvertible {
     if let name, NamedSecrets.isSecret(name, at: .parameter, naming: naming) {
       return line + ": " + LogRedaction.masked(text)
     }
-    return line + ": " + LogRedaction.mask(text.oneLine.quoted(limit: 80), naming: naming)
+    return line + ": " + text.maskedQuoted(limit: 80, oneLine: true, naming: naming)
   }
 }
 

@@ -46,9 +46,14 @@ struct NameValuePairs: Sendable, Hashable {
     pairs.reduce(into: [:]) { $0[$1, default: 0] += 1 }
   }
 
-  /// `a=1&b=x y`, decoded and clipped, or `empty` when there are no items.
+  /// `a=1&b=x y`, decoded, masked and then clipped (so a value the cut would split is still
+  /// masked whole), or `empty` when there are no items.
   func rendered(empty: String) -> String {
     guard !pairs.isEmpty else { return empty }
-    return pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&").clipped()
+    var text = ""
+    for pair in pairs where text.count < 120 * 20 {
+      text += (text.isEmpty ? "" : "&") + pair.name + "=" + pair.value
+    }
+    return LogRedaction.mask(text).clipped()
   }
 }

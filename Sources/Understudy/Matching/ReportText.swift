@@ -21,6 +21,16 @@ extension StringProtocol {
   func quoted(limit: Int = 120) -> String {
     "\"" + clipped(to: limit - 2) + "\""
   }
+
+  /// Text a request sent, quoted for a report: masked before it is cut, so a credential the cut
+  /// would split (`{"password":"hunt…`) is still recognised whole. With `oneLine`, line breaks
+  /// are written as `\r` and `\n` after masking, which reads headers line by line.
+  func maskedQuoted(limit: Int = 120, oneLine: Bool = false, naming: NamedSecrets? = nil)
+    -> String
+  {
+    let masked = LogRedaction.mask(String(prefix(limit * 20)), naming: naming)
+    return (oneLine ? masked.oneLine : masked).quoted(limit: limit)
+  }
 }
 
 extension InterceptedRequest {
@@ -28,7 +38,7 @@ extension InterceptedRequest {
   var bodySummary: String {
     guard let body else { return "no body" }
     guard let text = bodyText else { return "\(body.count) bytes, not UTF-8" }
-    return text.quoted()
+    return text.maskedQuoted()
   }
 }
 

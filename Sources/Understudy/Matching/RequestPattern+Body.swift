@@ -25,7 +25,8 @@ extension RequestPattern {
       }
       guard let actual = request.bodyText else { return .mismatched(actual: request.bodySummary) }
       guard let offset = firstDifference(text, actual) else { return .matched }
-      return .mismatched(actual: "\(actual.quoted()), first difference at character \(offset)")
+      return .mismatched(
+        actual: "\(actual.maskedQuoted()), first difference at character \(offset)")
     }
   }
 
@@ -65,10 +66,7 @@ extension RequestPattern {
     return RequestPattern(
       field: "body", expected: "has form fields " + expected.rendered(empty: "(none)")
     ) { request in
-      guard let text = request.bodyText else {
-        return .mismatched(actual: request.bodySummary)
-      }
-      let actual = NameValuePairs(encoded: Substring(text), plusIsSpace: true)
+      guard let actual = request.formFields else { return .mismatched(actual: request.notAForm) }
       return actual.containsAll(expected)
         ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))
     }
@@ -85,12 +83,25 @@ extension RequestPattern {
   /// ```
   public static func formField(_ name: String) -> RequestPattern {
     RequestPattern(field: "body", expected: "has form field \(name)".clipped()) { request in
-      guard let text = request.bodyText else {
-        return .mismatched(actual: request.bodySummary)
-      }
-      let actual = NameValuePairs(encoded: Substring(text), plusIsSpace: true)
+      guard let actual = request.formFields else { return .mismatched(actual: request.notAForm) }
       return actual.pairs.contains { $0.name == name }
         ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))
     }
+  }
+}
+
+extension InterceptedRequest {
+  /// The body's fields as a form, or `nil` when it has no text or is multipart: a multipart
+  /// body's text split at `&` and `=` would show its parts' values unmasked in a report.
+  fileprivate var formFields: NameValuePairs? {
+    guard let text = bodyText, multipartParts == nil else { return nil }
+    return NameValuePairs(encoded: Substring(text), plusIsSpace: true)
+  }
+
+  /// What a report says of a body that is no form.
+  fileprivate var notAForm: String {
+    guard let parts = multipartParts else { return bodySummary }
+    let names = parts.map { ($0.name ?? "(no name)").quoted(limit: 40) }
+    return "multipart/form-data, parts: " + (names.isEmpty ? "none" : names.joined(separator: ", "))
   }
 }

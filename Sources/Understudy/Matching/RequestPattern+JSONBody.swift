@@ -124,7 +124,7 @@ extension RequestPattern {
     // Darwin's and Linux's parsers word this differently; trim it to fit the sentence it joins.
     if reason.hasSuffix(".") { reason.removeLast() }
     let sentence = reason.prefix(1).lowercased() + reason.dropFirst()
-    let start = String(decoding: body.prefix(40), as: UTF8.self)
-    return "\(sentence.clipped(to: 60)); it starts \(start.quoted(limit: 32))"
+    let start = String(decoding: body.prefix(32 * 20), as: UTF8.self)
+    return "\(sentence.clipped(to: 60)); it starts \(start.maskedQuoted(limit: 32))"
   }
 }

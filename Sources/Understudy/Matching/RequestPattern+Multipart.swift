@@ -102,7 +102,7 @@ private struct PartExpectation: CustomStringConvertible {
     case .text(let text):
       guard let actual = part.text else { return "\(part.data.count) bytes, not UTF-8" }
       guard let offset = firstDifference(text, actual) else { return nil }
-      return "\(actual.quoted(limit: 60)), first difference at character \(offset)"
+      return "\(actual.maskedQuoted(limit: 60)), first difference at character \(offset)"
     case .jsonSubset(let subset):
       let actual: JSONValue
       do {
@@ -111,7 +111,7 @@ private struct PartExpectation: CustomStringConvertible {
         guard let text = part.text else {
           return "content is not JSON (\(part.data.count) bytes, not UTF-8)"
         }
-        return "content is not JSON: it starts " + text.oneLine.quoted(limit: 32)
+        return "content is not JSON: it starts " + text.maskedQuoted(limit: 32, oneLine: true)
       }
       return JSONDifference(mode: .subset).find(expected: subset, actual: actual).map {
         "JSON " + $0.clipped()

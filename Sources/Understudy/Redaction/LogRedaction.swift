@@ -49,6 +49,55 @@ package enum LogRedaction {
     return "\(marker)(\(value.count) chars)"
   }
 
+  /// A URL for a log: its user information masked whole, and so is the value of each pair in
+  /// its path parameters, query and fragment whose name is a credential's, however the value
+  /// is spelled (a `'` or a space in it); then masked as any text is.
+  package static func mask(url: String) -> String { mask(url: url, naming: nil) }
+
+  static func mask(url: String, naming: NamedSecrets?) -> String {
+    var text = ""
+    var rest = url[...]
+    if let separator = url.range(of: "://", options: .literal),
+      !url[..<separator.lowerBound].isEmpty,
+      url[..<separator.lowerBound].utf8.allSatisfy(ASCIIByte.isSchemeCharacter)
+    {
+      let authority = url[separator.upperBound...].prefix { !"/?#".contains($0) }
+      if let at = authority.lastIndex(of: "@") {
+        text = url[..<separator.upperBound] + masked(String(authority[..<at]))
+        rest = url[at...]
+      }
+    }
+    var delimited = false
+    while true {
+      let end = rest.firstIndex { "?&;#".contains($0) } ?? rest.endIndex
+      let piece = rest[..<end]
+      if delimited, let equals = piece.firstIndex(of: "="),
+        Self.hidesSecret(
+          name: piece[..<equals], value: piece[piece.index(after: equals)...], naming: naming)
+      {
+        text += piece[...equals] + masked(String(piece[piece.index(after: equals)...]))
+      } else {
+        text += piece
+      }
+      guard end < rest.endIndex else { break }
+      text.append(rest[end])
+      rest = rest[rest.index(after: end)...]
+      delimited = true
+    }
+    return mask(text, naming: naming)
+  }
+
+  /// Whether a URL's pair is masked whole: its name is a credential's, or its value is a URL
+  /// whose own pairs hold one behind escapes (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`).
+  private static func hidesSecret(name: Substring, value: Substring, naming: NamedSecrets?)
+    -> Bool
+  {
+    if NamedSecrets.isSecret(FormBody.decode(name), at: .parameter, naming: naming) { return true }
+    guard value.contains("%") else { return false }
+    let decoded = FormBody.decode(value)
+    return decoded.contains("=") && mask(url: decoded, naming: naming) != decoded
+  }
+
   /// A header value for a log: masked whole when the name is a credential's.
   static func mask(header name: String, value: String, naming: NamedSecrets? = nil) -> String {
     NamedSecrets.isSecret(name, at: .header, naming: naming)
@@ -98,6 +147,9 @@ private struct Masking {
     claim(Self.userinfo, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
+    claimUnquotedMembers()
+    claim(Self.xmlElement, nameGroup: 1, valueGroup: 2, place: .jsonMember)
+    claimJSONDifferences()
     claim(Self.pair, nameGroup: 1, valueGroup: 2, place: .parameter)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
@@ -167,14 +219,79 @@ private struct Masking {
     }
   }
 
+  /// A credential member whose value is a number, a literal, an array or an object: masked
+  /// to the value's end, brackets matched (strings inside them skipped).
+  private mutating func claimUnquotedMembers() {
+    for match in Self.unquotedMember.matches(in: text) {
+      guard let nameRange = Range(match.range(at: 1), in: text),
+        let start = Range(match.range, in: text)?.upperBound,
+        NamedSecrets.isSecret(String(text[nameRange]), at: .jsonMember, naming: naming)
+      else { continue }
+      let end = Self.endOfJSONValue(in: text, from: start)
+      add(start..<end, LogRedaction.masked(String(text[start..<end])))
+    }
+  }
+
+  private static func endOfJSONValue(in text: String, from start: String.Index) -> String.Index {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var index = start
+    while index < text.endIndex {
+      let character = text[index]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        }
+      } else if character == "\"" {
+        inString = true
+      } else if character == "[" || character == "{" {
+        depth += 1
+      } else if character == "]" || character == "}" {
+        if depth == 0 { return index }
+        depth -= 1
+        if depth == 0 { return text.index(after: index) }
+      } else if depth == 0, character == "," || character.isWhitespace {
+        return index
+      }
+      index = text.index(after: index)
+    }
+    return index
+  }
+
+  /// `at $.user.password: expected "…", got "…"`, as a JSON body's mismatch says: what the
+  /// request had is masked whole when a member on the path is a credential's.
+  private mutating func claimJSONDifferences() {
+    guard text.contains("at $") else { return }
+    for match in Self.jsonDifference.matches(in: text) {
+      guard let pathRange = Range(match.range(at: 1), in: text),
+        let actualRange = Range(match.range(at: 2), in: text)
+      else { continue }
+      let path = String(text[pathRange])
+      let names = Self.pathMember.matches(in: path).compactMap { member in
+        (Range(member.range(at: 1), in: path) ?? Range(member.range(at: 2), in: path))
+          .map { String(path[$0]) }
+      }
+      guard
+        names.contains(where: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
+      else { continue }
+      add(actualRange, LogRedaction.masked(String(text[actualRange])))
+    }
+  }
+
   static let privateKeyBlock = SharedRegex(
     literal:
       "(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)([\\s\\S]*?)(?=-----END |\"|$)")
   /// `Name: value` on a line of its own, as reports and HTTP write headers.
   static let headerLine = SharedRegex(
     literal: "(?m)^[ \\t]*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \\t]*:[ \\t]*(.*?)[ \\t]*$")
+  /// `'` is one of a URL's sub-delimiters, so it may stand in a password.
   static let userinfo = SharedRegex(
-    literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#@\"'<>\\\\]+)@")
+    literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#@\"<>\\\\]+)@")
   /// `"name": "value"`, in JSON and in Swift's description of a dictionary.
   static let jsonMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
@@ -185,7 +302,24 @@ private struct Masking {
   /// `("name", "value")`: Swift source the tool generates, such as `.query("code", "…")`.
   static let quotedArguments = SharedRegex(
     literal: "\"([^\"\\\\\\n]{1,100})\"[ \\t]*,[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
-  /// `name=value` in a query, form body or cookie.
+  /// `name=value` in a query, form body or cookie. The value runs to the line's end or the
+  /// next pair: reports show form and query values decoded (`password=correct horse battery`),
+  /// and a URL's value may hold a `'`. What follows a value on its line is masked with it.
   static let pair = SharedRegex(
-    literal: "(?<![A-Za-z0-9_.%\\[\\]-])([A-Za-z0-9_.%\\[\\]-]+)=([^&;#\\s\"'<>\\\\]*)")
+    literal: "(?<![A-Za-z0-9_.%\\[\\]-])([A-Za-z0-9_.%\\[\\]-]+)=([^&;#\\r\\n\"<>\\\\]*)")
+  /// `"name":` before a value that is not a string.
+  static let unquotedMember = SharedRegex(
+    literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*(?=[-0-9tfn\\[{])")
+  /// An XML element with text only (in CDATA sections or not); the prefix before `:` is a
+  /// namespace, and the end tag's `/` may be escaped as JSON writes it (`<\/password>`).
+  static let xmlElement = SharedRegex(
+    literal: "<(?:[A-Za-z_][\\w.\\-]*:)?([A-Za-z_][\\w.\\-]*)(?:\\s[^<>]*)?>"
+      + "((?:[^<]|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>)++)<\\\\?/(?:[A-Za-z_][\\w.\\-]*:)?\\1\\s*>")
+  /// `at $.path: expected …, got …` to the line's end; the path is group 1, what the request
+  /// had group 2.
+  static let jsonDifference = SharedRegex(
+    literal: "(?m)\\bat (\\$[^:\\n]*): expected .*?, got (.*)$")
+  /// One member of a difference's path: `.name` (group 1) or `["odd name"]` (group 2).
+  static let pathMember = SharedRegex(
+    literal: "\\.([A-Za-z_][A-Za-z0-9_]*)|\\[\"((?:[^\"\\\\]|\\\\.)*)\"\\]")
 }

@@ -2,25 +2,29 @@
 /// ``CredentialName`` recognises: a cassette that redacts `X-Session-Ref` gets it masked in its
 /// near-miss reports too.
 struct NamedSecrets: Sendable {
-  let headers: Set<String>
-  let parameters: Set<String>
-  /// The last member name of each JSON path (`nationalID` of `$.profile.nationalID`).
-  let members: Set<String>
+  /// The header rules, patterns as the redaction reads them (`X-Tenant-*`).
+  let headers: CredentialName
+  let parameters: CredentialName
+  /// The JSON member rules, and the last member name of each JSON path (`nationalID` of
+  /// `$.profile.nationalID`).
+  let members: CredentialName
   let patterns: [Redaction.BodyPattern]
 
   init(_ redaction: Redaction) {
-    headers = Set(redaction.headerNames.map { $0.lowercased() })
-    parameters = Set(redaction.queryParameterNames.map { $0.lowercased() })
-    members = Set(
-      redaction.jsonPaths.compactMap { path in
-        path.steps.last.flatMap { step -> String? in
-          switch step {
-          case .member(let name): return name
-          case .descendant(let name): return name
-          case .index, .anyChild: return nil
-          }
+    headers = CredentialName(redaction.headerNames)
+    parameters = CredentialName(redaction.queryParameterNames)
+    let pathNames = redaction.jsonPaths.compactMap { path in
+      path.steps.last.flatMap { step -> String? in
+        switch step {
+        case .member(let name): return name
+        case .descendant(let name): return name
+        case .index, .anyChild: return nil
         }
-      })
+      }
+    }
+    // A path's name is exact: `*` in it is a member called `*`, not a wildcard.
+    members = CredentialName(
+      redaction.jsonMemberNames + pathNames.map { $0.replacingOccurrences(of: "*", with: "") })
     patterns = redaction.bodyPatterns
   }
 
@@ -31,9 +35,9 @@ struct NamedSecrets: Sendable {
     if CredentialName.isCredential(name, at: place) { return true }
     guard let naming else { return false }
     switch place {
-    case .header: return naming.headers.contains(name.lowercased())
-    case .parameter: return naming.parameters.contains(name.lowercased())
-    case .jsonMember: return naming.members.contains(name)
+    case .header: return naming.headers.matches(name)
+    case .parameter: return naming.parameters.matches(name)
+    case .jsonMember: return naming.members.matches(name)
     }
   }
 }

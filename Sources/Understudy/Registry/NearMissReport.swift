@@ -69,7 +69,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   /// The report's first line: which request matched nothing.
   public var headline: String {
     "Understudy: no stub matched \(request.method) "
-      + LogRedaction.mask(request.url.absoluteString, naming: naming)
+      + LogRedaction.mask(url: request.url.absoluteString, naming: naming)
   }
 
   /// The full report, several lines.

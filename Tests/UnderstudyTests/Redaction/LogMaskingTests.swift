@@ -33,6 +33,8 @@ import Testing
     registry.stub(.post("https://api.test/login") && .jsonBody(["user": "grace"]), .ok)
     registry.stub(.post("https://api.test/oauth/token") && .formBody(["grant_type": "pin"]), .ok)
     registry.stub(.put("https://api.test/keys") && .body("no key"), .ok)
+    registry.stub(
+      .post("https://api.test/session") && .jsonBody(subset: ["password": "fixture"]), .ok)
     registry.stub(.post("https://api.test/profile"), secrets.plantResponse())
     let session = registry.makeSession()
     var errors: [String] = []
@@ -150,4 +152,43 @@ import Testing
     #expect(!String(describing: error).contains(token))
   }
 
+  @Test func aReportMasksWhatTheTestsOwnPatternsName() async throws {
+    let tenant = "tenant-\(UUID().uuidString)"
+    let ssn = "ssn-\(UUID().uuidString)"
+    let registry = StubRegistry()
+    registry.use(
+      Cassette(
+        at: FileManager.default.temporaryDirectory
+          .appendingPathComponent("spellings-\(UUID().uuidString).har"),
+        mode: .never,
+        redaction: Redaction.default.redactingHeaders("X-Tenant-*").redactingJSONMembers("*Ssn")))
+    registry.stub(.post("https://api.test/people") && .jsonBody(["name": "Grace"]), .ok)
+    var request = URLRequest(url: URL(string: "https://api.test/people")!)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.setValue(tenant, forHTTPHeaderField: "X-Tenant-Key")
+    request.httpBody = Data(#"{"name":"Ada","personSsn":"\#(ssn)"}"#.utf8)
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    let text =
+      [String(describing: error), error.localizedDescription]
+      + registry.unmatchedReports.map(\.description)
+    #expect(!text.joined().contains(tenant))
+    #expect(!text.joined().contains(ssn))
+    #expect(text[0].contains("X-Tenant-Key: ••••("))
+  }
+
+  @Test func anErrorAboutAMalformedCassetteDoesNotQuoteANumericToken() throws {
+    let token = "908172635445\(Int.random(in: 100_000...999_999))"
+    let file = #"""
+      {"log": {"version": "1.2", "entries": [{"startedDateTime": "2026-01-01T00:00:00Z",
+        "time": 1, "request": {"method": "GET", "url": "https://api.test/",
+        "headers": [{"name": "Authorization", "value": \#(token)}]},
+        "response": {"status": 200}}]}}
+      """#
+    let error = try #require(cassetteError { _ = try HAR.decode(Data(file.utf8), source: "t.har") })
+    #expect(!error.description.contains(token))
+    #expect(error.description.contains("a number of 18 characters"))
+  }
 }

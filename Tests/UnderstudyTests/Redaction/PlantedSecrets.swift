@@ -100,6 +100,8 @@ struct PlantedSecrets {
         + "-----END RSA PRIVATE KEY-----\n").utf8)
     unmatched.append(pem)
 
+    plantSpellingsAReportReadsApart()
+
     var answered = URLRequest(url: URL(string: "https://api.test/profile")!)
     answered.httpMethod = "POST"
     answered.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -111,6 +113,58 @@ struct PlantedSecrets {
     answered.setValue(sessionRef, forHTTPHeaderField: "X-Session-Ref")
     answered.httpBody = Data(#"{"profile":{"name":"Ada","nationalID":"\#(nationalID)"}}"#.utf8)
     matched.append(answered)
+  }
+
+  /// Secrets spelled the ways an audit found reports printing them (2026-11-27): a decoded form
+  /// value with spaces, a query value with a `'` or an escaped space, userinfo with a `'`, a
+  /// JSON body's difference at a credential's path, JSON values that are not strings, XML
+  /// elements (CDATA too), a multipart part where a form is expected, a token after a percent
+  /// escape, and a credential inside a URL that is itself a query value.
+  private mutating func plantSpellingsAReportReadsApart() {
+    var form = URLRequest(url: URL(string: "https://api.test/oauth/token")!)
+    form.httpMethod = "POST"
+    form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    form.httpBody = Data("grant_type=password&password=correct+horse+\(plant("form spaces"))".utf8)
+    unmatched.append(form)
+
+    var multipart = URLRequest(url: URL(string: "https://api.test/oauth/token")!)
+    multipart.httpMethod = "POST"
+    multipart.setValue("multipart/form-data; boundary=B0undary", forHTTPHeaderField: "Content-Type")
+    multipart.httpBody = Data(
+      ("--B0undary\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n"
+        + "\(plant("multipart password"))\r\n--B0undary--\r\n").utf8)
+    unmatched.append(multipart)
+
+    let ghp = "ghp" + "_" + plant("GitHub token after an escape")
+    let nested = "https%3A%2F%2Fapp.test%2Fcb%3Faccess_token%3D\(plant("nested access_token"))"
+    unmatched.append(
+      URLRequest(
+        url: URL(
+          string: "https://api.test/users/9?access_token=a%20\(plant("query escaped space"))"
+            + "&token=it's-\(plant("query quote"))&state=Bearer%20\(ghp)&redirect_uri=\(nested)")!))
+    unmatched.append(
+      URLRequest(url: URL(string: "https://ada:it's-\(plant("userinfo quote"))@api.test/users/10")!)
+    )
+
+    var json = URLRequest(url: URL(string: "https://api.test/session")!)
+    json.httpMethod = "POST"
+    json.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    let number = record("json number refresh_token", "908172635445\(300_000 + planted.count)")
+    json.httpBody = Data(
+      """
+      {"password":"\(plant("json password at a difference"))","refresh_token":\(number),\
+      "api_key":["\(plant("json api_key in an array"))"],\
+      "client_secret":{"v":"\(plant("json client_secret in an object"))"}}
+      """.utf8)
+    unmatched.append(json)
+
+    var xml = URLRequest(url: URL(string: "https://api.test/keys")!)
+    xml.httpMethod = "PUT"
+    xml.setValue("application/xml", forHTTPHeaderField: "Content-Type")
+    xml.httpBody = Data(
+      ("<r><wsse:Password>\(plant("xml Password"))</wsse:Password>"
+        + "<apiKey><![CDATA[\(plant("xml CDATA apiKey"))]]></apiKey></r>").utf8)
+    unmatched.append(xml)
   }
 
   /// A JSON Web Token whose signature is a planted value.

@@ -83,6 +83,8 @@ import Testing
     let entry = HAR.Entry.sample(url: "https://api.test/cb?\(before)\(token)")
     let findings = CredentialScanner().scan(HAR(entries: [entry]))
     #expect(findings.contains { $0.path == "log.entries[0].request.url" })
+    let masked = LogRedaction.mask(url: "https://api.test/cb?\(before)\(token)")
+    #expect(!masked.contains(token.suffix(12)))
   }
 
   @Test func theTrafficAttachmentAppliesTheJSONMemberRules() async throws {
