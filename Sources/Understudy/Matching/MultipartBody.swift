@@ -61,14 +61,16 @@ struct MultipartBody: Sendable {
     let parameters = headers["Content-Disposition"].map(dispositionParameters) ?? [:]
     let offset = body.startIndex
     return MultipartPart(
-      name: parameters["name"], filename: parameters["filename*"] ?? parameters["filename"],
+      name: parameters["name"] ?? parameters["name*"],
+      filename: parameters["filename*"] ?? parameters["filename"],
       headers: headers,
       contentRange: contentStart..<end,
       data: Data(body[(offset + contentStart)..<(offset + end)]))
   }
 
-  /// The `name="value"` parameters of a Content-Disposition, names lower-cased; `filename*`
-  /// (RFC 5987, `UTF-8''caf%C3%A9.txt`) is percent-decoded.
+  /// The `name="value"` parameters of a Content-Disposition (or a Content-Type), names
+  /// lower-cased; an extended one such as `filename*` (RFC 5987, `UTF-8''caf%C3%A9.txt`) is
+  /// percent-decoded.
   static func dispositionParameters(_ value: String) -> [String: String] {
     var parameters: [String: String] = [:]
     var rest = Substring(value)
@@ -100,7 +102,7 @@ struct MultipartBody: Sendable {
         parameter = token.trimmingCharacters(in: .whitespaces)
         rest = rest[token.endIndex...]
       }
-      if name == "filename*", let quote = parameter.range(of: "''") {
+      if name.hasSuffix("*"), let quote = parameter.range(of: "''") {
         parameter = parameter[quote.upperBound...].removingPercentEncoding ?? parameter
       }
       if parameters[name] == nil { parameters[name] = parameter }
@@ -110,15 +112,12 @@ struct MultipartBody: Sendable {
 
   /// The boundary named by the Content-Type, or the one the body opens with.
   private static func boundary(contentType: String?, bytes: [UInt8]) -> String? {
-    if let contentType, contentType.lowercased().contains("multipart/") {
-      for parameter in contentType.split(separator: ";").dropFirst() {
-        let pair = parameter.split(separator: "=", maxSplits: 1)
-        guard pair.count == 2,
-          pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
-        else { continue }
-        let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        return value.isEmpty ? nil : value
-      }
+    // A quoted boundary may hold a `;` (`boundary="a;b"`), so the parameters are read as a
+    // Content-Disposition's are, quotes and all.
+    if let contentType, contentType.lowercased().contains("multipart/"),
+      let boundary = dispositionParameters(contentType)["boundary"]
+    {
+      return boundary.isEmpty ? nil : boundary
     }
     guard bytes.starts(with: [0x2D, 0x2D]),
       let lineEnd = bytes.firstIndex(where: { $0 == 0x0D || $0 == 0x0A })

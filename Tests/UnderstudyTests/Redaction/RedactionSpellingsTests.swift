@@ -117,4 +117,25 @@ import Testing
       #expect(text.contains("<redacted:refresh_token>"))
     }
   }
+
+  @Test func aMultipartBodyWithAQuotedBoundaryOrAnExtendedNameIsReadAndRedacted() throws {
+    let secret = Self.secret("multipart")
+    let extended = Self.secret("extended")
+    let body =
+      "--a;b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)\r\n"
+      + "--a;b\r\nContent-Disposition: form-data; name*=UTF-8''client_secret\r\n\r\n"
+      + "\(extended)\r\n--a;b--\r\n"
+    let type = #"multipart/form-data; boundary="a;b""#
+    var request = URLRequest(url: URL(string: "https://api.test/upload")!)
+    request.setValue(type, forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(body.utf8)
+    let parts = try #require(InterceptedRequest(request, body: request.httpBody).multipartParts)
+    #expect(parts.map(\.name) == ["password", "client_secret"])
+
+    let entry = HAR.Entry.sample(
+      method: "POST", postData: HAR.PostData(mimeType: type, text: body))
+    let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    #expect(!text.contains(secret))
+    #expect(!text.contains(extended))
+  }
 }
