@@ -14,6 +14,19 @@ enum EngineQueue {
     DispatchQueue(label: "Understudy engine").async(execute: work)
   }
 
+  /// Runs `work` after every wake handed here before it, on one thread.
+  ///
+  /// A wake waits in `URLSessionTask.suspend()` until the work queue takes it, and every
+  /// session's work queue targets one serial queue: wakes run one at a time there whatever
+  /// queue they come from. Given a queue each, a burst of delayed answers due at once (800
+  /// requests) took a thread each while they waited, libdispatch stopped at its limit of about
+  /// 255, and the work queue itself got no thread: every session in the process hung for good.
+  static func inTurn(_ work: @escaping @Sendable () -> Void) {
+    wakes.async(execute: work)
+  }
+
+  private static let wakes = DispatchQueue(label: "Understudy wakes")
+
   /// Runs `work` after `seconds`, on such a thread.
   static func after(_ seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
     DispatchQueue(label: "Understudy timer").asyncAfter(deadline: .now() + seconds, execute: work)

@@ -148,7 +148,10 @@ class InterceptingProtocol: URLProtocol {
     settle(settlement)
     for timer in timers { timer.cancel() }
     if let network { Self.cancelLater(network) }
-    state.withLock { $0.userCode }?.run.cancel()
+    // Cancelling a task runs its cancellation handlers here and now, and an async responder
+    // awaiting a request of its own cancels that request's URLSessionTask, which waits for the
+    // work queue this runs on: a crash (`__DISPATCH_WAIT_FOR_QUEUE__`).
+    if let run = state.withLock({ $0.userCode })?.run { EngineQueue.async { run.cancel() } }
   }
 }
 
@@ -579,7 +582,7 @@ extension InterceptingProtocol {
       guard let task else { return }
       let sendableTask = Unchecked(task)
       // suspend/resume must not run on the work queue itself (platform notes 11g).
-      EngineQueue.async {
+      EngineQueue.inTurn {
         sendableTask.value.suspend()
         sendableTask.value.resume()
       }

@@ -124,6 +124,57 @@ import Testing
     #expect(registry.requestsInFlight.isEmpty)
   }
 
+  enum Cancelling: String, CaseIterable, Sendable {
+    case theTask, theSwiftTask, theSession
+  }
+
+  /// An async responder may await a request of its own; cancelling the outer request cancels the
+  /// responder, and with it that inner request. Cancelling it where `stopLoading` runs (the work
+  /// queue) crashed the process: the inner task's cancel waits for that very queue.
+  @Test(arguments: Cancelling.allCases)
+  func cancellingARequestWhoseResponderAwaitsAnotherNeitherCrashesNorHangs(
+    cancelling: Cancelling
+  ) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: 30 * TestTiming.scale))
+    let session = registry.makeSession()
+    let arrival = Arrival()
+    let innerCancelled = Locked(false)
+    registry.stub(.get("/outer")) { _ async throws in
+      arrival.signal()
+      do {
+        _ = try await session.data(from: URL(string: "https://api.test/inner")!)
+      } catch {
+        innerCancelled.withLock { $0 = (error as? URLError)?.code == .cancelled }
+        throw error
+      }
+      return .text("outer")
+    }
+    let outer = URL(string: "https://api.test/outer")!
+    let error: URLError?
+    switch cancelling {
+    case .theTask:
+      let outcome = Locked<(URLError?, Bool)>((nil, false))
+      let task = session.dataTask(with: outer) { _, _, error in
+        outcome.withLock { $0 = (error as? URLError, true) }
+      }
+      task.resume()
+      try await arrival.wait(within: 20)
+      try await Task.sleep(nanoseconds: 50_000_000)
+      task.cancel()
+      try await eventually { outcome.current.1 }
+      error = outcome.current.0
+    case .theSwiftTask, .theSession:
+      let work = Task { try await session.data(from: outer) }
+      try await arrival.wait(within: 20)
+      try await Task.sleep(nanoseconds: 50_000_000)
+      if cancelling == .theSwiftTask { work.cancel() } else { session.invalidateAndCancel() }
+      error = try await withWatchdog { try await errorOf { try await work.value } }
+    }
+    #expect(error?.code == .cancelled)
+    try await eventually { innerCancelled.current }
+  }
+
   @Test func manyCancellationsLongBeforeTheAnswerNeitherCrashNorHang() async throws {
     let arrival = Arrival()
     let registry = slowRegistry(arrival)
