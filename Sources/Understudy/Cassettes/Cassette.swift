@@ -299,31 +299,75 @@ public final class Cassette: Sendable {
     index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   )? {
     let comparable = redactedForMatching(live)
-    return state.withLock { state in
-      // The entries with the request's index key, or every entry when the rules pin no path.
-      let key = matching.indexKey(comparable)
-      var candidate = key.map { state.firstByKey[$0] } ?? (state.recorded.isEmpty ? nil : 0)
-      var lastMatch: Int?
-      while let index = candidate {
-        if key != nil {
-          let next = Int(state.recorded[index].nextWithSameKey)
-          candidate = next < 0 ? nil : next
-        } else {
-          candidate = index + 1 < state.recorded.count ? index + 1 : nil
+    // The entries with the request's index key, or every entry when the rules pin no path.
+    let key = matching.indexKey(comparable)
+    guard matching.runsUserCode else {
+      return state.withLock { state in
+        var candidate = key.map { state.firstByKey[$0] } ?? (state.recorded.isEmpty ? nil : 0)
+        var lastMatch: Int?
+        while let index = candidate {
+          if key != nil {
+            let next = Int(state.recorded[index].nextWithSameKey)
+            candidate = next < 0 ? nil : next
+          } else {
+            candidate = index + 1 < state.recorded.count ? index + 1 : nil
+          }
+          guard matching.firstDifference(comparable, state.recorded[index].request) == nil else {
+            continue
+          }
+          lastMatch = index
+          if state.recorded[index].uses == 0 {
+            if consume { state.recorded[index].uses += 1 }
+            return hit(index, in: &state)
+          }
         }
-        guard matching.firstDifference(comparable, state.recorded[index].request) == nil else {
-          continue
-        }
-        lastMatch = index
-        if state.recorded[index].uses == 0 {
-          if consume { state.recorded[index].uses += 1 }
-          return hit(index, in: &state)
-        }
+        return repeating(lastMatch, in: &state)
       }
-      guard allowsRepeats, let index = lastMatch else { return nil }
-      state.recorded[index].uses += 1
+    }
+    // A custom rule is the test's own code: compared under the lock, one that sends a request
+    // through this cassette's registry waited for itself, and held every request to it. The
+    // entries are compared outside it, and the first unused match is claimed under it.
+    let (indices, requests) = state.withLock { state in
+      let indices = Self.candidates(key, in: state)
+      return (indices, indices.map { state.recorded[$0].request })
+    }
+    let matches = zip(indices, requests).filter {
+      matching.firstDifference(comparable, $0.1) == nil
+    }.map(\.0)
+    return state.withLock { claim(matches, consume: consume, in: &$0) }
+  }
+
+  /// The indices of the entries a request with index key `key` may match, in order.
+  private static func candidates(_ key: String?, in state: State) -> [Int] {
+    guard let key else { return Array(state.recorded.indices) }
+    var indices: [Int] = []
+    var candidate = state.firstByKey[key]
+    while let index = candidate {
+      indices.append(index)
+      let next = Int(state.recorded[index].nextWithSameKey)
+      candidate = next < 0 ? nil : next
+    }
+    return indices
+  }
+
+  /// The first unused entry of `matches`, or with ``allowsRepeats`` the last one used again.
+  private func claim(_ matches: [Int], consume: Bool, in state: inout State) -> (
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
+  )? {
+    for index in matches where state.recorded[index].uses == 0 {
+      if consume { state.recorded[index].uses += 1 }
       return hit(index, in: &state)
     }
+    return repeating(matches.last, in: &state)
+  }
+
+  /// With ``allowsRepeats``, the last entry that matched, used once more.
+  private func repeating(_ lastMatch: Int?, in state: inout State) -> (
+    index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
+  )? {
+    guard allowsRepeats, let index = lastMatch else { return nil }
+    state.recorded[index].uses += 1
+    return hit(index, in: &state)
   }
 
   /// The recorded entry at `index`, its answer built on first use and kept.

@@ -39,7 +39,8 @@ extension ReplayMatching {
   ///   - queryItems: Query items to leave out, by name.
   ///   - headers: Headers to leave out, by name.
   ///   - requests: Applies the ignores only to live requests this pattern matches (one endpoint's
-  ///     entries, say); every request by default. The pattern may not use a custom matcher.
+  ///     entries, say); every request by default. A custom matcher in it runs as a custom rule
+  ///     does: off URLSession's work queue, within the request's timeouts.
   public func ignoring(
     jsonPaths: [String] = [], queryItems: Set<String> = [], headers: Set<String> = [],
     for requests: RequestPattern? = nil
@@ -56,11 +57,6 @@ extension ReplayMatching {
     }
     if let requests {
       copy.problems += requests.problems.map { "the pattern \(requests) is invalid: \($0)" }
-      if requests.runsUserCode {
-        copy.problems.append(
-          "the pattern \(requests) scoping ignored parts uses a custom matcher, which replay "
-            + "matching cannot run; scope it with the built-in conditions (method, path, host…)")
-      }
     }
     copy.ignores.append(ignored)
     copy.problems += copy.unusedIgnores(ignored)

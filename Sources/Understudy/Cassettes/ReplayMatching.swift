@@ -51,6 +51,13 @@ public struct ReplayMatching: Sendable {
     self.rules = rules
   }
 
+  /// Whether a rule, or a pattern scoping what is ignored, is the test's own closure, which
+  /// never runs on a URLSession work queue.
+  var runsUserCode: Bool {
+    rules.contains { if case .custom = $0 { true } else { false } }
+      || ignores.contains { $0.scope?.runsUserCode == true }
+  }
+
   /// Method and URL, with query items in any order.
   public static let `default` = ReplayMatching([.method, .url])
 

@@ -340,6 +340,13 @@ public final class StubRegistry: Sendable {
     var cassetteNote: String?
     let (unmatchedPolicy, cassette) = scopeState.withLock { ($0.policy, $0.cassette) }
     if let cassette {
+      if cassette.matching.runsUserCode {
+        guard let userCode else { return nil }
+        userCode.begin(
+          .init(
+            name: "the custom replay rules of cassette \(cassette.url.lastPathComponent)",
+            location: cassette.location))
+      }
       // Recording and drift checks reach the server the way pass-through would: a registry
       // that passes unmatched requests to a local or staging server records from that server,
       // while the cassette keeps the URLs the code under test asked for.

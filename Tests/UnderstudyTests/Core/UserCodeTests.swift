@@ -116,6 +116,64 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
     #expect(try await orders(through: shape, registry) == "matched")
   }
 
+  /// A cassette holding an answer for POST /orders and one for the side service.
+  private func cassetteAnsweringOrders() throws -> URL {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("user-code-\(UUID().uuidString).har")
+    let text = { (body: String) in HAR.Content(body: Data(body.utf8), mimeType: "text/plain") }
+    try HAR(entries: [
+      .sample(method: "POST", url: "https://api.test/orders", content: text("replayed")),
+      .sample(url: side.absoluteString, content: text("from the cassette")),
+    ]).encoded().write(to: file)
+    return file
+  }
+
+  @Test(arguments: Shape.allCases)
+  func aCustomReplayRuleMaySendARequestThroughItsOwnRegistry(shape: Shape) async throws {
+    let file = try cassetteAnsweringOrders()
+    defer { try? FileManager.default.removeItem(at: file) }
+    let registry = StubRegistry()
+    let session = Locked<URLSession?>(nil)
+    let side = self.side
+    let matching = ReplayMatching([
+      .method, .url,
+      .custom("the side service agrees") { live, _ in
+        live.url.host != "api.test"
+          || session.current.flatMap { blockingGet(side, through: $0) } == "from the cassette"
+      },
+    ])
+    registry.use(Cassette(at: file, mode: .never, options: CassetteOptions(matching: matching)))
+    session.withLock { $0 = registry.makeSession() }
+    #expect(try await orders(through: shape, registry) == "replayed")
+  }
+
+  @Test func aCustomReplayRuleThatBlocksHoldsBackOnlyItsOwnRequest() async throws {
+    let file = try cassetteAnsweringOrders()
+    defer { try? FileManager.default.removeItem(at: file) }
+    let released = DispatchSemaphore(value: 0)
+    let arrival = Arrival()
+    let matching = ReplayMatching([
+      .method, .url,
+      .custom("a rule that waits") { _, _ in
+        arrival.signal()
+        return released.wait(timeout: .now() + 20) == .success
+      },
+    ])
+    let registry = StubRegistry()
+    registry.use(Cassette(at: file, mode: .never, options: CassetteOptions(matching: matching)))
+    let blocked = Task { try await orders(through: .async, registry) }
+    try await arrival.wait(within: 20)
+    // Another test's stub answers while the rule still blocks.
+    let other = StubRegistry()
+    other.stub(.get("/now"), .text("now"))
+    let now = try await withWatchdog {
+      try await other.makeSession().text(from: URL(string: "https://api.test/now")!)
+    }
+    released.signal()
+    #expect(now == "now")
+    #expect(try await blocked.value == "replayed")
+  }
+
   @Test func aResponderMayCancelAnotherTask() async throws {
     let registry = StubRegistry()
     registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30 * TestTiming.scale))
