@@ -397,10 +397,12 @@ extension InterceptingProtocol {
     runHop(InterceptedRequest(chosen), registry, hops: hops + 1, onWorkQueue: onWorkQueue)
   }
 
-  /// Asks the task's (or session's) delegate whether to follow a redirect. Runs on the work
-  /// queue: FoundationNetworking's task fields may only be read there, and the probe that
-  /// established this emulation (platform notes, row 5c) asks from there. The delegate may answer
-  /// now or later, from any thread.
+  /// Asks the task's (or session's) delegate whether to follow a redirect, on the session's
+  /// delegate queue, where URLSession asks. The task and its session are read here, on the
+  /// work queue (FoundationNetworking's task fields may only be read there; platform notes,
+  /// row 5c), and the answer comes back through the re-entry path. Asked on the work queue, a
+  /// delegate that blocked stalled every session in the process, and one that started a task
+  /// crashed it.
   private func ask(_ question: RedirectQuestion) {
     guard let task, let delegate = task.delegate,
       let session = facts(onWorkQueue: true).session
@@ -409,22 +411,21 @@ extension InterceptingProtocol {
         question.next, instead: question.reply, question.registry, hops: question.hops,
         onWorkQueue: true)
     }
-    let caller = Thread.current
-    let asking = Locked(true)
+    armTimeouts(for: InterceptedRequest(question.next))
     let instance = WeakUnchecked(self)
-    let callerBox = Unchecked(caller)
-    delegate.urlSession(
-      session, task: task,
-      willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
-      newRequest: question.next
-    ) { chosen in
-      // Answered inside the call means we are still on the work queue and may deliver now.
-      let onWorkQueue = asking.current && Thread.current == callerBox.value
-      instance.value?.follow(
-        chosen, instead: question.reply, question.registry, hops: question.hops,
-        onWorkQueue: onWorkQueue)
+    let asked = Unchecked((delegate, session, task))
+    session.delegateQueue.addOperation {
+      let (delegate, session, task) = asked.value
+      delegate.urlSession(
+        session, task: task,
+        willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
+        newRequest: question.next
+      ) { chosen in
+        instance.value?.follow(
+          chosen, instead: question.reply, question.registry, hops: question.hops,
+          onWorkQueue: false)
+      }
     }
-    asking.withLock { $0 = false }
   }
 
   /// Hands the final answer on: now when on the work queue, else by waking it.

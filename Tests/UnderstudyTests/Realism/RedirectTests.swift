@@ -88,6 +88,29 @@ import Testing
     #expect(result.response?.url?.path == "/c")
   }
 
+  /// The delegate is asked on the session's delegate queue, as URLSession asks it: one that
+  /// starts a task of its own (a token refresh before following) and waits for it crashed the
+  /// process when it was asked on the work queue.
+  @Test func theDelegateMayStartATaskAndWaitForItBeforeAnswering() async throws {
+    let tokens = StubRegistry()
+    tokens.stub(.get("https://auth.test/token"), .text("t-1"))
+    let tokenSession = tokens.makeSession()
+    let registry = StubRegistry()
+    registry.stub(.get("/a"), .redirect(to: "/b"))
+    registry.stub(.get("/b") && .header("Authorization", "Bearer t-1"), .text("followed"))
+    let delegate = CollectingDelegate { request in
+      var next = request
+      let token = blockingGet(URL(string: "https://auth.test/token")!, through: tokenSession)
+      next.setValue("Bearer \(token ?? "none")", forHTTPHeaderField: "Authorization")
+      return next
+    }
+    registry.makeSession(delegate: delegate).dataTask(with: URL(string: "https://api.test/a")!)
+      .resume()
+    let result = try await withWatchdog { try await delegate.result() }
+    #expect(String(decoding: result.body, as: UTF8.self) == "followed")
+    #expect(delegate.redirectStatuses == [302])
+  }
+
   @Test func credentialsDoNotFollowARedirectToAnotherHost() async throws {
     let registry = StubRegistry()
     registry.stub(.get("/a"), .redirect(to: "https://elsewhere.test/b"))
