@@ -189,8 +189,30 @@ extension InterceptingProtocol {
   // MARK: Deciding
 
   private func begin() {
-    let body = RequestBodyReader.body(of: request, task: task)
-    let intercepted = InterceptedRequest(request, body: body)
+    let source = RequestBodyReader.source(of: request, task: task)
+    #if canImport(FoundationNetworking)
+      // A body stream is the test's own code, and every session's work queue targets one serial
+      // queue: a stream that blocked while read here stalled every test in the process, past
+      // its own request's timeout. It is read on a thread of its own, with the timeouts armed.
+      if source.mayBlock {
+        _ = facts(onWorkQueue: true)
+        armTimeouts(for: InterceptedRequest(request))
+        let instance = Unchecked(self)
+        let request = self.request
+        // Only this thread reads the stream from here on.
+        let unread = Unchecked(source)
+        DispatchQueue(label: "Understudy request body").async {
+          let body = unread.value.read()
+          instance.value.decide(InterceptedRequest(request, body: body), onWorkQueue: false)
+        }
+        return
+      }
+    #endif
+    decide(InterceptedRequest(request, body: source.read()), onWorkQueue: true)
+  }
+
+  /// Finds the registry and resolves the request, now that its body is read.
+  private func decide(_ intercepted: InterceptedRequest, onWorkQueue: Bool) {
     let registry: StubRegistry
     switch RegistryDirectory.shared.lookup(type(of: self).registryID) {
     case .live(let live):
@@ -203,16 +225,16 @@ extension InterceptingProtocol {
       if let reportLocation { IssueReporter.reportOrphaned(message, at: reportLocation) }
       finalize(
         .failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)),
-        onWorkQueue: true)
+        onWorkQueue: onWorkQueue)
       return
     }
     #if canImport(FoundationNetworking)
       if task is URLSessionDownloadTask {
-        finalize(.failure(DownloadTasks.unsupported(intercepted.url)), onWorkQueue: true)
+        finalize(.failure(DownloadTasks.unsupported(intercepted.url)), onWorkQueue: onWorkQueue)
         return
       }
     #endif
-    runHop(intercepted, registry, hops: 0, onWorkQueue: true)
+    runHop(intercepted, registry, hops: 0, onWorkQueue: onWorkQueue)
   }
 
   /// Resolves one request of the exchange (the first, or one a redirect led to).

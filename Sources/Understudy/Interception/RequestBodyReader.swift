@@ -1,16 +1,39 @@
 /// Reads a request's body from wherever URLSession put it, once.
 enum RequestBodyReader {
-  static func body(of request: URLRequest, task: URLSessionTask?) -> Data? {
-    if let body = request.httpBody { return body }
-    // On Darwin every body arrives as a stream; streams are single-use, so the bytes read here are
-    // what the journal, the matchers and the responder all share.
-    if let stream = request.httpBodyStream { return drain(stream) }
+  /// Where a request's body is: bytes at hand, or a stream or a file, whose reading may block.
+  enum Source {
+    case bytes(Data?)
+    case stream(InputStream)
+    case file(URL)
+
+    /// The bytes; a stream is read to its end.
+    func read() -> Data? {
+      switch self {
+      case .bytes(let data): data
+      case .stream(let stream): RequestBodyReader.drain(stream)
+      case .file(let url): try? Data(contentsOf: url)
+      }
+    }
+
+    /// Whether reading may block: a stream is the test's own code, and may wait for ever.
+    var mayBlock: Bool {
+      if case .bytes = self { false } else { true }
+    }
+  }
+
+  /// Where the body of `request` is; on Linux this reads the task's private fields, so it runs
+  /// on the task's work queue.
+  static func source(of request: URLRequest, task: URLSessionTask?) -> Source {
+    if let body = request.httpBody { return .bytes(body) }
+    // On Darwin every body arrives as a stream; streams are single-use, so the bytes read once
+    // are what the journal, the matchers and the responder all share.
+    if let stream = request.httpBodyStream { return .stream(stream) }
     #if canImport(FoundationNetworking)
       // Upload tasks on Linux keep their body out of the request (platform notes, row 2a); the
       // task's private `knownBody` is the only place it can be read.
-      if let task = task as? URLSessionUploadTask { return uploadBody(of: task) }
+      if let task = task as? URLSessionUploadTask { return uploadSource(of: task) }
     #endif
-    return nil
+    return .bytes(nil)
   }
 
   static func drain(_ stream: InputStream) -> Data {
@@ -29,21 +52,21 @@ enum RequestBodyReader {
   }
 
   #if canImport(FoundationNetworking)
-    private static func uploadBody(of task: URLSessionTask) -> Data? {
+    private static func uploadSource(of task: URLSessionTask) -> Source {
       guard
-        let known = PrivateField.value(named: "knownBody", in: task).flatMap(PrivateField.unwrap)
-      else { return nil }
-      guard let (label, payload) = PrivateField.enumCase(of: known) else { return nil }
+        let known = PrivateField.value(named: "knownBody", in: task).flatMap(PrivateField.unwrap),
+        let (label, payload) = PrivateField.enumCase(of: known)
+      else { return .bytes(nil) }
       switch label {
       case "data":
-        if let data = payload as? DispatchData { return Data(data) }
-        return payload as? Data
+        if let data = payload as? DispatchData { return .bytes(Data(data)) }
+        return .bytes(payload as? Data)
       case "file":
-        return (payload as? URL).flatMap { try? Data(contentsOf: $0) }
+        return (payload as? URL).map(Source.file) ?? .bytes(nil)
       case "stream":
-        return (payload as? InputStream).map(drain)
+        return (payload as? InputStream).map(Source.stream) ?? .bytes(nil)
       default:
-        return nil
+        return .bytes(nil)
       }
     }
   #endif

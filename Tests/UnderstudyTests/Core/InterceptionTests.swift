@@ -89,6 +89,45 @@ import Testing
     #expect(registry.requests.first?.body == Data("streamed bytes".utf8))
   }
 
+  /// A body stream is the test's own code. Read on the work queue, one that blocked stalled
+  /// every other test's session and outlived its own request's timeout.
+  @Test func aBodyStreamThatBlocksHoldsBackOnlyItsOwnRequest() async throws {
+    let registry = StubRegistry()
+    registry.stub(.post("/upload") && .body("x"), .text("read"))
+    let stream = BlockingStream()
+    var request = URLRequest(url: URL(string: "https://api.test/upload")!)
+    request.httpMethod = "POST"
+    request.httpBodyStream = stream
+    let sent = request
+    let upload = Task { try await registry.makeSession().data(for: sent) }
+    try await stream.reading.wait(within: 20)
+    let other = StubRegistry()
+    other.stub(.get("/now"), .text("now"))
+    let now = try await withWatchdog {
+      try await other.makeSession().text(from: URL(string: "https://api.test/now")!)
+    }
+    stream.release.signal()
+    #expect(now == "now")
+    let (data, _) = try await withWatchdog { try await upload.value }
+    #expect(String(decoding: data, as: UTF8.self) == "read")
+  }
+
+  @Test func aBodyStreamThatNeverEndsTimesOutWithItsRequest() async throws {
+    let registry = StubRegistry()
+    registry.stub(.post("/upload"), .text("never"))
+    let stream = BlockingStream()
+    defer { stream.release.signal() }
+    var request = URLRequest(url: URL(string: "https://api.test/upload")!)
+    request.httpMethod = "POST"
+    request.httpBodyStream = stream
+    request.timeoutInterval = 0.5
+    let sent = request
+    let error = try await withWatchdog {
+      try await errorOf { try await registry.makeSession().data(for: sent) }
+    }
+    #expect(error?.code == .timedOut)
+  }
+
   @Test func uploadTaskBodiesAreMatchedAndJournaled() async throws {
     let registry = StubRegistry()
     registry.stub(.post("/files") && .body(containing: "payload"), .status(201))
@@ -195,5 +234,28 @@ import Testing
     #expect(journal[1].isUnmatched)
     #expect(journal[1].response?.error?.contains("no stub matched") == true)
     #expect(stub.requests.count == 1)
+  }
+}
+
+/// A body stream whose first read blocks until the test releases it, then gives `x`.
+final class BlockingStream: InputStream {
+  let reading = Arrival()
+  let release = DispatchSemaphore(value: 0)
+  private let done = Locked(false)
+
+  init() { super.init(data: Data()) }
+
+  override func open() {}
+  override func close() {}
+  override var hasBytesAvailable: Bool { !done.current }
+  override var streamStatus: Stream.Status { done.current ? .atEnd : .open }
+
+  override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+    guard !done.current else { return 0 }
+    reading.signal()
+    _ = release.wait(timeout: .now() + 30)
+    done.withLock { $0 = true }
+    buffer[0] = UInt8(ascii: "x")
+    return 1
   }
 }
