@@ -252,8 +252,32 @@ public struct StubResponse: Sendable {
     return nil
   }
 
-  /// Why the response cannot be served as declared (a missing fixture, say), or `nil`.
-  public var problem: String? { body?.problem }
+  /// Why the response cannot be served as declared (a missing fixture, a status or a header no
+  /// server could send), or `nil`.
+  public var problem: String? {
+    guard case .http(let status, let headers, let body) = outcome else { return nil }
+    // URLSession would hand such a response on as it is, and a test would pass on an answer
+    // no server can give: `.status(2000)` is a typo, a header with a line break is two.
+    if !(100...599).contains(status) {
+      return "the status \(status) is not an HTTP status code (100 to 599)"
+    }
+    for field in headers.fields {
+      if field.name.isEmpty || !field.name.utf8.allSatisfy(Self.isTokenByte) {
+        return
+          "the header name \(field.name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
+          + "(letters, digits and !#$%&'*+-.^_`|~ only)"
+      }
+      if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+        return "the value of header \(field.name) holds a line break or a NUL, which would end "
+          + "the header or the response on the wire"
+      }
+    }
+    return body.problem
+  }
+
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+  }
 }
 
 /// One part of a streamed body: how many bytes, sent how long after the previous part.

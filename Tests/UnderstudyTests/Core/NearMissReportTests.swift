@@ -126,6 +126,35 @@ import Testing
   }
 }
 
+extension NearMissReportTests {
+  @Test(arguments: [
+    (StubResponse.status(2000), "the status 2000 is not an HTTP status code"),
+    (.status(0), "the status 0 is not an HTTP status code"),
+    (.ok.header("X-Bad\r\nInjected", "1"), "is not a valid HTTP field name"),
+    (.ok.header("X Bad", "1"), "is not a valid HTTP field name"),
+    (.ok.header("X-Split", "a\r\nInjected: 1"), "holds a line break or a NUL"),
+  ])
+  func aResponseNoServerCouldSendIsReportedAtItsStub(response: StubResponse, problem: String)
+    throws
+  {
+    let registry = StubRegistry()
+    let issues = Locked<[String]>([])
+    withKnownIssue {
+      registry.stub(.get("/x"), response)
+      registry.stub(.get("/y"), sequence: [.ok, response])
+    } matching: { issue in
+      issues.withLock { $0.append("\(issue)") }
+      return true
+    }
+    #expect(issues.current.count == 2)
+    #expect(
+      issues.current.allSatisfy {
+        $0.contains("cannot answer as declared: ") && $0.contains(problem)
+      }
+    )
+  }
+}
+
 /// Requests that outlive the registry their session belongs to.
 @Suite struct StragglerTests {
   @Test func aSessionWhoseRegistryIsGoneRefusesInsteadOfAnsweringFromAnother() async throws {
