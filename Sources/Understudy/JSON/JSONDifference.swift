@@ -43,8 +43,10 @@ struct JSONDifference {
       return nil
     default:
       guard expected != actual else { return nil }
-      return "at \(path): expected \(expected.description.clipped(to: 40)), "
-        + "got \(actual.description.clipped(to: 40))"
+      // Masked before they are cut: a credential member the cut splits (`{"password":"hun…`)
+      // is no longer one the report's masking can recognise.
+      return "at \(path): expected \(LogRedaction.mask(expected.description).clipped(to: 40)), "
+        + "got \(LogRedaction.mask(actual.description).clipped(to: 40))"
     }
   }
 

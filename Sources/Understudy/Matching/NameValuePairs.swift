@@ -47,12 +47,17 @@ struct NameValuePairs: Sendable, Hashable {
   }
 
   /// `a=1&b=x y`, decoded, masked and then clipped (so a value the cut would split is still
-  /// masked whole), or `empty` when there are no items.
+  /// masked whole), or `empty` when there are no items. A credential's value is masked here,
+  /// where the pairs are still apart: decoded, it may hold a `&` or a `"` that would end it for
+  /// a mask reading the text.
   func rendered(empty: String) -> String {
     guard !pairs.isEmpty else { return empty }
     var text = ""
     for pair in pairs where text.count < 120 * 20 {
-      text += (text.isEmpty ? "" : "&") + pair.name + "=" + pair.value
+      let value =
+        CredentialName.isCredential(pair.name, at: .parameter)
+        ? LogRedaction.masked(pair.value) : pair.value
+      text += (text.isEmpty ? "" : "&") + pair.name + "=" + value
     }
     return LogRedaction.mask(text).clipped()
   }

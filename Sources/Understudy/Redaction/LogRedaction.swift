@@ -88,14 +88,20 @@ package enum LogRedaction {
   }
 
   /// Whether a URL's pair is masked whole: its name is a credential's, or its value is a URL
-  /// whose own pairs hold one behind escapes (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`).
+  /// whose own pairs hold one behind escapes (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`),
+  /// encoded once or more.
   private static func hidesSecret(name: Substring, value: Substring, naming: NamedSecrets?)
     -> Bool
   {
-    if NamedSecrets.isSecret(FormBody.decode(name), at: .parameter, naming: naming) { return true }
-    guard value.contains("%") else { return false }
+    NamedSecrets.isSecret(FormBody.decode(name), at: .parameter, naming: naming)
+      || nestsSecret(value, naming: naming, levels: CompiledRedaction.nestedURLLevels)
+  }
+
+  private static func nestsSecret(_ value: Substring, naming: NamedSecrets?, levels: Int) -> Bool {
+    guard levels > 0, value.contains("%") else { return false }
     let decoded = FormBody.decode(value)
-    return decoded.contains("=") && mask(url: decoded, naming: naming) != decoded
+    if decoded.contains("="), mask(url: decoded, naming: naming) != decoded { return true }
+    return decoded != value && nestsSecret(decoded[...], naming: naming, levels: levels - 1)
   }
 
   /// A header value for a log: masked whole when the name is a credential's.
@@ -148,7 +154,7 @@ private struct Masking {
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claimUnquotedMembers()
-    claim(Self.xmlElement, nameGroup: 1, valueGroup: 2, place: .jsonMember)
+    claimXMLElements()
     claimJSONDifferences()
     claim(Self.pair, nameGroup: 1, valueGroup: 2, place: .parameter)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
@@ -212,7 +218,7 @@ private struct Masking {
       guard let nameRange = Range(match.range(at: nameGroup), in: text),
         let valueRange = Range(match.range(at: valueGroup), in: text)
       else { continue }
-      let name = String(text[nameRange])
+      let name = Self.unescaped(String(text[nameRange]))
       guard NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
       else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
@@ -225,10 +231,29 @@ private struct Masking {
     for match in Self.unquotedMember.matches(in: text) {
       guard let nameRange = Range(match.range(at: 1), in: text),
         let start = Range(match.range, in: text)?.upperBound,
-        NamedSecrets.isSecret(String(text[nameRange]), at: .jsonMember, naming: naming)
+        NamedSecrets.isSecret(
+          Self.unescaped(String(text[nameRange])), at: .jsonMember, naming: naming)
       else { continue }
       let end = Self.endOfJSONValue(in: text, from: start)
       add(start..<end, LogRedaction.masked(String(text[start..<end])))
+    }
+  }
+
+  /// A JSON string's escapes decoded (`p\u0061ssword` is `password`), as a parser reads the
+  /// name; the name as written when it is no valid JSON string.
+  private static func unescaped(_ name: String) -> String {
+    guard name.contains("\\") else { return name }
+    return (try? JSONDecoder().decode(String.self, from: Data("\"\(name)\"".utf8))) ?? name
+  }
+
+  /// A credential-named XML element's content, masked whole (text, CDATA, comments, markup).
+  private mutating func claimXMLElements() {
+    guard text.contains("</") || text.contains("<\\/") else { return }
+    let naming = naming
+    for element in XMLElementContent.elements(
+      in: text, selecting: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
+    {
+      add(element.content, LogRedaction.masked(String(text[element.content])))
     }
   }
 
@@ -310,15 +335,12 @@ private struct Masking {
   /// `"name":` before a value that is not a string.
   static let unquotedMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*(?=[-0-9tfn\\[{])")
-  /// An XML element with text only (in CDATA sections or not); the prefix before `:` is a
-  /// namespace, and the end tag's `/` may be escaped as JSON writes it (`<\/password>`).
-  static let xmlElement = SharedRegex(
-    literal: "<(?:[A-Za-z_][\\w.\\-]*:)?([A-Za-z_][\\w.\\-]*)(?:\\s[^<>]*)?>"
-      + "((?:[^<]|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>)++)<\\\\?/(?:[A-Za-z_][\\w.\\-]*:)?\\1\\s*>")
   /// `at $.path: expected …, got …` to the line's end; the path is group 1, what the request
   /// had group 2.
   static let jsonDifference = SharedRegex(
-    literal: "(?m)\\bat (\\$[^:\\n]*): expected .*?, got (.*)$")
+    literal:
+      "(?m)\\bat (\\$(?:\\.[A-Za-z_][A-Za-z0-9_]*|\\[\"(?:[^\"\\\\\\n]|\\\\.)*\"\\]|\\[\\d+\\])*)"
+      + ": expected .*?, got (.*)$")
   /// One member of a difference's path: `.name` (group 1) or `["odd name"]` (group 2).
   static let pathMember = SharedRegex(
     literal: "\\.([A-Za-z_][A-Za-z0-9_]*)|\\[\"((?:[^\"\\\\]|\\\\.)*)\"\\]")

@@ -208,7 +208,9 @@ struct CompiledRedaction: Sendable {
       // `a=1;token=x` arrives as one parameter `a` with the value `1;token=x`.
       let pairs =
         value.contains(";") ? redactPairs(Substring(value), encoded: false, echoes: &echoes) : value
-      // A URL as a value (an OAuth `redirect_uri`, a `next` link) has query pairs of its own.
+      // A URL as a value (an OAuth `redirect_uri`, a `next` link) has query pairs of its own,
+      // maybe behind further escapes.
+      rememberNestedPairs(in: pairs[...], echoes: &echoes)
       return Self.splice(pairs, embeddedQueryReplacements(in: pairs, echoes: &echoes))
     case .formParameter(let name):
       guard queryNames.matches(name) else { return applyPatterns(value) }

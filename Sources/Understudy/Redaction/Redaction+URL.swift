@@ -81,9 +81,7 @@ extension CompiledRedaction {
       // A URL as a value (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Faccess_token%3D…`) hides its
       // pairs behind escapes. Its credentials are remembered here, and replaced as echoes in
       // every spelling, this one included.
-      if encoded, rawValue.contains("%") {
-        _ = embeddedQueryReplacements(in: FormBody.decode(rawValue), echoes: &echoes)
-      }
+      if encoded { rememberNestedPairs(in: rawValue, echoes: &echoes) }
       return String(pair)
     }
     let key = RedactionPlaceholder.name(from: name.lowercased())
@@ -96,5 +94,21 @@ extension CompiledRedaction {
     let placeholder =
       encoded ? RedactionPlaceholder.percentEncoded(key) : RedactionPlaceholder.text(key)
     return rawName + "=" + placeholder
+  }
+
+  /// How many times a URL inside a query value may be percent-encoded and still have its
+  /// credential pairs found (`%253F` is a `?` encoded twice).
+  static let nestedURLLevels = 3
+
+  /// Remembers, as echoes, the credentials in the pairs of a URL that `value` holds behind one
+  /// or more levels of escapes; the echo pass then replaces them in every spelling.
+  func rememberNestedPairs(in value: Substring, echoes: inout RedactionEchoes) {
+    var level = value
+    for _ in 0..<Self.nestedURLLevels where level.contains("%") {
+      let decoded = FormBody.decode(level)
+      guard decoded != level else { return }
+      _ = embeddedQueryReplacements(in: decoded, echoes: &echoes)
+      level = decoded[...]
+    }
   }
 }

@@ -31,12 +31,14 @@ struct RedactionEchoes {
       known.insert(value).inserted
     else { return }
     var forms = [Needle(text: value, name: name, isEncoded: false)]
-    for encoded in [
+    let encodings = [
       RedactionPlaceholder.percentEncode(value),
       value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value,
       (value.addingPercentEncoding(withAllowedCharacters: Self.formAllowed) ?? value)
         .replacingOccurrences(of: "%20", with: "+"),
-    ] where encoded != value {
+    ]
+    // Escapes are written in either case (.NET's UrlEncode writes `%2f`).
+    for encoded in encodings + encodings.map(Self.lowerCasedEscapes) where encoded != value {
       forms.append(Needle(text: encoded, name: name, isEncoded: true))
     }
     let escaped = Self.jsonEscaped(value)
@@ -52,6 +54,24 @@ struct RedactionEchoes {
       }
     }
     needles.sort { $0.text.utf8.count > $1.text.utf8.count }
+  }
+
+  /// `text` with the hex digits of its percent escapes in lower case.
+  private static func lowerCasedEscapes(_ text: String) -> String {
+    guard text.contains("%") else { return text }
+    var bytes = Array(text.utf8)
+    var index = 0
+    while index + 2 < bytes.count {
+      if bytes[index] == UInt8(ascii: "%") {
+        for digit in index + 1...index + 2 where ASCIIByte.isLetter(bytes[digit]) {
+          bytes[digit] |= 0x20
+        }
+        index += 3
+      } else {
+        index += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private static func isNumberByte(_ byte: UInt8) -> Bool {
@@ -97,7 +117,9 @@ struct RedactionEchoes {
         remember(cookieValue: pair, as: name)
       }
     case "set-cookie":
-      if let pair = value.split(separator: ";").first { remember(cookieValue: pair, as: name) }
+      for cookie in Self.setCookies(in: value) {
+        if let pair = cookie.split(separator: ";").first { remember(cookieValue: pair, as: name) }
+      }
     default:
       guard let space = value.firstIndex(of: " ") else { return }
       let credentials = value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
@@ -106,6 +128,26 @@ struct RedactionEchoes {
         remember(pair: String(decoding: data, as: UTF8.self), as: name)
       }
     }
+  }
+
+  /// The cookies of a `Set-Cookie` value, which Foundation on Linux folds into one line when a
+  /// response sets several (`a=1; Path=/, sid=…; HttpOnly`): split at each comma that a
+  /// `name=` follows, which the comma of an `Expires` date (`Wed, 21 Oct 2026 …`) never is.
+  static func setCookies(in value: String) -> [Substring] {
+    var cookies: [Substring] = []
+    var start = value.startIndex
+    var index = value.startIndex
+    while let comma = value[index...].firstIndex(of: ",") {
+      let next = value[value.index(after: comma)...].drop { $0 == " " }
+      let name = next.prefix { $0 != "=" && $0 != ";" && $0 != "," && $0 != " " }
+      if !name.isEmpty, next.dropFirst(name.count).first == "=" {
+        cookies.append(value[start..<comma])
+        start = next.startIndex
+      }
+      index = value.index(after: comma)
+    }
+    cookies.append(value[start...])
+    return cookies
   }
 
   /// Remembers URL userinfo as written and decoded, whole and its user and password apart,

@@ -1,34 +1,79 @@
 /// XML and SOAP bodies: an element named like a credential member (`<password>`,
 /// `<wsse:Password>`, `<apiKey>`) holds one, as the JSON member of the same name would.
 extension CompiledRedaction {
-  /// An element with only text inside, plain or in CDATA sections; the prefix before `:` is a
-  /// namespace.
-  private static let element = SharedRegex(
-    literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*))(\s[^<>]*)?>"#
-      + #"((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>)++)</\1\s*>"#)
-
-  /// The byte ranges of credential elements' text in `text`, each with the percent-encoded
+  /// The byte ranges of credential elements' content in `text`, each with the percent-encoded
   /// placeholder, which needs no XML escaping.
   func xmlElementReplacements(in text: String, echoes: inout RedactionEchoes)
     -> [(Range<Int>, String)]
   {
     guard !memberNames.isEmpty, text.contains("</") else { return [] }
     var replacements: [(Range<Int>, String)] = []
-    for match in Self.element.matches(in: text) {
-      guard let nameRange = Range(match.range(at: 2), in: text),
-        let contentRange = Range(match.range(at: 4), in: text),
-        memberNames.matches(String(text[nameRange]))
-      else { continue }
-      let content = String(text[contentRange])
+    for element in XMLElementContent.elements(in: text, selecting: memberNames.matches) {
+      let content = String(text[element.content])
       guard !RedactionPlaceholder.isPresent(in: content) else { continue }
-      let key = RedactionPlaceholder.name(from: String(text[nameRange]))
+      let key = RedactionPlaceholder.name(from: element.name)
       // The value a CDATA section holds is its text without the markers.
       let value = content.replacingOccurrences(of: "<![CDATA[", with: "", options: .literal)
         .replacingOccurrences(of: "]]>", with: "", options: .literal)
       echoes.remember(memberValue: value.trimmingCharacters(in: .whitespacesAndNewlines), as: key)
       replacements.append(
-        (Self.byteRange(of: contentRange, in: text), RedactionPlaceholder.percentEncoded(key)))
+        (Self.byteRange(of: element.content, in: text), RedactionPlaceholder.percentEncoded(key)))
     }
     return replacements
+  }
+}
+
+/// Finds the content of XML elements by name: everything between the start tag and the end tag,
+/// whether text, CDATA sections, comments or child elements, so that neither a comment
+/// (`<password><!-- x -->secret</password>`) nor markup hides a value. Cassettes and logs both
+/// read XML through it.
+enum XMLElementContent {
+  /// A start tag that is not self-closing; the prefix before `:` is a namespace.
+  private static let startTag = SharedRegex(
+    literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*))(?:\s[^<>]*)?(?<!/)>"#)
+
+  /// The elements `selecting` chooses by local name, in order, without overlaps; each with its
+  /// local name and the range of its content, which is never empty.
+  static func elements(in text: String, selecting: (String) -> Bool)
+    -> [(name: String, content: Range<String.Index>)]
+  {
+    var found: [(name: String, content: Range<String.Index>)] = []
+    var covered = text.startIndex
+    for match in startTag.matches(in: text) {
+      guard let tag = Range(match.range, in: text), tag.lowerBound >= covered,
+        let qualified = Range(match.range(at: 1), in: text),
+        let local = Range(match.range(at: 2), in: text),
+        selecting(String(text[local])),
+        let end = endTag(of: text[qualified], in: text, after: tag.upperBound),
+        tag.upperBound < end.lowerBound
+      else { continue }
+      found.append((String(text[local]), tag.upperBound..<end.lowerBound))
+      covered = end.upperBound
+    }
+    return found
+  }
+
+  /// The first end tag for `name` from `start`: `</name>`, or `<\/name>` as JSON escapes it.
+  private static func endTag(of name: Substring, in text: String, after start: String.Index)
+    -> Range<String.Index>?
+  {
+    var search = start
+    while let open = text[search...].firstIndex(of: "<") {
+      var cursor = text[open...].dropFirst()
+      if cursor.hasPrefix("\\/") {
+        cursor = cursor.dropFirst(2)
+      } else if cursor.hasPrefix("/") {
+        cursor = cursor.dropFirst()
+      } else {
+        search = cursor.startIndex
+        continue
+      }
+      if cursor.hasPrefix(name) {
+        let rest = cursor.dropFirst(name.count).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if rest.first == ">" { return open..<rest.index(after: rest.startIndex) }
+      }
+      search = cursor.startIndex
+    }
+    return nil
   }
 }

@@ -35,6 +35,9 @@ import Testing
     registry.stub(.put("https://api.test/keys") && .body("no key"), .ok)
     registry.stub(
       .post("https://api.test/session") && .jsonBody(subset: ["password": "fixture"]), .ok)
+    registry.stub(
+      .post("https://api.test/config") && .jsonBody(subset: ["urn:cfg": ["password": "fixture"]]),
+      .ok)
     registry.stub(.post("https://api.test/profile"), secrets.plantResponse())
     let session = registry.makeSession()
     var errors: [String] = []

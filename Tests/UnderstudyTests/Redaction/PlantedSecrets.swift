@@ -163,8 +163,39 @@ struct PlantedSecrets {
     xml.setValue("application/xml", forHTTPHeaderField: "Content-Type")
     xml.httpBody = Data(
       ("<r><wsse:Password>\(plant("xml Password"))</wsse:Password>"
-        + "<apiKey><![CDATA[\(plant("xml CDATA apiKey"))]]></apiKey></r>").utf8)
+        + "<apiKey><![CDATA[\(plant("xml CDATA apiKey"))]]></apiKey>"
+        + "<password><!-- set by the client -->\(plant("xml after a comment"))</password>"
+        + "<secret>a<b/>\(plant("xml mixed content"))</secret></r>").utf8)
     unmatched.append(xml)
+    plantSpellingsARoundTwoAuditFound()
+  }
+
+  /// What a second audit found reports printing (2026-11-27): a URL encoded twice as a query
+  /// value, a decoded form value holding a `&`, a JSON difference cut inside a credential
+  /// member, a difference path whose key holds a `:`, and a member name with an escape.
+  private mutating func plantSpellingsARoundTwoAuditFound() {
+    let twice =
+      "https%253A%252F%252Fa.test%252Fcb%253Fcode%253D\(plant("code in a URL encoded twice"))"
+    unmatched.append(
+      URLRequest(url: URL(string: "https://api.test/users/11?redirect_uri=\(twice)")!))
+
+    var form = URLRequest(url: URL(string: "https://api.test/oauth/token")!)
+    form.httpMethod = "POST"
+    form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    form.httpBody = Data("grant_type=password&password=ab%26\(plant("form value with &"))".utf8)
+    unmatched.append(form)
+
+    for (path, body) in [
+      ("login", #"{"user":{"password":"\#(plant("json cut at 40 characters"))"}}"#),
+      ("config", #"{"urn:cfg":{"password":"\#(plant("json path with a colon"))"}}"#),
+      ("login", #"{"user":"ada","p\u0061ssword":"\#(plant("json escaped member name"))"}"#),
+    ] {
+      var json = URLRequest(url: URL(string: "https://api.test/\(path)")!)
+      json.httpMethod = "POST"
+      json.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      json.httpBody = Data(body.utf8)
+      unmatched.append(json)
+    }
   }
 
   /// A JSON Web Token whose signature is a planted value.

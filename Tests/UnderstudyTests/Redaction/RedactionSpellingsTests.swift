@@ -138,4 +138,74 @@ import Testing
     #expect(!text.contains(secret))
     #expect(!text.contains(extended))
   }
+
+  @Test func aCredentialElementWithACommentOrMarkupInsideIsRedactedWhole() throws {
+    let afterComment = Self.secret("comment")
+    let mixed = Self.secret("mixed")
+    let xml =
+      "<r><password><!-- set by the client -->\(afterComment)</password>"
+      + "<apiKey>a<b/>\(mixed)</apiKey><n>1</n></r>"
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(xml.utf8), mimeType: "application/xml"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(afterComment))
+    #expect(!text.contains(mixed))
+    #expect(text.contains("<n>1</n>"))
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+    let masked = LogRedaction.mask(xml)
+    #expect(!masked.contains(afterComment) && !masked.contains(mixed))
+  }
+
+  @Test func aCredentialInAURLEncodedTwiceAsAQueryValueIsRedacted() throws {
+    let code = Self.secret("twice")
+    let twice = "https%253A%252F%252Fa.test%252Fcb%253Fcode%253D\(code)%2526x%253D1"
+    let url = "https://api.test/authorize?redirect_uri=\(twice)&state=2"
+    var entry = HAR.Entry.sample(url: url)
+    entry.request.queryString = [
+      HAR.QueryParameter(name: "redirect_uri", value: twice.removingPercentEncoding!),
+      HAR.QueryParameter(name: "state", value: "2"),
+    ]
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(code))
+    #expect(URL(string: redacted.log.entries[0].request.url) != nil)
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+    #expect(!LogRedaction.mask(url: url).contains(code))
+  }
+
+  @Test func anEchoWithLowerCaseEscapesIsReplaced() throws {
+    let password = Self.secret("lower") + "/slash/"
+    let lowerCase = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      .replacingOccurrences(of: "%2F", with: "%2f")
+    let entry = HAR.Entry.sample(
+      method: "POST",
+      postData: HAR.PostData(mimeType: "application/json", text: #"{"password":"\#(password)"}"#),
+      responseHeaders: [HAR.Header(name: "X-Echo", value: lowerCase)])
+    let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    #expect(!text.contains(lowerCase))
+    #expect(!text.contains(String(password.dropLast(7))))
+  }
+
+  @Test func aJSONDifferenceIsMaskedBeforeItIsCut() {
+    let secret = Self.secret("difference") + String(repeating: "x", count: 20)
+    let difference = JSONDifference(mode: .equal).find(
+      expected: ["user": "grace"], actual: ["user": ["password": .string(secret)]])
+    #expect(difference?.contains(String(secret.prefix(8))) == false)
+  }
+
+  @Test func everyCookieOfAFoldedSetCookieIsRememberedAsAnEcho() throws {
+    let session = Self.secret("folded")
+    let folded = "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sid=\(session); HttpOnly"
+    let entry = HAR.Entry.sample(
+      responseHeaders: [HAR.Header(name: "Set-Cookie", value: folded)],
+      content: HAR.Content(
+        body: Data(#"{"echo":"\#(session)"}"#.utf8), mimeType: "application/json"))
+    let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    #expect(!text.contains(session))
+    #expect(
+      RedactionEchoes.setCookies(in: folded).map(String.init) == [
+        "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT", "sid=\(session); HttpOnly",
+      ])
+  }
 }
