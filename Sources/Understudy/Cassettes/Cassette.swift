@@ -258,7 +258,9 @@ public final class Cassette: Sendable {
   }
 
   /// What to do with `request`, which no stub answered.
-  func decide(_ request: InterceptedRequest) -> Decision {
+  /// What to do with `request`. `cancelled` says the request ended while custom replay rules
+  /// compared it: no entry is then used up by it, and the decision is to ignore it.
+  func decide(_ request: InterceptedRequest, unless cancelled: () -> Bool = { false }) -> Decision {
     if let host = request.host?.lowercased(), ignoredHosts.contains(host) {
       return .ignore(
         "cassette \(url.lastPathComponent) ignores host \(host) (ignoredHosts), so it neither "
@@ -271,11 +273,12 @@ public final class Cassette: Sendable {
     case .all:
       return .record(replacing: nil)
     case .driftCheck:
-      return .checkDrift(entry: take(matchFor: request, consume: true).map(\.index))
+      return .checkDrift(
+        entry: take(matchFor: request, consume: true, unless: cancelled).map(\.index))
     case .missing where !state.withLock({ $0.existed }):
       return .record(replacing: nil)
     case .never, .missing, .newEpisodes:
-      if let hit = take(matchFor: request, consume: true) {
+      if let hit = take(matchFor: request, consume: true, unless: cancelled) {
         if mode == .newEpisodes && hit.isStale { return .record(replacing: hit.index) }
         switch hit.answer {
         case .success(let response):
@@ -295,7 +298,9 @@ public final class Cassette: Sendable {
     "Understudy: \(request) was not answered, because the cassette cannot be used: \(problem)"
   }
 
-  private func take(matchFor live: InterceptedRequest, consume: Bool) -> (
+  private func take(
+    matchFor live: InterceptedRequest, consume: Bool, unless cancelled: () -> Bool = { false }
+  ) -> (
     index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   )? {
     let comparable = redactedForMatching(live)
@@ -334,6 +339,8 @@ public final class Cassette: Sendable {
     let matches = zip(indices, requests).filter {
       matching.firstDifference(comparable, $0.1) == nil
     }.map(\.0)
+    // The request ended while the rules ran: nothing is used up by it.
+    if cancelled() { return nil }
     return state.withLock { claim(matches, consume: consume, in: &$0) }
   }
 

@@ -151,7 +151,9 @@ class InterceptingProtocol: URLProtocol {
     // Cancelling a task runs its cancellation handlers here and now, and an async responder
     // awaiting a request of its own cancels that request's URLSessionTask, which waits for the
     // work queue this runs on: a crash (`__DISPATCH_WAIT_FOR_QUEUE__`).
-    if let run = state.withLock({ $0.userCode })?.run { EngineQueue.async { run.cancel() } }
+    if let task = state.withLock({ $0.userCode })?.run.markCancelled() {
+      EngineQueue.async { task.cancel() }
+    }
   }
 }
 
@@ -202,13 +204,30 @@ extension InterceptingProtocol {
         // Only this thread reads the stream from here on.
         let unread = Unchecked(source)
         DispatchQueue(label: "Understudy request body").async {
-          let body = unread.value.read()
-          instance.value.decide(InterceptedRequest(request, body: body), onWorkQueue: false)
+          // A stream that never ends is read only while its request waits; a request that
+          // ended meanwhile was answered with its timeout or cancel and is not decided again.
+          let read = unread.value.read { instance.value.isWaiting }
+          guard instance.value.isWaiting else { return }
+          instance.value.decide(read, for: request, onWorkQueue: false)
         }
         return
       }
     #endif
-    decide(InterceptedRequest(request, body: source.read()), onWorkQueue: true)
+    decide(source.read { true }, for: request, onWorkQueue: true)
+  }
+
+  /// Decides on a request whose body was read, or fails it when its body stream failed.
+  private func decide(_ read: RequestBodyReader.Read, for request: URLRequest, onWorkQueue: Bool) {
+    if let failure = read.failure {
+      let message =
+        "Understudy: the body stream of \(InterceptedRequest(request)) failed after "
+        + "\(read.body?.count ?? 0) bytes (\(failure)); a server would not have received the "
+        + "whole body, so the request fails instead of being answered."
+      return finalize(
+        .failure(URLError.understudy(.cannotLoadFromNetwork, message, request.url)),
+        onWorkQueue: onWorkQueue)
+    }
+    decide(InterceptedRequest(request, body: read.body), onWorkQueue: onWorkQueue)
   }
 
   /// Finds the registry and resolves the request, now that its body is read.
@@ -344,7 +363,11 @@ extension InterceptingProtocol {
       // targets, so it cannot happen here, on a work queue; nor can the rewrite's transform,
       // which is user code. A queue of its own gets a thread even when every other is blocked.
       DispatchQueue(label: "Understudy pass-through").async {
+        // Nothing reaches the network for a request that ended (a timeout, a cancel) before
+        // this queue ran, or while the rewrite, which is user code, did.
+        guard instance.value.isWaiting else { return }
         let outgoing = rewrite.apply(to: request)
+        guard instance.value.isWaiting else { return }
         let sentAt = Date()
         let network = PassThroughSession.send(outgoing) { reply in
           instance.value.state.withLock { $0.network = nil }
@@ -416,6 +439,8 @@ extension InterceptingProtocol {
     onWorkQueue: Bool
   ) {
     guard let chosen else { return finalize(reply, onWorkQueue: onWorkQueue) }
+    // A delegate may answer after the task was cancelled; the next hop must then not be asked.
+    guard onWorkQueue || isWaiting else { return }
     runHop(InterceptedRequest(chosen), registry, hops: hops + 1, onWorkQueue: onWorkQueue)
   }
 
@@ -436,6 +461,7 @@ extension InterceptingProtocol {
     armTimeouts(for: InterceptedRequest(question.next))
     let instance = WeakUnchecked(self)
     let asked = Unchecked((delegate, session, task))
+    let answered = Locked(false)
     session.delegateQueue.addOperation {
       let (delegate, session, task) = asked.value
       delegate.urlSession(
@@ -443,10 +469,24 @@ extension InterceptingProtocol {
         willPerformHTTPRedirection: question.redirect.httpResponse(bodyLength: nil),
         newRequest: question.next
       ) { chosen in
+        // A completion handler called twice is answered once, as URLSession answers it.
+        let first = answered.withLock { already -> Bool in
+          defer { already = true }
+          return !already
+        }
+        guard first else { return }
         instance.value?.follow(
           chosen, instead: question.reply, question.registry, hops: question.hops,
           onWorkQueue: false)
       }
+    }
+  }
+
+  /// Whether the exchange still waits for its answer: not ended by a timeout, a cancel or an
+  /// answer.
+  private var isWaiting: Bool {
+    state.withLock { state in
+      if case .waiting = state.phase { true } else { false }
     }
   }
 
@@ -553,7 +593,8 @@ extension InterceptingProtocol {
     fail(
       URLError.understudy(
         .timedOut, message + "; \(running.closure.name) was still running", url))
-    guard !run.isAsync else { return run.cancel() }
+    run.cancel()
+    guard !run.isAsync else { return }
     let grace = UserCodeRun.overrunGrace
     EngineQueue.after(grace) {
       guard let still = run.running, still.closure.name == running.closure.name else { return }

@@ -6,12 +6,13 @@ enum RequestBodyReader {
     case stream(InputStream)
     case file(URL)
 
-    /// The bytes; a stream is read to its end.
-    func read() -> Data? {
+    /// The bytes; a stream is read to its end, or until `going` says to stop (its request
+    /// ended: a stream that never ends would fill the memory).
+    func read(while going: () -> Bool) -> Read {
       switch self {
-      case .bytes(let data): data
-      case .stream(let stream): RequestBodyReader.drain(stream)
-      case .file(let url): try? Data(contentsOf: url)
+      case .bytes(let data): Read(body: data)
+      case .stream(let stream): RequestBodyReader.drain(stream, while: going)
+      case .file(let url): Read(body: try? Data(contentsOf: url))
       }
     }
 
@@ -19,6 +20,12 @@ enum RequestBodyReader {
     var mayBlock: Bool {
       if case .bytes = self { false } else { true }
     }
+  }
+
+  /// A body as read: its bytes, and why its stream failed, if it did.
+  struct Read {
+    var body: Data?
+    var failure: String?
   }
 
   /// Where the body of `request` is; on Linux this reads the task's private fields, so it runs
@@ -36,19 +43,24 @@ enum RequestBodyReader {
     return .bytes(nil)
   }
 
-  static func drain(_ stream: InputStream) -> Data {
+  static func drain(_ stream: InputStream, while going: () -> Bool) -> Read {
     var data = Data()
     stream.open()
     defer { stream.close() }
     let capacity = 64 * 1024
     let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
-    while true {
+    while going() {
       let count = stream.read(buffer, maxLength: capacity)
-      if count <= 0 { break }
+      if count < 0 {
+        return Read(
+          body: data,
+          failure: stream.streamError.map { "\($0)" } ?? "its read returned \(count)")
+      }
+      if count == 0 { break }
       data.append(buffer, count: count)
     }
-    return data
+    return Read(body: data)
   }
 
   #if canImport(FoundationNetworking)

@@ -310,6 +310,8 @@ public final class StubRegistry: Sendable {
         userCode.begin(.init(name: "the custom matcher of stub \(stub)", location: stub.location))
       }
       guard let captures = stub.match(probe) else { continue }
+      // The request ended while the custom matchers ran: the stub is not used up by it.
+      if userCode?.isCancelled == true { return nil }
       var matched = request
       // Setting even an empty value would copy the snapshot's shared storage.
       if !captures.isEmpty { matched.pathParameters = captures }
@@ -352,7 +354,10 @@ public final class StubRegistry: Sendable {
       // while the cassette keeps the URLs the code under test asked for.
       var route = PassThrough()
       if case .passThrough(let rewrite) = unmatchedPolicy { route = rewrite }
-      switch cassette.decide(request) {
+      let decided = cassette.decide(request, unless: { userCode?.isCancelled == true })
+      // The request ended while custom replay rules ran: it is neither answered nor journaled.
+      if userCode?.isCancelled == true { return nil }
+      switch decided {
       case .replay(let response):
         return Decision(
           resolution: .respond(response), entry: record(request, .replayed(cassette.url)))

@@ -75,10 +75,20 @@ final class UserCodeRun: Sendable {
 
   /// Cancels an async responder's task; a synchronous closure cannot be stopped and runs on.
   func cancel() {
-    let task = state.withLock { state in
+    markCancelled()?.cancel()
+  }
+
+  /// Notes that the request ended, so what the closures decide is not used (a stub they choose
+  /// is not used up by it); the async responder's task, to be cancelled where cancelling it
+  /// cannot wait on the caller's queue.
+  @discardableResult
+  func markCancelled() -> Task<Void, Never>? {
+    state.withLock { state in
       state.cancelled = true
       return state.task
     }
-    task?.cancel()
   }
+
+  /// Whether the request ended while its closures ran.
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
 }

@@ -22,8 +22,15 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
   private let state = Locked(Collected())
   /// Answers redirects: `nil` refuses, otherwise the request to follow.
   private let redirectDecision: (@Sendable (URLRequest) -> URLRequest?)?
+  /// Whether a redirect's completion handler is called a second time, from another thread, as a
+  /// careless delegate might.
+  private let answersTwice: Bool
 
-  init(redirectDecision: (@Sendable (URLRequest) -> URLRequest?)? = nil) {
+  init(
+    answeringTwice answersTwice: Bool = false,
+    redirectDecision: (@Sendable (URLRequest) -> URLRequest?)? = nil
+  ) {
+    self.answersTwice = answersTwice
     self.redirectDecision = redirectDecision
   }
 
@@ -36,7 +43,12 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     completionHandler: @escaping (URLRequest?) -> Void
   ) {
     state.withLock { $0.redirects.append(response.statusCode) }
-    completionHandler(redirectDecision.map { $0(request) } ?? request)
+    let chosen = redirectDecision.map { $0(request) } ?? request
+    completionHandler(chosen)
+    if answersTwice {
+      let again = Unchecked(completionHandler)
+      DispatchQueue.global().async { again.value(chosen) }
+    }
   }
 
   func urlSession(
