@@ -22,6 +22,18 @@ import Testing
     return request
   }
 
+  /// Returns once URLSession has handled everything asked of it before: a cancel reaches the
+  /// protocol's `stopLoading` through the work queue, which every session shares in order, so
+  /// a request through another session that comes back has followed it there. Without this the
+  /// test's own code could be released before the cancel had landed, which under load it was.
+  private func afterTheWorkQueue() async throws {
+    let barrier = StubRegistry()
+    barrier.stub(.get("/barrier"), .ok)
+    _ = try await withWatchdog {
+      try await barrier.makeSession().data(from: URL(string: "https://api.test/barrier")!)
+    }
+  }
+
   @Test func aBodyStreamThatNeverEndsIsReadNoFurtherOnceItsRequestTimedOut() async throws {
     let registry = StubRegistry()
     registry.stub(.post("/upload"), .ok)
@@ -100,6 +112,7 @@ import Testing
     task.resume()
     try await asked.wait(within: 20)
     task.cancel()
+    try await afterTheWorkQueue()
     // The delegate answers after the cancel; its queue is free again for the completion.
     answer.signal()
     let error = try await withWatchdog { try await errorOf { try await delegate.result() } }
@@ -130,6 +143,7 @@ import Testing
     try await rewriting.wait(within: 20)
     work.cancel()
     let error = try await withWatchdog { try await errorOf { try await work.value } }
+    try await afterTheWorkQueue()
     release.signal()
     try await Task.sleep(nanoseconds: 500_000_000)
     #expect(error?.code == .cancelled)
@@ -160,6 +174,7 @@ import Testing
     try await matching.wait(within: 20)
     first.cancel()
     let error = try await withWatchdog { try await errorOf { try await first.value } }
+    try await afterTheWorkQueue()
     release.signal()
     try await Task.sleep(nanoseconds: 300_000_000)
     #expect(error?.code == .cancelled)
