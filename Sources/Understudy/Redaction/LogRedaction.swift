@@ -155,6 +155,7 @@ private struct Masking {
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claimUnquotedMembers()
     claimXMLElements()
+    claimXMLAttributes()
     claimJSONDifferences()
     claim(Self.pair, nameGroup: 1, valueGroup: 2, place: .parameter)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
@@ -257,6 +258,18 @@ private struct Masking {
     }
   }
 
+  /// A credential-named XML attribute's value (`<auth token="…"/>`); one inside an element
+  /// masked whole is left to it.
+  private mutating func claimXMLAttributes() {
+    guard text.contains("=") else { return }
+    let naming = naming
+    for attribute in XMLElementContent.attributes(
+      in: text, selecting: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
+    {
+      add(attribute.value, LogRedaction.masked(String(text[attribute.value])))
+    }
+  }
+
   private static func endOfJSONValue(in text: String, from start: String.Index) -> String.Index {
     var depth = 0
     var inString = false
@@ -331,7 +344,7 @@ private struct Masking {
   /// next pair: reports show form and query values decoded (`password=correct horse battery`),
   /// and a URL's value may hold a `'`. What follows a value on its line is masked with it.
   static let pair = SharedRegex(
-    literal: "(?<![A-Za-z0-9_.%\\[\\]-])([A-Za-z0-9_.%\\[\\]-]+)=([^&;#\\r\\n\"<>\\\\]*)")
+    literal: "(?<![A-Za-z0-9_.%+\\[\\]-])([A-Za-z0-9_.%+\\[\\]-]+)=([^&;#\\r\\n\"<>\\\\]*)")
   /// `"name":` before a value that is not a string.
   static let unquotedMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*(?=[-0-9tfn\\[{])")

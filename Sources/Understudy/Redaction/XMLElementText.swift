@@ -1,25 +1,40 @@
 /// XML and SOAP bodies: an element named like a credential member (`<password>`,
 /// `<wsse:Password>`, `<apiKey>`) holds one, as the JSON member of the same name would.
 extension CompiledRedaction {
-  /// The byte ranges of credential elements' content in `text`, each with the percent-encoded
-  /// placeholder, which needs no XML escaping.
+  /// The byte ranges of credential elements' content and credential attributes' values in
+  /// `text`, each with the percent-encoded placeholder, which needs no XML escaping.
   func xmlElementReplacements(in text: String, echoes: inout RedactionEchoes)
     -> [(Range<Int>, String)]
   {
-    guard !memberNames.isEmpty, text.contains("</") else { return [] }
+    guard !memberNames.isEmpty, text.contains("<") else { return [] }
     var replacements: [(Range<Int>, String)] = []
-    for element in XMLElementContent.elements(in: text, selecting: memberNames.matches) {
-      let content = String(text[element.content])
-      guard !RedactionPlaceholder.isPresent(in: content) else { continue }
-      let key = RedactionPlaceholder.name(from: element.name)
-      // The value a CDATA section holds is its text without the markers.
-      let value = content.replacingOccurrences(of: "<![CDATA[", with: "", options: .literal)
-        .replacingOccurrences(of: "]]>", with: "", options: .literal)
-      echoes.remember(memberValue: value.trimmingCharacters(in: .whitespacesAndNewlines), as: key)
-      replacements.append(
-        (Self.byteRange(of: element.content, in: text), RedactionPlaceholder.percentEncoded(key)))
+    var contents: [Range<String.Index>] = []
+    if text.contains("</") {
+      for element in XMLElementContent.elements(in: text, selecting: memberNames.matches) {
+        let content = String(text[element.content])
+        guard !RedactionPlaceholder.isPresent(in: content) else { continue }
+        let key = RedactionPlaceholder.name(from: element.name)
+        // The value a CDATA section holds is its text without the markers.
+        let value = content.replacingOccurrences(of: "<![CDATA[", with: "", options: .literal)
+          .replacingOccurrences(of: "]]>", with: "", options: .literal)
+        echoes.remember(
+          memberValue: value.trimmingCharacters(in: .whitespacesAndNewlines), as: key)
+        contents.append(element.content)
+        replacements.append(
+          (Self.byteRange(of: element.content, in: text), RedactionPlaceholder.percentEncoded(key)))
+      }
     }
-    return replacements
+    // An attribute inside a credential element's content goes with that content.
+    for attribute in XMLElementContent.attributes(in: text, selecting: memberNames.matches)
+    where !contents.contains(where: { $0.overlaps(attribute.value) }) {
+      let value = String(text[attribute.value])
+      guard !RedactionPlaceholder.isPresent(in: value) else { continue }
+      let key = RedactionPlaceholder.name(from: attribute.name)
+      echoes.remember(memberValue: value, as: key)
+      replacements.append(
+        (Self.byteRange(of: attribute.value, in: text), RedactionPlaceholder.percentEncoded(key)))
+    }
+    return replacements.sorted { $0.0.lowerBound < $1.0.lowerBound }
   }
 }
 
@@ -49,6 +64,41 @@ enum XMLElementContent {
       else { continue }
       found.append((String(text[local]), tag.upperBound..<end.lowerBound))
       covered = end.upperBound
+    }
+    return found
+  }
+
+  /// A start or empty tag with attributes, which are group 1.
+  private static let tagWithAttributes = SharedRegex(
+    literal: #"<[A-Za-z_][\w.:\-]*(\s[^<>]*?)/?>"#)
+  /// One attribute: its local name (group 1, after any namespace prefix) and its value in double
+  /// (group 2) or single quotes (group 3).
+  private static let attribute = SharedRegex(
+    literal: #"(?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+
+  /// The values of the attributes `selecting` chooses by local name (`<auth token="…"/>`), in
+  /// order; each with its local name and the range of its value, which is never empty.
+  static func attributes(in text: String, selecting: (String) -> Bool)
+    -> [(name: String, value: Range<String.Index>)]
+  {
+    var found: [(name: String, value: Range<String.Index>)] = []
+    for tag in tagWithAttributes.matches(in: text) {
+      guard let inside = Range(tag.range(at: 1), in: text) else { continue }
+      let attributes = String(text[inside])
+      for match in attribute.matches(in: attributes) {
+        guard let name = Range(match.range(at: 1), in: attributes),
+          selecting(String(attributes[name])),
+          let value = Range(match.range(at: 2), in: attributes)
+            ?? Range(match.range(at: 3), in: attributes),
+          !value.isEmpty
+        else { continue }
+        let start = text.utf8.index(
+          inside.lowerBound,
+          offsetBy: attributes.utf8.distance(from: attributes.startIndex, to: value.lowerBound))
+        let end = text.utf8.index(
+          start, offsetBy: attributes.utf8.distance(from: value.lowerBound, to: value.upperBound))
+        found.append((String(attributes[name]), start..<end))
+      }
     }
     return found
   }

@@ -165,7 +165,8 @@ struct PlantedSecrets {
       ("<r><wsse:Password>\(plant("xml Password"))</wsse:Password>"
         + "<apiKey><![CDATA[\(plant("xml CDATA apiKey"))]]></apiKey>"
         + "<password><!-- set by the client -->\(plant("xml after a comment"))</password>"
-        + "<secret>a<b/>\(plant("xml mixed content"))</secret></r>").utf8)
+        + "<secret>a<b/>\(plant("xml mixed content"))</secret>"
+        + "<auth token=\"\(plant("xml attribute"))\"/></r>").utf8)
     unmatched.append(xml)
     plantSpellingsARoundTwoAuditFound()
   }
@@ -182,7 +183,9 @@ struct PlantedSecrets {
     var form = URLRequest(url: URL(string: "https://api.test/oauth/token")!)
     form.httpMethod = "POST"
     form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    form.httpBody = Data("grant_type=password&password=ab%26\(plant("form value with &"))".utf8)
+    form.httpBody = Data(
+      ("grant_type=password&password=ab%26\(plant("form value with &"))"
+        + "&pass+word=\(plant("form name spelled with a +"))").utf8)
     unmatched.append(form)
 
     for (path, body) in [

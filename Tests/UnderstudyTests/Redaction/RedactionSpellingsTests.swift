@@ -208,4 +208,19 @@ import Testing
         "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT", "sid=\(session); HttpOnly",
       ])
   }
+
+  @Test func aCredentialAttributeIsRedacted() throws {
+    let token = Self.secret("attribute")
+    let single = Self.secret("single")
+    let xml = "<r><auth token=\"\(token)\" kind=\"bearer\"/><k x:apiKey='\(single)'>1</k></r>"
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(xml.utf8), mimeType: "application/xml"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(token))
+    #expect(!text.contains(single))
+    #expect(text.contains(#"kind=\"bearer\""#))
+    #expect(try Redaction.default.redact(redacted).encodedText == text)
+    #expect(!LogRedaction.mask(xml).contains(token))
+  }
 }
