@@ -77,6 +77,10 @@ enum RedactionPlaceholder {
       let rest = utf8[utf8.index(after: colon)...]
       guard rest.starts(with: "//".utf8) else { return url }
       start = utf8.index(colon, offsetBy: 3)
+    } else if utf8.starts(with: "//".utf8) {
+      // A network-path reference (`//host/path`) has an authority without a scheme, and an echo
+      // can move path text into it as well (`///next?key%3Dk[::1]` became `//%3C…%3E[::1]`).
+      start = utf8.index(utf8.startIndex, offsetBy: 2)
     }
     let end = utf8[start...].firstIndex { "/?#".utf8.contains($0) } ?? utf8.endIndex
     if start == utf8.startIndex {

@@ -187,6 +187,11 @@ import Testing
       "http:///next?key%3Dk[::<<<<<<< bin",
       "http://%3Credacted%3Ax-api-key%3E%5B%3A%3A%3C%3C%3C%3C%3C%3C%3C%20bin"
     ),
+    // Without a scheme: a network-path reference's authority (a 10-minute search, 2026-11-27).
+    (
+      "///next?key%3Dk[::1]:8080%bin",
+      "//%3Credacted%3Ax-api-key%3E%5B%3A%3A1%5D%3A8080%25bin"
+    ),
   ])
   func anEchoThatMovesPathTextIntoTheHostLeavesAURLFoundationParses(
     url: String, expected: String
