@@ -308,15 +308,10 @@ public final class Cassette: Sendable {
     let key = matching.indexKey(comparable)
     guard matching.runsUserCode else {
       return state.withLock { state in
-        var candidate = key.map { state.firstByKey[$0] } ?? (state.recorded.isEmpty ? nil : 0)
+        var candidate = Self.firstCandidate(key, in: state)
         var lastMatch: Int?
         while let index = candidate {
-          if key != nil {
-            let next = Int(state.recorded[index].nextWithSameKey)
-            candidate = next < 0 ? nil : next
-          } else {
-            candidate = index + 1 < state.recorded.count ? index + 1 : nil
-          }
+          candidate = Self.nextCandidate(after: index, key, in: state)
           guard matching.firstDifference(comparable, state.recorded[index].request) == nil else {
             continue
           }
@@ -346,15 +341,26 @@ public final class Cassette: Sendable {
 
   /// The indices of the entries a request with index key `key` may match, in order.
   private static func candidates(_ key: String?, in state: State) -> [Int] {
-    guard let key else { return Array(state.recorded.indices) }
     var indices: [Int] = []
-    var candidate = state.firstByKey[key]
+    var candidate = firstCandidate(key, in: state)
     while let index = candidate {
       indices.append(index)
-      let next = Int(state.recorded[index].nextWithSameKey)
-      candidate = next < 0 ? nil : next
+      candidate = nextCandidate(after: index, key, in: state)
     }
     return indices
+  }
+
+  /// The first entry a request with index key `key` may match: the first with that key, or the
+  /// first of all when the rules pin no path.
+  private static func firstCandidate(_ key: String?, in state: State) -> Int? {
+    key.map { state.firstByKey[$0] } ?? (state.recorded.isEmpty ? nil : 0)
+  }
+
+  /// The entry after `index` that the same request may match.
+  private static func nextCandidate(after index: Int, _ key: String?, in state: State) -> Int? {
+    guard key != nil else { return index + 1 < state.recorded.count ? index + 1 : nil }
+    let next = Int(state.recorded[index].nextWithSameKey)
+    return next < 0 ? nil : next
   }
 
   /// The first unused entry of `matches`, or with ``allowsRepeats`` the last one used again.

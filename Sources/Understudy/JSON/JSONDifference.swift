@@ -45,8 +45,9 @@ struct JSONDifference {
       guard expected != actual else { return nil }
       // Masked before they are cut: a credential member the cut splits (`{"password":"hun…`)
       // is no longer one the report's masking can recognise.
-      return "at \(path): expected \(LogRedaction.mask(expected.description).clipped(to: 40)), "
-        + "got \(LogRedaction.mask(actual.description).clipped(to: 40))"
+      return
+        "at \(path): expected \(expected.description.masked(beforeCuttingTo: 40).clipped(to: 40)), "
+        + "got \(actual.description.masked(beforeCuttingTo: 40).clipped(to: 40))"
     }
   }
 

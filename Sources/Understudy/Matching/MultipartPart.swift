@@ -64,3 +64,10 @@ extension InterceptedRequest {
     return MultipartBody(body, contentType: headers["Content-Type"])?.parts
   }
 }
+
+extension [MultipartPart] {
+  /// The parts' names as reports list them, never their content: `"avatar", "bio"`, or `none`.
+  var names: String {
+    isEmpty ? "none" : map { ($0.name ?? "(no name)").quoted(limit: 40) }.joined(separator: ", ")
+  }
+}

@@ -52,13 +52,12 @@ struct NameValuePairs: Sendable, Hashable {
   /// a mask reading the text.
   func rendered(empty: String) -> String {
     guard !pairs.isEmpty else { return empty }
-    var text = ""
-    for pair in pairs where text.count < 120 * 20 {
+    let text = pairs.lazy.map { pair in
       let value =
         CredentialName.isCredential(pair.name, at: .parameter)
         ? LogRedaction.masked(pair.value) : pair.value
-      text += (text.isEmpty ? "" : "&") + pair.name + "=" + value
-    }
-    return LogRedaction.mask(text).clipped()
+      return pair.name + "=" + value
+    }.joined(separator: "&")
+    return text.masked(beforeCuttingTo: 120).clipped()
   }
 }

@@ -28,8 +28,14 @@ extension StringProtocol {
   func maskedQuoted(limit: Int = 120, oneLine: Bool = false, naming: NamedSecrets? = nil)
     -> String
   {
-    let masked = LogRedaction.mask(String(prefix(limit * 20)), naming: naming)
+    let masked = masked(beforeCuttingTo: limit, naming: naming)
     return (oneLine ? masked.oneLine : masked).quoted(limit: limit)
+  }
+
+  /// The text masked, as far as a cut to `limit` characters could show it and well beyond, so a
+  /// credential that straddles the cut is read whole; what lies further is left out unread.
+  func masked(beforeCuttingTo limit: Int, naming: NamedSecrets? = nil) -> String {
+    LogRedaction.mask(String(prefix(limit * 20)), naming: naming)
   }
 }
 

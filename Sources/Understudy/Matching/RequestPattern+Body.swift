@@ -101,7 +101,6 @@ extension InterceptedRequest {
   /// What a report says of a body that is no form.
   fileprivate var notAForm: String {
     guard let parts = multipartParts else { return bodySummary }
-    let names = parts.map { ($0.name ?? "(no name)").quoted(limit: 40) }
-    return "multipart/form-data, parts: " + (names.isEmpty ? "none" : names.joined(separator: ", "))
+    return "multipart/form-data, parts: " + parts.names
   }
 }

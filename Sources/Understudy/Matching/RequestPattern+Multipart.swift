@@ -33,9 +33,7 @@ extension RequestPattern {
       }
       let named = parts.filter { $0.name == name }
       guard !named.isEmpty else {
-        let names = parts.map { ($0.name ?? "(no name)").quoted(limit: 40) }
-        return .mismatched(
-          actual: "absent; parts: " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        return .mismatched(actual: "absent; parts: " + parts.names)
       }
       var firstDifference = ""
       for part in named {

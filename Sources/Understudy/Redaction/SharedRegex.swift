@@ -29,7 +29,12 @@ struct SharedRegex: @unchecked Sendable, Hashable {
   func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
   func matches(in text: String) -> [NSTextCheckingResult] {
-    regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
+    matches(in: text, within: text.startIndex..<text.endIndex)
+  }
+
+  /// The matches inside `range` of `text`; their ranges are `text`'s.
+  func matches(in text: String, within range: Range<String.Index>) -> [NSTextCheckingResult] {
+    regex.matches(in: text, range: NSRange(range, in: text))
   }
 
   /// Whether the expression matches all of `text`.

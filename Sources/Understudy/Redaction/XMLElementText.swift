@@ -84,20 +84,13 @@ enum XMLElementContent {
     var found: [(name: String, value: Range<String.Index>)] = []
     for tag in tagWithAttributes.matches(in: text) {
       guard let inside = Range(tag.range(at: 1), in: text) else { continue }
-      let attributes = String(text[inside])
-      for match in attribute.matches(in: attributes) {
-        guard let name = Range(match.range(at: 1), in: attributes),
-          selecting(String(attributes[name])),
-          let value = Range(match.range(at: 2), in: attributes)
-            ?? Range(match.range(at: 3), in: attributes),
+      for match in attribute.matches(in: text, within: inside) {
+        guard let name = Range(match.range(at: 1), in: text),
+          selecting(String(text[name])),
+          let value = Range(match.range(at: 2), in: text) ?? Range(match.range(at: 3), in: text),
           !value.isEmpty
         else { continue }
-        let start = text.utf8.index(
-          inside.lowerBound,
-          offsetBy: attributes.utf8.distance(from: attributes.startIndex, to: value.lowerBound))
-        let end = text.utf8.index(
-          start, offsetBy: attributes.utf8.distance(from: value.lowerBound, to: value.upperBound))
-        found.append((String(attributes[name]), start..<end))
+        found.append((String(text[name]), value))
       }
     }
     return found
