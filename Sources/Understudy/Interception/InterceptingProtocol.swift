@@ -414,9 +414,9 @@ extension InterceptingProtocol {
         facts.addCookies(to: &next)
         let question = RedirectQuestion(
           reply: reply, redirect: http, next: next, registry: registry, hops: hops)
-        if task?.delegate == nil {
-          follow(next, instead: reply, registry, hops: hops, onWorkQueue: onWorkQueue)
-        } else if onWorkQueue {
+        // Whether a delegate is asked is read from the task, which is read on the work queue
+        // only: an answer that came later is parked and decided there.
+        if onWorkQueue {
           ask(question)
         } else {
           armTimeouts(for: request)

@@ -46,6 +46,33 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self) == "\(expectedMethod) \(expectedBody)")
   }
 
+  /// An answer that comes later (an async responder, a delay) is concluded off the work queue;
+  /// whether a delegate is asked is still decided there, from the task.
+  @Test(arguments: [false, true])
+  func aRedirectAnsweredLaterIsFollowedOrAsked(withDelegate: Bool) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/a")) { _ async in
+      try? await Task.sleep(for: .milliseconds(20))
+      return .redirect(to: "/b", status: 302)
+    }
+    registry.stub(.get("/b"), .text("arrived"))
+    if withDelegate {
+      let delegate = CollectingDelegate { $0 }
+      let session = registry.makeSession(delegate: delegate)
+      session.dataTask(with: URL(string: "https://api.test/a")!).resume()
+      let result = try await withWatchdog { try await delegate.result() }
+      #expect(result.status == 200)
+      #expect(delegate.redirectStatuses == [302])
+    } else {
+      let (data, response) = try await withWatchdog {
+        try await registry.makeSession().data(from: URL(string: "https://api.test/a")!)
+      }
+      #expect(String(decoding: data, as: UTF8.self) == "arrived")
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+    #expect(registry.journal.map(\.request.url.path) == ["/a", "/b"])
+  }
+
   @Test func aRedirectLoopStopsAtTheHopLimit() async throws {
     let registry = StubRegistry()
     registry.stub(.get("/loop"), .redirect(to: "/loop"))
