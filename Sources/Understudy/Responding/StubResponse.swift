@@ -272,11 +272,47 @@ public struct StubResponse: Sendable {
           + "the header or the response on the wire"
       }
     }
-    return body.problem
+    return Self.framingProblem(status: status, headers: headers, body: body) ?? body.problem
+  }
+
+  /// A body the status or the stub's own `Content-Length` rules out. A client reading from a
+  /// server stops at the head of a 204 or 304 and after the announced length, so such a stub
+  /// would hand the code under test bytes no server could send it (and the loopback server
+  /// would send a head that lies). An empty body with a length is a HEAD's or a 304's answer.
+  private static func framingProblem(status: Int, headers: HTTPHeaders, body: ResponseBody)
+    -> String?
+  {
+    let length: Int? = if case .data(let bytes) = body.storage { bytes.count } else { nil }
+    if let length, length > 0, status == 204 || status == 304 {
+      return "a \(status) response has no body, but this one has \(length) bytes; leave the "
+        + "body out, or use a status that carries one"
+    }
+    for announced in headers.values(for: "Content-Length") {
+      guard let count = Int(announced.trimmingCharacters(in: .whitespaces)), count >= 0 else {
+        return "the Content-Length \(announced.oneLine.quoted(limit: 40)) is not a number of "
+          + "bytes; leave the header out, and Understudy sets it from the body"
+      }
+      if let length, length > 0, count != length {
+        return "the Content-Length \(count) disagrees with the body's \(length) bytes; leave "
+          + "the header out (Understudy sets it from the body), or send fewer bytes with "
+          + ".droppingConnection(afterBytes:)"
+      }
+    }
+    return nil
   }
 
   private static func isTokenByte(_ byte: UInt8) -> Bool {
-    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 }
 

@@ -133,6 +133,15 @@ extension NearMissReportTests {
     (.ok.header("X-Bad\r\nInjected", "1"), "is not a valid HTTP field name"),
     (.ok.header("X Bad", "1"), "is not a valid HTTP field name"),
     (.ok.header("X-Split", "a\r\nInjected: 1"), "holds a line break or a NUL"),
+    (.text("hello", status: 204), "a 204 response has no body, but this one has 5 bytes"),
+    (.text("hello", status: 304), "a 304 response has no body"),
+    (
+      .text("hello").header("Content-Length", "10"),
+      "the Content-Length 10 disagrees with the body's 5 bytes"
+    ),
+    (.text("hello").header("content-length", "3"), "or send fewer bytes with .droppingConnection"),
+    (.ok.header("Content-Length", "ten"), "the Content-Length \"ten\" is not a number of bytes"),
+    (.ok.header("Content-Length", "-1"), "is not a number of bytes"),
   ])
   func aResponseNoServerCouldSendIsReportedAtItsStub(response: StubResponse, problem: String)
     throws
@@ -152,6 +161,24 @@ extension NearMissReportTests {
         $0.contains("cannot answer as declared: ") && $0.contains(problem)
       }
     )
+  }
+
+  /// What a server may send and a stub may therefore say: a length that matches its body, a
+  /// length with no body (a HEAD's or a 304's answer), a bodiless 204, and a length a dropped
+  /// connection cuts short.
+  @Test(arguments: [
+    StubResponse.text("hello").header("Content-Length", "5"),
+    .text("hello").header("Content-Length", " 5 "),
+    .ok.header("Content-Length", "1024"),
+    .status(304).header("Content-Length", "1024"),
+    .status(204),
+    .text("hello").droppingConnection(afterBytes: 2),
+    .streaming([(Data("a".utf8), after: 0), (Data("b".utf8), after: 0)]),
+  ])
+  func aResponseAServerCouldSendIsNotReported(response: StubResponse) {
+    #expect(response.problem == nil)
+    let registry = StubRegistry()
+    registry.stub(.get("/x"), response)
   }
 }
 
