@@ -57,15 +57,10 @@ package enum LogRedaction {
   static func mask(url: String, naming: NamedSecrets?) -> String {
     var text = ""
     var rest = url[...]
-    if let separator = url.range(of: "://", options: .literal),
-      !url[..<separator.lowerBound].isEmpty,
-      url[..<separator.lowerBound].utf8.allSatisfy(ASCIIByte.isSchemeCharacter)
-    {
-      let authority = url[separator.upperBound...].prefix { !"/?#".contains($0) }
-      if let at = authority.lastIndex(of: "@") {
-        text = url[..<separator.upperBound] + masked(String(authority[..<at]))
-        rest = url[at...]
-      }
+    if let authority = URLAuthority(in: url), let at = authority.userInformationEnd {
+      text =
+        url[..<authority.range.lowerBound] + masked(String(url[authority.range.lowerBound..<at]))
+      rest = url[at...]
     }
     var delimited = false
     while true {

@@ -67,32 +67,25 @@ enum RedactionPlaceholder {
   /// leaves a URL Foundation can still parse. When an echo moved path text into the host, and
   /// that is not enough, the host and port become one percent-encoded host name.
   static func authoritySafe(_ url: String) -> String {
-    let utf8 = url.utf8
     guard url.contains("%3Credacted:") else { return url }
-    var start = utf8.startIndex
-    if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
-      let first = utf8.first, ASCIIByte.isLetter(first),
-      utf8[..<colon].allSatisfy(ASCIIByte.isSchemeCharacter)
-    {
-      let rest = utf8[utf8.index(after: colon)...]
-      guard rest.starts(with: "//".utf8) else { return url }
-      start = utf8.index(colon, offsetBy: 3)
-    } else if utf8.starts(with: "//".utf8) {
-      // A network-path reference (`//host/path`) has an authority without a scheme, and an echo
-      // can move path text into it as well (`///next?key%3Dk[::1]` became `//%3C…%3E[::1]`).
-      start = utf8.index(utf8.startIndex, offsetBy: 2)
-    }
-    let end = utf8[start...].firstIndex { "/?#".utf8.contains($0) } ?? utf8.endIndex
-    if start == utf8.startIndex {
+    guard let authority = URLAuthority(in: url) else {
+      // A scheme with no authority has no host to spell safely.
+      guard !URLAuthority.hasScheme(url) else { return url }
       // No scheme is left (a placeholder replaced all or part of it), so the first segment is
       // a relative path's, where any `:` makes Foundation refuse the URL: what is left of the
       // scheme loses its `:` too (`%3Credacted%3Aname%3Ehttps%3A//host/`).
+      let end = url.utf8.firstIndex { "/?#".utf8.contains($0) } ?? url.endIndex
       let segment = url[..<end]
       guard segment.contains("%3Credacted:") else { return url }
       return segment.replacingOccurrences(of: ":", with: "%3A") + String(url[end...])
     }
+    // An echo can move path text into the authority, after a scheme or in a network-path
+    // reference alike (`///next?key%3Dk[::1]` became `//%3C…%3E[::1]`).
+    let end = authority.range.upperBound
     // User information may hold a `:` (user:password); only the host and port may not.
-    if let at = utf8[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = utf8.index(after: at) }
+    let start =
+      authority.userInformationEnd.map { url.utf8.index(after: $0) }
+      ?? authority.range.lowerBound
     let region = url[start..<end]
     guard region.contains("%3Credacted:") else { return url }
     var safe = ""

@@ -174,6 +174,18 @@ import Testing
     #expect(!LogRedaction.mask(url: url).contains(code))
   }
 
+  /// User information is masked whole wherever an authority is: after a scheme, in a
+  /// network-path reference, and after a scheme with digits in it.
+  @Test(arguments: ["https://", "//", "coap+tcp://"])
+  func userInformationIsMaskedInEveryAuthority(prefix: String) {
+    let password = Self.secret("userinfo")
+    let masked = LogRedaction.mask(url: "\(prefix)ada:\(password)@api.test/x?y=1")
+    #expect(!masked.contains(password))
+    #expect(!masked.contains("ada:"))
+    #expect(masked.hasPrefix(prefix))
+    #expect(masked.hasSuffix("@api.test/x?y=1"))
+  }
+
   @Test func anEchoWithLowerCaseEscapesIsReplaced() throws {
     let password = Self.secret("lower") + "/slash/"
     let lowerCase = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
