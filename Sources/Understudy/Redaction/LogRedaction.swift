@@ -145,6 +145,7 @@ private struct Masking {
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.headerLine, nameGroup: 1, valueGroup: 2, place: .header)
+    claim(Self.headerInLine, nameGroup: 1, valueGroup: 2, place: .header)
     claim(Self.userinfo, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
@@ -322,6 +323,14 @@ private struct Masking {
   /// `Name: value` on a line of its own, as reports and HTTP write headers.
   static let headerLine = SharedRegex(
     literal: "(?m)^[ \\t]*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \\t]*:[ \\t]*(.*?)[ \\t]*$")
+  /// `Name: value` inside a line: a header quoted in a command (`curl -H 'X-Api-Key: …'`), in
+  /// a message, or in another header's value. The value runs to a quote or the line's end; it
+  /// is matched ahead, not taken, so a header inside another's value is found too. A report's
+  /// own `✗ field: expected …, got …` lines are masked where they are written (what the request
+  /// had, inside them, is still read here).
+  static let headerInLine = SharedRegex(
+    literal:
+      "(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):[ \\t]*+(?!expected )(?=([^'\"\\r\\n]*))")
   /// `'` is one of a URL's sub-delimiters, so it may stand in a password.
   static let userinfo = SharedRegex(
     literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#@\"<>\\\\]+)@")

@@ -122,3 +122,29 @@ import Testing
     #expect(LogRedaction.mask(text, noting: true) == text)
   }
 }
+
+/// A credential header written inside a line, not at its start, is masked in logs too.
+@Suite struct HeaderInLineTests {
+  static let secret = "S3CRETinline" + String(UUID().uuidString.prefix(8))
+
+  @Test(arguments: [
+    ("X-Note: forwarded X-Api-Key: \(secret)", "X-Note: forwarded X-Api-Key: "),
+    ("curl -H 'X-Api-Key: \(secret)' https://api.test/x", "' https://api.test/x"),
+    ("got text \"Authorization: Bearer \(secret)\" instead", "\" instead"),
+    ("headers were Accept: */*, Private-Token: \(secret)", "Accept: */*, Private-Token: "),
+    (
+      "✗ header X-Note: expected == a, got \"forwarded X-Api-Key: \(secret)\"",
+      "✗ header X-Note: expected == a, got \"forwarded X-Api-Key: "
+    ),
+  ])
+  func aCredentialHeaderInsideALineIsMasked(text: String, kept: String) {
+    let masked = LogRedaction.mask(text)
+    #expect(!masked.contains(Self.secret))
+    #expect(masked.contains(kept))
+  }
+
+  @Test func everydayWordsBeforeAColonAreLeftAlone() {
+    let text = "error: the request to https://api.test/x failed; Accept: text/plain"
+    #expect(LogRedaction.mask(text) == text)
+  }
+}
