@@ -49,8 +49,7 @@ extension CassetteError {
     }
     let problem =
       "expected \(describe(type))"
-      + (found.map { " but found \(type == String.self ? Self.summary(inText: $0) : $0.summary)" }
-        ?? "")
+      + (found.map { " but found \(summary(of: $0, expected: type, at: path))" } ?? "")
     return located(
       CassetteError(
         kind: .wrongType, problem: problem,
@@ -255,12 +254,21 @@ extension CassetteError {
     }
   }
 
-  /// What was found where text belongs (a header's or a query parameter's `value`), without a
-  /// number long enough to be a secret: a numeric token is still a token, and an error about a
-  /// malformed cassette ends up in CI logs, where masking cannot tell it from any number.
-  private static func summary(inText node: JSONNode) -> String {
-    guard case .number(let text) = node.value, !mayQuote(text) else { return node.summary }
-    return "a number of \(text.count) characters"
+  /// What was found, as an error about a malformed cassette prints it in CI logs, where masking
+  /// reads a secret by its name or shape only. A number long enough to be a secret where text
+  /// belongs (a header's or a query parameter's `value`) is a token still; any string among
+  /// cookies is a cookie's value, a credential wherever it stands (`"cookies": "sid=…"`).
+  private static func summary(
+    of node: JSONNode, expected type: Any.Type, at path: [JSONPathComponent]
+  ) -> String {
+    switch node.value {
+    case .number(let text) where type == String.self && !mayQuote(text):
+      return "a number of \(text.count) characters"
+    case .string(let text) where path.contains(.key("cookies")):
+      return "a string of \(text.count) characters"
+    default:
+      return node.summary
+    }
   }
 
   private static func mayQuote(_ number: String) -> Bool {

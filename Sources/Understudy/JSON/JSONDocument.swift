@@ -520,6 +520,12 @@ private struct JSONParser {
   /// The text at the index in backticks, as far as the next space (at most 20 bytes).
   private var upcoming: String {
     guard index < bytes.count else { return "the end of the file" }
+    // A bare word is most often a value that lost its quotes, a secret among them: it is
+    // described, not quoted (`tru`, `NaN` and markup such as `<!DOCTYPE` are still quoted).
+    let word = bytes[index...].prefix { ASCIIByte.isLetter($0) || ASCIIByte.isDigit($0) }
+    if word.count >= Redaction.minimumEchoLength {
+      return "an unquoted word of \(word.count) characters"
+    }
     var end = index
     while end < bytes.count, end - index < 20, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
       end += 1

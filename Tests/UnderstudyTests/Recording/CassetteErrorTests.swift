@@ -40,6 +40,28 @@ extension RecordingTests {
           == "expected \",\" or \"}\" after the value of \"time\" but found `\"request\":`")
     }
 
+    /// Cookies written as one string are a cookie's value, a credential: the error says what
+    /// kind of value it found, not what it holds.
+    @Test func aStringWhereCookiesBelongIsDescribedNotQuoted() throws {
+      let secret = "SEKRETcookie" + String(UUID().uuidString.prefix(8))
+      let json = #"""
+        {"log": {"version": "1.2", "entries": [{"startedDateTime": "2024-05-01T12:00:00.000Z",
+        "time": 1, "request": {"method": "GET", "url": "https://api.test/", "httpVersion": "HTTP/1.1",
+        "headers": [], "queryString": [], "cookies": "sid=\#(secret)", "headersSize": -1,
+        "bodySize": -1}, "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+        "headers": [], "cookies": [], "content": {"size": 0, "mimeType": "text/plain"},
+        "redirectURL": "", "headersSize": -1, "bodySize": -1}, "cache": {}, "timings": {"send": 0,
+        "wait": 0, "receive": 0}}]}}
+        """#
+      let error = try #require(
+        cassetteError { _ = try HAR.decode(Data(json.utf8), source: "cookies.har") })
+      #expect(error.kind == .wrongType)
+      #expect(
+        error.problem.contains(
+          "expected an array but found a string of \(secret.count + 4) characters"))
+      #expect(!error.description.contains(secret))
+    }
+
     @Test func emptyFileIsNamedAsEmpty() throws {
       let error = try loadError("empty.har")
       #expect(error.kind == .empty)

@@ -42,6 +42,14 @@ extension RecordingTests {
         "expected \",\" or \"]\" after element 1 of the array but found `x]}`"
       ),
       ("{\"a\": [1,\n", 2, 1, "the file ends inside the array that starts at line 1, column 7"),
+      (
+        "{\"key\": SEKRETword7f3a}", 1, 9,
+        "expected a value (an object, array, string, number, true, false or null) but found an unquoted word of 14 characters"
+      ),
+      (
+        "{\"a\": 012345678901234}", 1, 7,
+        "an unquoted word of 15 characters is not a valid JSON number"
+      ),
     ])
     func syntaxErrorsSayWhatAndWhere(json: String, line: Int, column: Int, problem: String) throws {
       let error = try #require(syntaxError(json))
