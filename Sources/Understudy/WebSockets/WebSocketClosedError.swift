@@ -18,6 +18,7 @@ public struct WebSocketClosedError: Error, Sendable, Hashable, CustomStringConve
   /// A sentence with the code and reason.
   public var description: String {
     let code = self.code.map { "code \($0)" } ?? "no close code"
+    let reason = LogRedaction.mask(self.reason)
     return "the WebSocket is closed (\(code)\(reason.isEmpty ? "" : ", \"\(reason)\""))"
   }
 }

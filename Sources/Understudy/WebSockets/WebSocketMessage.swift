@@ -12,7 +12,8 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
   /// `text "hello"` or `binary 3 bytes`, as reports name a message.
   public var description: String {
     switch self {
-    case .text(let text): return "text \(String(reflecting: text))"
+    // Masked as every text the library prints is: a message may carry a token.
+    case .text(let text): return "text \(LogRedaction.mask(String(reflecting: text)))"
     case .binary(let data): return "binary \(data.count) bytes"
     }
   }

@@ -148,3 +148,17 @@ import Testing
     #expect(LogRedaction.mask(text) == text)
   }
 }
+
+/// What the library prints of a WebSocket conversation is masked as any report is.
+@Suite struct WebSocketTextMaskingTests {
+  @Test func aMessageAndACloseReasonAreMaskedWhenPrinted() {
+    let secret = "S3CRETsocket" + String(UUID().uuidString.prefix(8))
+    let message = WebSocketMessage.text(#"{"type":"auth","access_token":"\#(secret)"}"#)
+    #expect(!message.description.contains(secret))
+    #expect(message.description.hasPrefix(#"text "{\"type\":\"auth\""#))
+    #expect(!"\(WebSocketStep.send(message))".contains(secret))
+    let closed = WebSocketClosedError(code: 4001, reason: "Authorization: Bearer \(secret)")
+    #expect(!closed.description.contains(secret))
+    #expect(closed.description.hasPrefix("the WebSocket is closed (code 4001, "))
+  }
+}
