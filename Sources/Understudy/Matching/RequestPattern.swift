@@ -127,7 +127,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   }
 
   /// A readable form, such as `method == GET && path ~ /users/{id}`.
-  public var description: String { Self.describe(node, topLevel: true) }
+  public var description: String { description(naming: nil) }
+
+  /// The description, with the values a test's own redaction names masked too.
+  func description(naming: NamedSecrets?) -> String {
+    Self.describe(node, topLevel: true, naming: naming)
+  }
 
   /// Both patterns must match.
   public static func && (lhs: RequestPattern, rhs: RequestPattern) -> RequestPattern {
@@ -359,21 +364,29 @@ extension RequestPattern {
     }
   }
 
-  private static func describe(_ node: Node, topLevel: Bool) -> String {
+  private static func describe(_ node: Node, topLevel: Bool, naming: NamedSecrets? = nil)
+    -> String
+  {
     switch node {
     case .condition(let condition):
-      return "\(condition.field) \(condition.expected)"
+      // A description is printed (reports, a stub's description), so it is masked as they are.
+      let expected = FieldMismatch.maskedExpectation(
+        condition.expected, of: condition.field, naming: naming)
+      return "\(condition.field) \(expected)"
     case .all(let nodes):
       if nodes.isEmpty { return "any request" }
-      let text = nodes.map { describe($0, topLevel: false) }.joined(separator: " && ")
+      let text = nodes.map { describe($0, topLevel: false, naming: naming) }
+        .joined(separator: " && ")
       return topLevel || nodes.count == 1 ? text : "(\(text))"
     case .any(let nodes):
-      let text = nodes.map { describe($0, topLevel: false) }.joined(separator: " || ")
+      let text = nodes.map { describe($0, topLevel: false, naming: naming) }
+        .joined(separator: " || ")
       return topLevel || nodes.count == 1 ? text : "(\(text))"
     case .not(let inner):
-      return "!(\(describe(inner, topLevel: true)))"
+      return "!(\(describe(inner, topLevel: true, naming: naming)))"
     }
   }
+
 
   /// The exact path every matching request must have, when the pattern pins one; the registry
   /// indexes such stubs so lookups stay flat as stubs grow.

@@ -23,7 +23,8 @@ package enum LogRedaction {
     + "Understudy does not print."
 
   /// `text` with every credential masked; with `noting`, the ``note`` is added on its own line
-  /// when something was masked and the text does not say so already. `naming` adds the names
+  /// when it holds a masked value (masked here or by the code that wrote it) and does not say
+  /// so already. `naming` adds the names
   /// and body patterns a test's own redaction lists.
   package static func mask(_ text: String, noting: Bool = false) -> String {
     mask(text, noting: noting, naming: nil)
@@ -31,7 +32,7 @@ package enum LogRedaction {
 
   static func mask(_ text: String, noting: Bool = false, naming: NamedSecrets?) -> String {
     let masked = Masking(text, naming: naming).result
-    guard noting, masked != text, !masked.contains(note) else { return masked }
+    guard noting, masked.contains(marker + "("), !masked.contains(note) else { return masked }
     return masked + "\n" + note
   }
 

@@ -102,7 +102,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     lines.append(
       "Closest stubs (\(candidates.count) of \(stubCount)), best first:")
     for (index, candidate) in candidates.enumerated() {
-      lines.append("  \(index + 1). \(candidate.stub.pattern)")
+      lines.append("  \(index + 1). \(candidate.stub.pattern.description(naming: naming))")
       lines.append("     declared at \(candidate.stub.location)")
       if candidate.isExhausted {
         lines.append(

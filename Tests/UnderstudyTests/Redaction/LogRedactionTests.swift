@@ -162,3 +162,32 @@ import Testing
     #expect(closed.description.hasPrefix("the WebSocket is closed (code 4001, "))
   }
 }
+
+/// What a stub expects under a credential's name is printed masked: a test may read the value
+/// from the environment, where it is a real key.
+@Suite struct ExpectedCredentialMaskingTests {
+  @Test func reportsAndDescriptionsMaskTheExpectedValueAndKeepTheComparison() async throws {
+    let key = "S3CRETexpected" + String(UUID().uuidString.prefix(8))
+    let registry = StubRegistry()
+    let stub = registry.stub(
+      .get("https://api.test/a") && .header("X-Api-Key", key) && .query("access_token", key)
+        && .header("Accept", "application/json") && .header("Authorization"),
+      .ok)
+    var request = URLRequest(url: URL(string: "https://api.test/a?access_token=other-value-1")!)
+    request.setValue("other-value-2", forHTTPHeaderField: "X-Api-Key")
+    _ = try? await registry.makeSession().data(for: request)
+    let report = try #require(registry.unmatchedReports.first).description
+    let printed = [report, stub.description, stub.pattern.description, "\(registry.stubs)"]
+    for text in printed {
+      #expect(!text.contains(key), "\(text)")
+      #expect(text.contains("header X-Api-Key == ••••(\(key.count) chars)"), "\(text)")
+      #expect(text.contains("header Accept == application/json"), "\(text)")
+      #expect(text.contains("header Authorization present"), "\(text)")
+    }
+    #expect(report.contains("✗ header X-Api-Key: expected == ••••(\(key.count) chars), got ••••("))
+    #expect(
+      report.contains(
+        "✗ query access_token: expected == ••••(\(key.count) chars), got access_token=••••("))
+    #expect(report.contains(LogRedaction.note))
+  }
+}
