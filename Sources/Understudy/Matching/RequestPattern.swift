@@ -387,7 +387,6 @@ extension RequestPattern {
     }
   }
 
-
   /// The exact path every matching request must have, when the pattern pins one; the registry
   /// indexes such stubs so lookups stay flat as stubs grow.
   var indexedPath: String? {
