@@ -2,15 +2,27 @@
 /// OAuth callback in a JSON string, a `Link` header. `?access_token=…` is as secret there as in
 /// the request URL.
 extension CompiledRedaction {
-  /// The byte ranges of credential values in URL query pairs inside `text`, each with its
-  /// percent-encoded placeholder.
-  func embeddedQueryReplacements(in text: String, echoes: inout RedactionEchoes)
-    -> [(Range<Int>, String)]
-  {
-    guard !queryNames.isEmpty else { return [] }
+  /// The byte ranges of credential values in URL query pairs inside `text`, and of the user
+  /// information of URLs in it, each with its percent-encoded placeholder. The value of a pair
+  /// no rule selects may be a URL whose own pairs hold a credential behind escapes
+  /// (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`), as in the request URL; with `nesting`, those
+  /// are replaced too, up to ``nestedURLLevels`` levels down.
+  func embeddedQueryReplacements(
+    in text: String, nesting: Bool = true, echoes: inout RedactionEchoes
+  ) -> [(Range<Int>, String)] {
+    guard !queryNames.isEmpty || redactsUserinfo else { return [] }
     var text = text
     return text.withUTF8 { bytes in
       var replacements: [(Range<Int>, String)] = []
+      if redactsUserinfo {
+        EmbeddedUserinfo.forEach(in: bytes) { range in
+          let userinfo = String(decoding: bytes[range], as: UTF8.self)
+          guard !RedactionPlaceholder.isPresent(in: userinfo) else { return }
+          echoes.remember(userinfo: userinfo)
+          replacements.append((range, RedactionPlaceholder.percentEncoded("userinfo")))
+        }
+      }
+      guard !queryNames.isEmpty else { return replacements }
       // A large body repeats a few names (`page`, `ref`) millions of times; each is decoded
       // and matched once.
       var verdicts: [String: Bool] = [:]
@@ -23,7 +35,14 @@ extension CompiledRedaction {
           isSelected = queryNames.matches(FormBody.decode(Substring(rawName)))
           verdicts[rawName] = isSelected
         }
-        guard isSelected else { return }
+        guard isSelected else {
+          guard nesting, bytes[valueRange].contains(UInt8(ascii: "%")) else { return }
+          let value = String(decoding: bytes[valueRange], as: UTF8.self)
+          if let redacted = nestedReplacement(of: value, echoes: &echoes) {
+            replacements.append((valueRange, redacted))
+          }
+          return
+        }
         let value = String(decoding: bytes[valueRange], as: UTF8.self)
         guard !RedactionPlaceholder.isPresent(in: value) else { return }
         let key = RedactionPlaceholder.name(from: FormBody.decode(Substring(rawName)).lowercased())
@@ -33,6 +52,18 @@ extension CompiledRedaction {
       }
       return replacements
     }
+  }
+
+  /// `value`, a pair's value no rule selects, with the credentials of the URL it holds behind
+  /// escapes replaced by percent-encoded placeholders, which the URL still parses with; `nil`
+  /// when it holds none. They are remembered as echoes too, for their other spellings.
+  private func nestedReplacement(of value: String, echoes: inout RedactionEchoes) -> String? {
+    var nested = RedactionEchoes()
+    rememberNestedPairs(in: value[...], echoes: &nested)
+    guard !nested.isEmpty else { return nil }
+    rememberNestedPairs(in: value[...], echoes: &echoes)
+    let redacted = nested.replace(inPlain: value, encoded: true)
+    return redacted == value ? nil : redacted
   }
 
   /// `range` as UTF-8 offsets, for ``splice(_:_:)``.
@@ -163,4 +194,63 @@ enum EmbeddedQueryPairs {
     for byte: UInt8 in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] { classes[Int(byte)] |= valueStop }
     return classes
   }()
+}
+
+/// Finds the user information of URLs in UTF-8 text (`https://user:pass@host` in a `Link`
+/// header, an HTML link or a JSON string), byte by byte: the bytes after `://` (or `:\/\/`, as
+/// JSON may escape it) up to an `@`, with no `/`, `?`, `#`, `"`, `<`, `>`, `\` or white space
+/// among them, as ``LogRedaction`` reads it in a log.
+enum EmbeddedUserinfo {
+  /// Calls `body` with the byte range of each URL's user information, in order.
+  static func forEach(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+    let count = bytes.count
+    var index = 0
+    while index < count {
+      if index + 8 <= count {
+        // A colon is rare in most bodies: eight bytes without one are passed at once.
+        let colons = ByteWord.matches(ByteWord.load(bytes, at: index), UInt8(ascii: ":"))
+        guard colons != 0 else {
+          index += 8
+          continue
+        }
+        index += ByteWord.firstFlagged(colons)
+      }
+      guard bytes[index] == UInt8(ascii: ":") else {
+        index += 1
+        continue
+      }
+      let start: Int
+      if has("//", in: bytes, at: index + 1) {
+        start = index + 3
+      } else if has(#"\/\/"#, in: bytes, at: index + 1) {
+        start = index + 5
+      } else {
+        index += 1
+        continue
+      }
+      var end = start
+      while end < count, !stops(bytes[end]) { end += 1 }
+      if end > start, end < count, bytes[end] == UInt8(ascii: "@") { body(start..<end) }
+      index = max(end, index + 1)
+    }
+  }
+
+  private static func has(
+    _ literal: StaticString, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int
+  ) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard offset + length <= bytes.count else { return false }
+    return (0..<length).allSatisfy { bytes[offset + $0] == literal.utf8Start[$0] }
+  }
+
+  private static func stops(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
+      UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+      0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20:
+      return true
+    default:
+      return false
+    }
+  }
 }

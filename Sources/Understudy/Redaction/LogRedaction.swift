@@ -93,7 +93,7 @@ package enum LogRedaction {
       || nestsSecret(value, naming: naming, levels: CompiledRedaction.nestedURLLevels)
   }
 
-  private static func nestsSecret(_ value: Substring, naming: NamedSecrets?, levels: Int) -> Bool {
+  static func nestsSecret(_ value: Substring, naming: NamedSecrets?, levels: Int) -> Bool {
     guard levels > 0, value.contains("%") else { return false }
     let decoded = FormBody.decode(value)
     if decoded.contains("="), mask(url: decoded, naming: naming) != decoded { return true }
@@ -217,7 +217,13 @@ private struct Masking {
         let valueRange = Range(match.range(at: valueGroup), in: text)
       else { continue }
       let name = Self.unescaped(String(text[nameRange]))
-      guard NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
+      // A pair's value may be a URL holding a credential behind escapes, in a header value or a
+      // body as in a request URL (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`).
+      guard
+        NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
+          || (place == .parameter
+            && LogRedaction.nestsSecret(
+              text[valueRange], naming: naming, levels: CompiledRedaction.nestedURLLevels))
       else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
     }

@@ -96,9 +96,11 @@ struct CompiledRedaction: Sendable {
     func has(_ text: String?, _ character: Unicode.Scalar) -> Bool {
       text?.utf8.contains(UInt8(ascii: character)) ?? false
     }
+    // A header may hold a URL with a query or user information (`Link: <https://u:p@host/>`).
     let headerMayChange = { (field: HTTPHeaders.Field) in
       headerNames.matches(field.name)
         || (has(field.value, "=") && (has(field.value, "?") || has(field.value, "#")))
+        || (redactsUserinfo && has(field.value, "@"))
     }
     if request.headers.contains(where: headerMayChange) { return true }
     // An absolute URL's decoded path is the snapshot's (which says "/" for an empty one);

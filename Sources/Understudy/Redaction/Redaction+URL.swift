@@ -107,7 +107,7 @@ extension CompiledRedaction {
     for _ in 0..<Self.nestedURLLevels where level.contains("%") {
       let decoded = FormBody.decode(level)
       guard decoded != level else { return }
-      _ = embeddedQueryReplacements(in: decoded, echoes: &echoes)
+      _ = embeddedQueryReplacements(in: decoded, nesting: false, echoes: &echoes)
       level = decoded[...]
     }
   }

@@ -25,12 +25,14 @@ struct RedactionEchoes {
 
   var isEmpty: Bool { needles.isEmpty }
 
-  /// Remembers `value`, removed by the rule named `name`.
-  mutating func remember(_ value: String, as name: String) {
+  /// Remembers `value`, removed by the rule named `name`; `inURL` when it is written only in
+  /// URLs, so that its placeholder is percent-encoded wherever it is found and a URL holding it
+  /// still parses.
+  mutating func remember(_ value: String, as name: String, inURL: Bool = false) {
     guard value.count >= Redaction.minimumEchoLength, !RedactionPlaceholder.isPresent(in: value),
       known.insert(value).inserted
     else { return }
-    var forms = [Needle(text: value, name: name, isEncoded: false)]
+    var forms = [Needle(text: value, name: name, isEncoded: inURL)]
     let encodings = [
       RedactionPlaceholder.percentEncode(value),
       value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value,
@@ -151,10 +153,12 @@ struct RedactionEchoes {
   }
 
   /// Remembers URL userinfo as written and decoded, whole and its user and password apart,
-  /// and as the Basic credentials a client sends for it (which a server may echo).
+  /// and as the Basic credentials a client sends for it (which a server may echo). Whole, it is
+  /// URL text: an echo in a `Link` header or a body is replaced by the placeholder the URL's
+  /// user information takes.
   mutating func remember(userinfo: String) {
     let decoded = userinfo.removingPercentEncoding ?? userinfo
-    remember(userinfo, as: "userinfo")
+    remember(userinfo, as: "userinfo", inURL: true)
     remember(pair: decoded, as: "userinfo")
     remember(Data(decoded.utf8).base64EncodedString(), as: "userinfo")
   }
@@ -203,7 +207,7 @@ struct RedactionEchoes {
     return replace(inPlain: text, encoded: inURL)
   }
 
-  private func replace(inPlain text: String, encoded: Bool) -> String {
+  func replace(inPlain text: String, encoded: Bool) -> String {
     // A text none of them occurs in is left as it is, and that is nearly every text.
     guard occurs(in: text) else { return text }
     var text = text
