@@ -77,9 +77,15 @@ enum InspectCommand: Command {
     init(_ rows: [Row]) {
       entries = rows.count
       hosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() }).count
-      responseBytes = rows.map(\.size).reduce(0, +)
+      // A file's sizes and times are whatever it says: sums that overflow stop at the largest
+      // value rather than trap (two times of 1.7e308 ms add up to infinity).
+      responseBytes = rows.reduce(0) { sum, row in
+        let (total, overflow) = sum.addingReportingOverflow(row.size)
+        return overflow ? (row.size > 0 ? .max : .min) : total
+      }
       omittedBodies = rows.filter { $0.omittedSize != nil }.count
-      time = rows.compactMap(\.time).reduce(0, +)
+      let total = rows.compactMap(\.time).reduce(0, +)
+      time = total.isFinite ? total : .greatestFiniteMagnitude
     }
 
     var sentence: String {
@@ -134,7 +140,10 @@ enum InspectCommand: Command {
   private static func json(_ report: Report) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    // Every member is a string, a finite number or an array of them: this cannot fail.
+    // Numbers that are not finite (none are kept, but a row's time is the file's) are written
+    // as strings, so every member is a string, a number or an array of them: this cannot fail.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     return String(decoding: try! encoder.encode(report), as: UTF8.self)
   }
 }

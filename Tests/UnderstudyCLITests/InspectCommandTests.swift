@@ -60,6 +60,23 @@ import Understudy
     }
   }
 
+  /// Each time is finite, as the loader requires, but their sum is not: the totals stop at the
+  /// largest number instead of trapping while the JSON is written.
+  @Test func timesThatAddUpToInfinityAreWrittenNotTrappedOn() async throws {
+    var entry = HAR.Entry.exchange(url: "https://api.example.com/slow")
+    entry.time = 1.7e308
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(entries: [entry, entry]).saved(as: "huge-times.har", in: directory)
+      let json = try await understudy("inspect", path, "--json")
+      #expect(json.status == 0, "\(json.stderr)")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+      let totals = try #require(report["totals"] as? [String: Any])
+      #expect((totals["time"] as? Double)?.isFinite == true)
+      #expect(try await understudy("inspect", path).status == 0)
+    }
+  }
+
   @Test func emptyArchiveSaysSo() async throws {
     try await withTemporaryDirectory { directory in
       let path = try HAR(entries: []).saved(as: "empty.har", in: directory)

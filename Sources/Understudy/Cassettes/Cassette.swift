@@ -754,9 +754,10 @@ public final class Cassette: Sendable {
     for name in ["Content-Length", "Content-Encoding", "Transfer-Encoding"] { headers[name] = nil }
     var response = StubResponse(status: entry.response.status, headers: headers, body: .data(body))
     // Chunk boundaries replay at every speed (instantly, they still arrive as separate parts);
-    // parts that no longer add up to the body (it was redacted) replay as one.
+    // parts that no longer add up to the body (it was redacted, or the file was edited: a
+    // negative size, sizes past Int.max) replay as one.
     if let parts = entry.response.content.chunks, parts.count > 1,
-      parts.reduce(0, { $0 + $1.size }) == body.count
+      BodyChunk.sizes(of: parts.map(\.size), addUpTo: body.count)
     {
       var previous = 0.0
       response.chunks = parts.map { part in

@@ -130,6 +130,9 @@ final class BodySender {
   }
 
   private func read(_ count: Int) throws -> Data {
+    // A planned part's size is the stub's or the cassette's; a negative one reads nothing
+    // (responders are not checked at declaration).
+    let count = max(0, count)
     switch source {
     case .data(let data, let offset):
       let end = offset + min(data.count - offset, count)

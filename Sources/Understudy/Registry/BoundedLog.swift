@@ -14,7 +14,8 @@ struct BoundedLog<Element> {
   private var stored = 0
 
   init(capacity: Int?) {
-    self.capacity = capacity
+    // A negative capacity would make `suffix` trap; it keeps none, as 0 does.
+    self.capacity = capacity.map { max(0, $0) }
     self.chunkSize = min(max(capacity ?? 1024, 1), 1024)
   }
 

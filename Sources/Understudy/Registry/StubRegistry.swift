@@ -61,12 +61,20 @@ public final class StubRegistry: Sendable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {
+    // A negative capacity keeps none, as 0 does, and says so where the registry was made.
+    let capacity = journalCapacity.map { max(0, $0) }
     self.scopeState = Locked(ScopeState(policy: unmatchedRequests))
-    self.journalStorage = Locked(RequestJournal(capacity: journalCapacity))
-    self.journalCapacity = journalCapacity
+    self.journalStorage = Locked(RequestJournal(capacity: capacity))
+    self.journalCapacity = capacity
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.id = RegistryDirectory.shared.allocateID()
     RegistryDirectory.shared.register(self)
+    if let journalCapacity, journalCapacity < 0 {
+      IssueReporter.report(
+        "journalCapacity \(journalCapacity) is negative, so the journal keeps no requests; pass "
+          + "0 to keep none, a positive number to keep the newest, or nil to keep them all.",
+        at: location)
+    }
   }
 
   deinit {

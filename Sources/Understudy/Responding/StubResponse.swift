@@ -272,6 +272,10 @@ public struct StubResponse: Sendable {
           + "the header or the response on the wire"
       }
     }
+    if let negative = chunks?.first(where: { $0.size < 0 }) {
+      return "a part of the streamed body has the size \(negative.size); a part's size is a "
+        + "number of bytes, 0 or more"
+    }
     return Self.framingProblem(status: status, headers: headers, body: body) ?? body.problem
   }
 
@@ -318,6 +322,19 @@ public struct StubResponse: Sendable {
 
 /// One part of a streamed body: how many bytes, sent how long after the previous part.
 public struct BodyChunk: Sendable, Hashable {
+  /// Whether `sizes` are byte counts (none negative) that add up to `total` without
+  /// overflowing.
+  static func sizes(of sizes: [Int], addUpTo total: Int) -> Bool {
+    var sum = 0
+    for size in sizes {
+      guard size >= 0 else { return false }
+      let (next, overflow) = sum.addingReportingOverflow(size)
+      guard !overflow else { return false }
+      sum = next
+    }
+    return sum == total
+  }
+
   /// Its length in bytes.
   public var size: Int
   /// Seconds after the previous part (or after the response, for the first).
