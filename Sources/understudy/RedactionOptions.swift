@@ -1,3 +1,4 @@
+import Foundation
 import Understudy
 
 /// The redaction rules `redact` and `convert` add to ``Redaction/default`` from the command
@@ -95,13 +96,18 @@ enum RedactionOptions {
     }
     if let text = entry.request.postData?.text { count(in: text, into: &counts) }
     if let text = entry.response.content.text { count(in: text, into: &counts) }
-    if entry.request.postData?.encoding != nil, let body = entry.request.postData?.body {
-      count(in: String(decoding: body, as: UTF8.self), into: &counts)
+    // A base64 body is read as redaction reads it: UTF-16 text is no UTF-8.
+    if let postData = entry.request.postData, postData.encoding != nil, let body = postData.body {
+      count(in: readable(body, mimeType: postData.mimeType), into: &counts)
     }
     if entry.response.content.encoding != nil, let body = entry.response.content.body {
-      count(in: String(decoding: body, as: UTF8.self), into: &counts)
+      count(in: readable(body, mimeType: entry.response.content.mimeType), into: &counts)
     }
     return counts
+  }
+
+  private static func readable(_ body: Data, mimeType: String) -> String {
+    BodyCharset.text(of: body, mimeType: mimeType)?.text ?? String(decoding: body, as: UTF8.self)
   }
 
   /// Adds the placeholders in `text` to `counts`. Every placeholder holds the word `redacted`,

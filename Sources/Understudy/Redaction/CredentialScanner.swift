@@ -76,8 +76,8 @@ public struct CredentialScanner: Sendable {
       where old.text != new.text {
         record(
           RedactedValue.replacements(
-            from: Self.readable(old.text, encoding: old.encoding),
-            to: Self.readable(new.text, encoding: new.encoding)),
+            from: Self.readable(old.text, encoding: old.encoding, mimeType: old.mimeType),
+            to: Self.readable(new.text, encoding: new.encoding, mimeType: new.mimeType)),
           at: path + old.path, into: &replaced)
       }
       guard let before = Self.document(original), let after = Self.document(result) else {
@@ -123,7 +123,8 @@ public struct CredentialScanner: Sendable {
     var bodies: [[JSONPathComponent]: String] = [:]
     for index in redacted.log.entries.indices {
       for body in Self.takeBodies(from: &redacted.log.entries[index]) {
-        bodies[[.key("log"), .key("entries"), .index(index)] + body.path] = body.text
+        bodies[[.key("log"), .key("entries"), .index(index)] + body.path] = Self.readable(
+          body.text, encoding: body.encoding, mimeType: body.mimeType)
       }
     }
     guard let document = Self.document(redacted) else { return [] }
@@ -138,18 +139,25 @@ public struct CredentialScanner: Sendable {
   /// The entry's request and response body texts, each replaced by a one-character stand-in
   /// that keeps its member in the encoding, with their paths inside the entry.
   private static func takeBodies(from entry: inout HAR.Entry)
-    -> [(path: [JSONPathComponent], text: String, encoding: String?)]
+    -> [(path: [JSONPathComponent], text: String, encoding: String?, mimeType: String)]
   {
-    var bodies: [(path: [JSONPathComponent], text: String, encoding: String?)] = []
+    var bodies: [(path: [JSONPathComponent], text: String, encoding: String?, mimeType: String)] =
+      []
     if var postData = entry.request.postData {
       bodies.append(
-        ([.key("request"), .key("postData"), .key("text")], postData.text, postData.encoding))
+        (
+          [.key("request"), .key("postData"), .key("text")], postData.text, postData.encoding,
+          postData.mimeType
+        ))
       postData.text = "-"
       entry.request.postData = postData
     }
     if let text = entry.response.content.text {
       bodies.append(
-        ([.key("response"), .key("content"), .key("text")], text, entry.response.content.encoding))
+        (
+          [.key("response"), .key("content"), .key("text")], text, entry.response.content.encoding,
+          entry.response.content.mimeType
+        ))
       entry.response.content.text = "-"
     }
     return bodies
@@ -241,7 +249,8 @@ public struct CredentialScanner: Sendable {
     case (.string(let old), .string(let new)) where old != new:
       record(
         RedactedValue.replacements(
-          from: Self.readable(old, encoding: encoding), to: Self.readable(new, encoding: encoding)),
+          from: Self.readable(old, encoding: encoding, mimeType: ""),
+          to: Self.readable(new, encoding: encoding, mimeType: "")),
         at: path, into: &replaced)
     default:
       break
@@ -277,12 +286,13 @@ public struct CredentialScanner: Sendable {
           into: &findings)
         path.removeLast()
       }
-    case .string(var text):
+    case .string(let text):
       if !replaced.isEmpty, let ruled = replaced[path] { findings += ruled }
-      if path.last == .key("text"), let body = bodies[path] { text = body }
+      // A body was read already, in its charset.
+      let body = path.last == .key("text") ? bodies[path] : nil
       let location = path
       findings += self.findings(
-        in: Self.readable(text, encoding: encoding),
+        in: body ?? Self.readable(text, encoding: encoding, mimeType: ""),
         nameContext: name.map(CredentialShape.namesAWSSecret) ?? false
       ) { JSONPathComponent.render(location) }
     case .number, .bool, .null:
@@ -298,11 +308,14 @@ public struct CredentialScanner: Sendable {
     }
   }
 
-  /// Binary bodies are read leniently: an ASCII key inside an image is still a leak.
-  private static func readable(_ text: String, encoding: String?) -> String {
-    guard encoding != nil, let data = try? HARBodyText.decode(text: text, encoding: encoding)
+  /// Text in another charset is read in it, as redaction reads it (see ``BodyCharset``); binary
+  /// bodies are read leniently: an ASCII key inside an image is still a leak.
+  private static func readable(_ text: String, encoding: String?, mimeType: String) -> String {
+    guard encoding != nil || BodyCharset.declaresUTF16(mimeType),
+      let data = try? HARBodyText.decode(text: text, encoding: encoding)
     else { return text }
-    return String(decoding: data, as: UTF8.self)
+    return BodyCharset.text(of: data, mimeType: mimeType)?.text
+      ?? String(decoding: data, as: UTF8.self)
   }
 }
 

@@ -22,7 +22,8 @@ extension HAR.Entry {
   /// Replaces every redactable string with what `transform` returns for it.
   ///
   /// Bodies reach `transform` as text: base64 bodies are decoded first and encoded again after,
-  /// and binary bodies that are not UTF-8 are skipped. A body that changes gets its new size.
+  /// text in another charset is read and written in it, and binary bodies are skipped. A body
+  /// that changes gets its new size.
   mutating func transformRedactableFields(_ transform: (RedactableField, String) -> String) {
     comment = comment.map { transform(.text, $0) }
     request.comment = request.comment.map { transform(.text, $0) }
@@ -46,8 +47,10 @@ extension HAR.Entry {
         }
       }
       let field = RedactableField.body(mimeType: postData.mimeType)
-      if let text = Self.transformBody(postData.text, postData.encoding, { transform(field, $0) }) {
-        postData.text = text
+      if let body = Self.transformBody(
+        postData.text, postData.encoding, mimeType: postData.mimeType, { transform(field, $0) })
+      {
+        (postData.text, postData.encoding) = body
       }
       request.postData = postData
     }
@@ -61,26 +64,34 @@ extension HAR.Entry {
     response.redirectURL = transform(.url, response.redirectURL)
     let field = RedactableField.body(mimeType: response.content.mimeType)
     if let text = response.content.text,
-      let changed = Self.transformBody(text, response.content.encoding, { transform(field, $0) })
+      let changed = Self.transformBody(
+        text, response.content.encoding, mimeType: response.content.mimeType,
+        { transform(field, $0) })
     {
-      response.content.text = changed
+      (response.content.text, response.content.encoding) = changed
       response.content.size = response.content.body?.count ?? response.content.size
     }
   }
 
-  /// The body text after `transform`, or `nil` when it is unchanged or cannot be read as text.
+  /// The body's `text` and `encoding` after `transform`, or `nil` when it is unchanged or
+  /// cannot be read as text. A body that is not UTF-8 is read in the charset `mimeType` names
+  /// (see ``BodyCharset``) and written back in it, so replay still sends that charset.
   private static func transformBody(
-    _ text: String, _ encoding: String?, _ transform: (String) -> String
-  ) -> String? {
-    guard let encoding else {
+    _ text: String, _ encoding: String?, mimeType: String, _ transform: (String) -> String
+  ) -> (text: String, encoding: String?)? {
+    guard encoding != nil || BodyCharset.declaresUTF16(mimeType) else {
       let result = transform(text)
-      return result == text ? nil : result
+      return result == text ? nil : (result, nil)
     }
-    guard let data = try? HARBodyText.decode(text: text, encoding: encoding) else { return nil }
-    let decoded = String(decoding: data, as: UTF8.self)
-    guard Data(decoded.utf8) == data else { return nil }
+    guard let data = try? HARBodyText.decode(text: text, encoding: encoding),
+      let (decoded, charset) = BodyCharset.text(of: data, mimeType: mimeType)
+    else { return nil }
     let result = transform(decoded)
-    return result == decoded ? nil : Data(result.utf8).base64EncodedString()
+    guard result != decoded, let bytes = result.data(using: charset) else { return nil }
+    // A body stored as itself stays so while its bytes are still UTF-8.
+    let utf8 = String(decoding: bytes, as: UTF8.self)
+    if encoding == nil, Data(utf8.utf8) == bytes { return (utf8, nil) }
+    return (bytes.base64EncodedString(), HARBodyText.base64)
   }
 }
 
