@@ -30,8 +30,12 @@ package enum LogRedaction {
     mask(text, noting: noting, naming: nil)
   }
 
-  static func mask(_ text: String, noting: Bool = false, naming: NamedSecrets?) -> String {
-    let masked = Masking(text, naming: naming).result
+  /// With `echoes`, each of those values (a request's credentials, ``RequestSecrets``) is
+  /// masked wherever it shows, as written or percent-encoded, where no rule masked it already.
+  static func mask(
+    _ text: String, noting: Bool = false, naming: NamedSecrets?, echoes: [String] = []
+  ) -> String {
+    let masked = Masking(text, naming: naming, echoes: echoes).result
     guard noting, masked.contains(marker + "("), !masked.contains(note) else { return masked }
     return masked + "\n" + note
   }
@@ -139,10 +143,11 @@ private struct Masking {
   let naming: NamedSecrets?
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
 
-  init(_ text: String, naming: NamedSecrets?) {
+  init(_ text: String, naming: NamedSecrets?, echoes: [String] = []) {
     self.text = text
     self.naming = naming
     guard text.count >= 4 else { return }
+    defer { claimEchoes(echoes) }
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.headerLine, nameGroup: 1, valueGroup: 2, place: .header)
@@ -226,6 +231,21 @@ private struct Masking {
               text[valueRange], naming: naming, levels: CompiledRedaction.nestedURLLevels))
       else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
+    }
+  }
+
+  /// Each echo where it shows, longest first, as written or percent-encoded; what a rule
+  /// claimed already stays as that rule masked it.
+  private mutating func claimEchoes(_ echoes: [String]) {
+    for echo in echoes {
+      let encoded = echo.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? echo
+      for form in Set([echo, RedactionPlaceholder.percentEncode(echo), encoded]) {
+        var start = text.startIndex
+        while let found = text.range(of: form, range: start..<text.endIndex) {
+          add(found, LogRedaction.masked(String(text[found])))
+          start = found.upperBound
+        }
+      }
     }
   }
 

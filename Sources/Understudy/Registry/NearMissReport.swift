@@ -74,8 +74,9 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The full report, several lines.
   public var description: String {
+    let echoes = requestSecrets
     if let cassetteNote, candidates.isEmpty {
-      return LogRedaction.mask(cassetteNote, noting: true, naming: naming)
+      return LogRedaction.mask(cassetteNote, noting: true, naming: naming, echoes: echoes)
     }
     var lines = [headline]
     if let refusal { lines.append(refusal) }
@@ -91,13 +92,16 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         lines.append("  body (\(body.count) bytes, multipart/form-data, \(parts.count) parts):")
         lines += parts.map { "    " + $0.summary(naming: naming) }
       } else {
-        lines.append("  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming))")
+        lines.append(
+          "  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming, echoes: echoes))"
+        )
       }
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
       lines.append("  registry.stub(.\(request.methodName.lowercased())(\"\(request.path)\"), .ok)")
-      return LogRedaction.mask(lines.joined(separator: "\n"), noting: true, naming: naming)
+      return LogRedaction.mask(
+        lines.joined(separator: "\n"), noting: true, naming: naming, echoes: echoes)
     }
     lines.append(
       "Closest stubs (\(candidates.count) of \(stubCount)), best first:")
@@ -113,17 +117,24 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         lines.append("     " + mismatch.reportLine(naming: naming))
       }
     }
-    return LogRedaction.mask(lines.joined(separator: "\n"), noting: true, naming: naming)
+    return LogRedaction.mask(
+      lines.joined(separator: "\n"), noting: true, naming: naming, echoes: echoes)
   }
+
+  /// The request's credentials, masked wherever else the report shows them (its path, a pair
+  /// whose name says nothing, its body).
+  private var requestSecrets: [String] { RequestSecrets.values(of: request, naming: naming) }
 
   /// The start of `body` on one line, masked before it is cut so a credential that straddles
   /// the cut is still recognised whole.
-  static func excerpt(of body: Data, limit: Int = 200, naming: NamedSecrets? = nil) -> String {
+  static func excerpt(
+    of body: Data, limit: Int = 200, naming: NamedSecrets? = nil, echoes: [String] = []
+  ) -> String {
     guard String(data: body.prefix(limit), encoding: .utf8) != nil else {
       return "<\(body.count) bytes, not UTF-8>"
     }
     let text = LogRedaction.mask(
-      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming)
+      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming, echoes: echoes)
     let flat = text.clipped(to: limit + 1).replacingOccurrences(of: "\n", with: "\\n")
     return body.count > limit ? flat.hasSuffix("…") ? flat : flat + "…" : flat
   }

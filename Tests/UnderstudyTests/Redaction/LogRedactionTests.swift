@@ -191,3 +191,36 @@ import Testing
     #expect(report.contains(LogRedaction.note))
   }
 }
+
+/// A request's credential shows once under its name and may show again elsewhere in the same
+/// request: a report masks it everywhere it shows.
+@Suite struct ReportEchoTests {
+  @Test func aCredentialRepeatedInThePathAPairAndTheBodyIsMaskedThere() async throws {
+    let secret = "S3CRETecho" + String(UUID().uuidString.prefix(8))
+    let cookie = "c00kie" + String(UUID().uuidString.prefix(8))
+    let password = "pa55word" + String(UUID().uuidString.prefix(8))
+    var request = URLRequest(
+      url: URL(string: "https://api.test/keys/\(secret)/info?id=\(secret)&note=\(password)")!)
+    request.httpMethod = "POST"
+    request.setValue(secret, forHTTPHeaderField: "X-Api-Key")
+    request.setValue("key=\(secret); also=\(cookie)", forHTTPHeaderField: "X-Debug")
+    request.setValue("sid=\(cookie)", forHTTPHeaderField: "Cookie")
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(
+      #"{"echo":"\#(secret)","password":"\#(password)","again":"\#(cookie)"}"#.utf8)
+    let registry = StubRegistry()
+    registry.stub(.post("https://api.test/keys/{key}/details"), .ok)
+    let error = try await #require(throws: URLError.self) {
+      try await registry.makeSession().data(for: request)
+    }
+    let report = try #require(registry.unmatchedReports.first).description
+    for text in [report, String(describing: error)] {
+      for planted in [secret, cookie, password] {
+        #expect(!text.contains(planted), "\(planted) in \(text)")
+      }
+    }
+    #expect(report.contains("https://api.test/keys/••••("))
+    #expect(report.contains("✗ path: expected ~ /keys/{key}/details, got /keys/••••("))
+    #expect(report.contains(LogRedaction.note))
+  }
+}

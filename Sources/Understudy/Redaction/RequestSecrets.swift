@@ -1,0 +1,58 @@
+import Foundation
+
+/// The values a request holds under credentials' names: a report masks them by name where they
+/// stand, and wherever else the request repeats them (a key in the path, in a pair whose name
+/// says nothing, in the body), as a cassette's echoes are.
+enum RequestSecrets {
+  /// Values of at least ``Redaction/minimumEchoLength`` characters, longest first: credential
+  /// headers (and the token after an authorization scheme), cookies, credential-named query
+  /// and form pairs, and string members of a JSON body under credential names.
+  static func values(of request: InterceptedRequest, naming: NamedSecrets?) -> [String] {
+    var values: Set<String> = []
+    for field in request.headers
+    where NamedSecrets.isSecret(field.name, at: .header, naming: naming) {
+      values.insert(field.value)
+      if let space = field.value.firstIndex(of: " ") {
+        values.insert(String(field.value[field.value.index(after: space)...]))
+      }
+      if field.name.caseInsensitiveEquals("Cookie") {
+        for cookie in field.value.split(separator: ";") {
+          if let equals = cookie.firstIndex(of: "=") {
+            values.insert(String(cookie[cookie.index(after: equals)...]))
+          }
+        }
+      }
+    }
+    var pairs = NameValuePairs(request.queryItems).pairs
+    if let text = request.bodyText {
+      if request.headers["Content-Type"]?.lowercased().contains("x-www-form-urlencoded") == true {
+        pairs += NameValuePairs(encoded: text[...], plusIsSpace: true).pairs
+      } else if let json = try? JSONSerialization.jsonObject(
+        with: Data(text.utf8), options: [.fragmentsAllowed])
+      {
+        collect(json, into: &values, naming: naming)
+      }
+    }
+    for pair in pairs where NamedSecrets.isSecret(pair.name, at: .parameter, naming: naming) {
+      values.insert(pair.value)
+    }
+    return values.filter { $0.count >= Redaction.minimumEchoLength }
+      .sorted { $0.count > $1.count }
+  }
+
+  private static func collect(_ json: Any, into values: inout Set<String>, naming: NamedSecrets?) {
+    if let object = json as? [String: Any] {
+      for (name, value) in object {
+        if let text = value as? String,
+          NamedSecrets.isSecret(name, at: .jsonMember, naming: naming)
+        {
+          values.insert(text)
+        } else {
+          collect(value, into: &values, naming: naming)
+        }
+      }
+    } else if let array = json as? [Any] {
+      for element in array { collect(element, into: &values, naming: naming) }
+    }
+  }
+}
