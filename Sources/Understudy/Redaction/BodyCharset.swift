@@ -49,6 +49,17 @@ package enum BodyCharset {
     return text
   }
 
+  /// Whether `mimeType` names a binary format (an image, `octet-stream`, protobuf), whose
+  /// bytes can frame their contents by length even when they happen to be UTF-8.
+  static func isBinaryType(_ mimeType: String) -> Bool {
+    let type = mimeType.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+    guard !isText(type) else { return false }
+    return ["image/", "audio/", "video/", "font/"].contains { type.hasPrefix($0) }
+      || ["octet-stream", "protobuf", "grpc", "msgpack", "cbor", "zip", "pdf"].contains {
+        type.contains($0)
+      }
+  }
+
   private static func isText(_ type: String) -> Bool {
     type.hasPrefix("text/") || type.hasPrefix("multipart/") || type.hasSuffix("+json")
       || type.hasSuffix("+xml") || type.hasSuffix("/json") || type.hasSuffix("/xml")

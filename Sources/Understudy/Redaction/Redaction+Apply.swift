@@ -11,8 +11,14 @@ extension Redaction {
       var page = result.log.pages[index]
       page.title = rules.redactText(page.title, echoes: &echoes)
       page.comment = page.comment.map { rules.redactText($0, echoes: &echoes) }
+      // The same replacement as each entry's `pageref` had, so the two still match.
+      page.id = echoes.replace(in: page.id, field: .text)
+      page.pageTimings.comment = page.pageTimings.comment.map {
+        echoes.replace(in: $0, field: .text)
+      }
       result.log.pages[index] = page
     }
+    result.log.comment = result.log.comment.map { rules.redactText($0, echoes: &echoes) }
     return result
   }
 
@@ -133,9 +139,15 @@ struct CompiledRedaction: Sendable {
       return ruled(echoed, in: field, echoes: &echoes)
     }
     if !echoes.isEmpty {
-      entry.transformRedactableFields { field, value in
-        settled(echoes.replace(in: value, field: field), was: value, in: field, echoes: &echoes)
-      }
+      let remembered = echoes
+      entry.transformRedactableFields(
+        binary: { remembered.replace(inBinary: $0) },
+        { field, value in
+          settled(echoes.replace(in: value, field: field), was: value, in: field, echoes: &echoes)
+        })
+      // Rules read only the fields above; a value they removed can be echoed anywhere else.
+      let final = echoes
+      entry.transformOtherStrings { final.replace(in: $0, field: .text) }
     }
     return entry
   }

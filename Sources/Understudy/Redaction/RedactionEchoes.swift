@@ -3,9 +3,14 @@
 /// string, credentials in a redirect) must not get them written where no rule looks.
 ///
 /// Each value is searched for as written and in the forms it takes elsewhere: percent-encoded
-/// (in URLs and form bodies), form-encoded, and escaped inside a JSON string. Values shorter
-/// than ``Redaction/minimumEchoLength`` are not searched for: replacing every `12345` or
-/// `admin` in a cassette would mangle it.
+/// (in URLs and form bodies), form-encoded, escaped inside a JSON string, base64 (standard and
+/// URL-safe, padded or not) and hex (either case). Values shorter than
+/// ``Redaction/minimumEchoLength`` are not searched for: replacing every `12345` or `admin` in
+/// a cassette would mangle it. The length is the value's: its base64 and hex forms are longer
+/// still (8 and 12 characters at least), so no form is short enough to match by chance.
+///
+/// Binary bodies are searched too, byte for byte, and each value found in one is overwritten in
+/// place by a filler of its own length (see ``replace(inBinary:)``).
 struct RedactionEchoes {
   private struct Needle {
     var text: String
@@ -18,8 +23,9 @@ struct RedactionEchoes {
   /// Longest first, so `Bearer abc…` is replaced whole before `abc…` alone.
   private var needles: [Needle] = []
   private var known: Set<String> = []
-  /// The needles by their first byte, to tell in one pass whether any occurs in a text.
-  private var byFirstByte: [[[UInt8]]] = Array(repeating: [], count: 256)
+  /// The needles by their first byte, longest first, with their placeholder names, to tell in
+  /// one pass whether any occurs in a text and to replace them in a binary body.
+  private var byFirstByte: [[(bytes: [UInt8], name: String)]] = Array(repeating: [], count: 256)
   /// The placeholder name of each needle a JSON number could equal, by its text.
   private var numeric: [String: String] = [:]
 
@@ -48,14 +54,38 @@ struct RedactionEchoes {
     where escapedForm != value {
       forms.append(Needle(text: escapedForm, name: name, isEncoded: false))
     }
+    // A server can hand a value back encoded: a token in a base64 JSON blob or a JWT claim, a
+    // key in a hex dump or a signature's debug string. These forms are longer than the value.
+    for encoded in Self.binaryToTextForms(Data(value.utf8)) where encoded != value {
+      forms.append(Needle(text: encoded, name: name, isEncoded: false))
+    }
     for form in forms where !needles.contains(where: { $0.text == form.text }) {
       needles.append(form)
-      byFirstByte[Int(form.text.utf8.first!)].append(Array(form.text.utf8))
+      let bytes = Array(form.text.utf8)
+      byFirstByte[Int(bytes[0])].append((bytes, name))
+      byFirstByte[Int(bytes[0])].sort { $0.bytes.count > $1.bytes.count }
       if numeric[form.text] == nil, form.text.utf8.allSatisfy(Self.isNumberByte) {
         numeric[form.text] = form.name
       }
     }
     needles.sort { $0.text.utf8.count > $1.text.utf8.count }
+  }
+
+  /// `data` in base64, standard and URL-safe, with and without padding, and in hex, lower and
+  /// upper case.
+  static func binaryToTextForms(_ data: Data) -> [String] {
+    let base64 = data.base64EncodedString()
+    let unpadded = String(base64.prefix { $0 != "=" })
+    let urlSafe = { (text: String) in
+      text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+    let hex = data.map { String(format: "%02x", $0) }.joined()
+    var forms: [String] = []
+    for form in [base64, unpadded, urlSafe(base64), urlSafe(unpadded), hex, hex.uppercased()]
+    where !forms.contains(form) {
+      forms.append(form)
+    }
+    return forms
   }
 
   /// `text` with the hex digits of its percent escapes in lower case.
@@ -91,17 +121,58 @@ struct RedactionEchoes {
   private func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     while index < bytes.count {
-      for needle in byFirstByte[Int(bytes[index])]
-      where needle.count <= bytes.count - index
-        && needle.withUnsafeBufferPointer({ needle in
-          memcmp(needle.baseAddress!, bytes.baseAddress! + index, needle.count) == 0
-        })
-      {
-        return true
-      }
+      if longestNeedle(at: index, in: bytes) != nil { return true }
       index += 1
     }
     return false
+  }
+
+  /// The longest needle that starts at `index` of `bytes`.
+  private func longestNeedle(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (
+    bytes: [UInt8], name: String
+  )? {
+    byFirstByte[Int(bytes[index])].first { needle in
+      needle.bytes.count <= bytes.count - index
+        && needle.bytes.withUnsafeBufferPointer {
+          memcmp($0.baseAddress!, bytes.baseAddress! + index, $0.count) == 0
+        }
+    }
+  }
+
+  /// `data`, a binary body, with every remembered value (in each of its forms) overwritten in
+  /// place, or `nil` when none occurs in it.
+  ///
+  /// Rules never read a binary body, but a server can echo a request's key into one (an
+  /// image's metadata, a protobuf string field). The value's bytes are overwritten by a filler
+  /// of exactly their length, so the body keeps its size and every length or offset framing it
+  /// (a protobuf field's length prefix, a zip directory) still holds: the placeholder's text
+  /// cut to that length, or followed by `*` up to it, which is ASCII and never a value that
+  /// is searched for (`<redacted:api-key>` for an 18-byte key, `<redact` for a 7-byte one).
+  func replace(inBinary data: Data) -> Data? {
+    guard !needles.isEmpty, !data.isEmpty else { return nil }
+    var bytes = [UInt8](data)
+    let changed = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
+      var changed = false
+      var index = 0
+      while index < buffer.count {
+        guard let needle = longestNeedle(at: index, in: UnsafeBufferPointer(buffer)) else {
+          index += 1
+          continue
+        }
+        let filler = Self.filler(for: needle.name, count: needle.bytes.count)
+        for offset in 0..<filler.count { buffer[index + offset] = filler[offset] }
+        index += filler.count
+        changed = true
+      }
+      return changed
+    }
+    return changed ? Data(bytes) : nil
+  }
+
+  /// The placeholder for `name` as exactly `count` bytes: cut, or padded with `*`.
+  static func filler(for name: String, count: Int) -> [UInt8] {
+    let placeholder = Array(RedactionPlaceholder.text(name).utf8.prefix(count))
+    return placeholder + Array(repeating: UInt8(ascii: "*"), count: count - placeholder.count)
   }
 
   private func occurs(in text: String) -> Bool {
@@ -199,6 +270,12 @@ struct RedactionEchoes {
         return RedactionPlaceholder.authoritySafe(replace(inPlain: text, encoded: true))
       }
     case .body(let mimeType):
+      // A binary type whose bytes happen to be UTF-8 (a small protobuf) is stored as text, and
+      // keeps its framing only if each value keeps its length there too.
+      if BodyCharset.isBinaryType(mimeType) {
+        return replace(inBinary: Data(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+          ?? text
+      }
       if let replaced = replace(inJSON: text) { return replaced }
       inURL = FormBody.isForm(text, mimeType: mimeType)
     case .cookie, .queryParameter, .formParameter, .text:

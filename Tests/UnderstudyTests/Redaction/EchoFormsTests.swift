@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A value a rule removes is also removed where it comes back in another form: inside a binary
+/// body, as base64 or hex, or in a part of the entry no rule reads.
+@Suite struct EchoFormsTests {
+  /// A secret new to each run, so no fixture can hold it.
+  static func plant() -> String {
+    "ek" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(22)
+  }
+
+  /// The forms of `secret` searched for in a whole encoded cassette.
+  static func forms(of secret: String) -> [String] {
+    let data = Data(secret.utf8)
+    let base64 = data.base64EncodedString()
+    let unpadded = String(base64.prefix { $0 != "=" })
+    let urlSafe = unpadded.replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+    let hex = data.map { String(format: "%02x", $0) }.joined()
+    let percent = data.map { String(format: "%%%02X", $0) }.joined()
+    return [secret, unpadded, urlSafe, hex, hex.uppercased(), percent, percent.lowercased()]
+  }
+
+  /// Where `secret` appears in the encoded `har`, in any form, or in a body's bytes.
+  static func leaks(of secret: String, in har: HAR) throws -> [String] {
+    try leaks(of: secret, inCassette: har.encoded())
+  }
+
+  static func leaks(of secret: String, inCassette data: Data) throws -> [String] {
+    let text = String(decoding: data, as: UTF8.self)
+    var places = forms(of: secret).filter { text.contains($0) }
+    let har = try HAR.decode(data, source: "leaks.har")
+    for (index, entry) in har.log.entries.enumerated() {
+      for (name, body) in [
+        ("request", entry.request.postData?.body), ("response", entry.response.content.body),
+      ] {
+        guard let body else { continue }
+        for form in forms(of: secret) where body.range(of: Data(form.utf8)) != nil {
+          places.append("entry \(index) \(name) body: \(form)")
+        }
+      }
+    }
+    return places
+  }
+
+  static func entry(secret: String, content: HAR.Content, postData: HAR.PostData? = nil)
+    -> HAR.Entry
+  {
+    HAR.Entry.sample(
+      method: postData == nil ? "GET" : "POST", url: "https://api.example.com/blob",
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: secret)], postData: postData,
+      content: content)
+  }
+
+  // MARK: - Binary bodies
+
+  @Test func anEchoInABinaryBodyIsMaskedInPlace() throws {
+    let secret = Self.plant()
+    let bytes = Data(secret.utf8)
+    let octets = Data([0xFF, 0xFE, 0x00]) + bytes + Data([0x00, 0x80]) + bytes
+    // A protobuf string field: tag, length, bytes. ASCII throughout, so it is stored as text.
+    let protobuf = Data([0x0A, UInt8(bytes.count)]) + bytes + Data([0x10, 0x01])
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + bytes + Data([0xAE])
+    let har = HAR(entries: [
+      Self.entry(
+        secret: secret, content: HAR.Content(body: octets, mimeType: "application/octet-stream"),
+        postData: HAR.PostData(body: png, mimeType: "image/png")),
+      Self.entry(
+        secret: secret, content: HAR.Content(body: protobuf, mimeType: "application/x-protobuf")),
+    ])
+    #expect(try Self.leaks(of: secret, in: har) != [])
+
+    let redacted = Redaction.default.redact(har)
+    #expect(try Self.leaks(of: secret, in: redacted) == [])
+    let first = redacted.log.entries[0]
+    let response = try #require(first.response.content.body)
+    #expect(response.count == octets.count)
+    #expect(first.response.content.size == octets.count)
+    #expect(response.prefix(3) == octets.prefix(3))
+    // The placeholder cut to the value's length, or padded with `*` to it.
+    let filler = Data(("<redacted:x-api-key>" + String(repeating: "*", count: 64)).utf8)
+      .prefix(bytes.count)
+    #expect(response == Data([0xFF, 0xFE, 0x00]) + filler + Data([0x00, 0x80]) + filler)
+    let request = try #require(first.request.postData?.body)
+    #expect(request.count == png.count)
+    #expect(request.prefix(8) == png.prefix(8))
+    let framed = try #require(redacted.log.entries[1].response.content.body)
+    #expect(framed.count == protobuf.count)
+    #expect(framed.prefix(2) == protobuf.prefix(2))
+    #expect(framed.suffix(2) == protobuf.suffix(2))
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
+  @Test func aRecordedBinaryEchoIsMaskedInTheCassetteAndTheAttachment() async throws {
+    let secret = Self.plant()
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("understudy-binary-echo-\(UUID().uuidString).har")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let registry = StubRegistry()
+    let recorder = Cassette(at: file, mode: .missing)
+    registry.use(recorder)
+    var post = URLRequest(url: server.url("/reply?type=application/octet-stream"))
+    post.httpMethod = "POST"
+    post.setValue(secret, forHTTPHeaderField: "X-Api-Key")
+    post.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+    let body = Data([0xFF, 0xFE, 0x00]) + Data(secret.utf8) + Data([0x00])
+    post.httpBody = body
+    let (received, _) = try await registry.makeSession().data(for: post)
+    #expect(received == body)
+    #expect(recorder.finish().isEmpty)
+
+    #expect(try Self.leaks(of: secret, inCassette: Data(contentsOf: file)) == [])
+    let recorded = try HAR.load(contentsOf: file).log.entries[0]
+    #expect(recorded.response.content.body?.count == body.count)
+    #expect(recorded.request.postData?.body?.count == body.count)
+    let attachment = try #require(
+      TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "t"))
+    #expect(try Self.leaks(of: secret, inCassette: Data(attachment)) == [])
+  }
+
+  // MARK: - Base64 and hex
+
+  @Test func base64AndHexEchoesAreReplaced() throws {
+    let secret = Self.plant()
+    let data = Data(secret.utf8)
+    let base64 = data.base64EncodedString()
+    let urlSafe = base64.replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    let hex = data.map { String(format: "%02x", $0) }.joined()
+    var entry = Self.entry(
+      secret: secret,
+      content: HAR.Content(
+        body: Data(#"{"blob":"\#(base64)","digest":"\#(hex.uppercased())"}"#.utf8),
+        mimeType: "application/json"))
+    entry.response.headers = [
+      HAR.Header(name: "X-Echo-B64", value: base64),
+      HAR.Header(name: "X-Echo-Hex", value: "0x\(hex)"),
+      HAR.Header(name: "Location", value: "https://api.example.com/next?state=\(urlSafe)"),
+    ]
+    entry.response.redirectURL = "https://api.example.com/next?state=\(urlSafe)"
+    let text = HAR.Entry.sample(
+      content: HAR.Content(
+        body: Data("seen \(hex) and \(urlSafe)".utf8), mimeType: "text/plain"))
+    let har = HAR(entries: [entry, text])
+    #expect(try Self.leaks(of: secret, in: har) != [])
+
+    let redacted = Redaction.default.redact(har)
+    #expect(try Self.leaks(of: secret, in: redacted) == [])
+    let first = redacted.log.entries[0]
+    #expect(first.response.headers[0].value == "<redacted:x-api-key>")
+    #expect(URL(string: first.response.redirectURL) != nil)
+    #expect(URL(string: first.response.headers[2].value) != nil)
+    #expect(
+      redacted.log.entries[1].response.content.text
+        == "seen <redacted:x-api-key> and <redacted:x-api-key>")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
+  @Test func theEncodedFormsOfAShortValueAreNotSearchedFor() throws {
+    // Below the minimum length, a value is not searched for in any form.
+    let short = "k3Y9q"
+    let encoded = [
+      Data(short.utf8).base64EncodedString(),
+      Data(short.utf8).map { String(format: "%02x", $0) }.joined(),
+    ]
+    let entry = HAR.Entry.sample(
+      requestHeaders: [HAR.Header(name: "X-Api-Key", value: short)],
+      content: HAR.Content(body: Data(encoded.joined(separator: " ").utf8), mimeType: "text/plain"))
+    let redacted = Redaction.default.redact(entry)
+    #expect(redacted.response.content.text == encoded.joined(separator: " "))
+  }
+
+  // MARK: - Every other string
+
+  @Test func echoesInFieldsNoRuleReadsAreReplaced() throws {
+    let secret = Self.plant()
+    let har = try HAR.decode(Data(Self.everyField(secret).utf8), source: "every-field.har")
+    #expect(try Self.leaks(of: secret, in: har) != [])
+
+    let redacted = Redaction.default.redact(har)
+    #expect(try Self.leaks(of: secret, in: redacted) == [])
+    let entry = redacted.log.entries[0]
+    #expect(entry.pageref == redacted.log.pages[0].id)
+    #expect(entry.request.headers.first { $0.name == "X-Api-Key" }?.value == "<redacted:x-api-key>")
+    #expect(URL(string: entry.request.url) != nil)
+    #expect(entry.response.content.text == #"{"ok":true}"#)
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
+  /// A cassette with `secret` sent as an API key and repeated in every string of the HAR
+  /// format that no rule reads.
+  static func everyField(_ secret: String) -> String {
+    let s = secret
+    let cookie =
+      #"{"name":"c-\#(s)","value":"v","path":"/\#(s)","domain":"\#(s).example.com","#
+      + #""expires":"\#(s)","comment":"\#(s)"}"#
+    let cache =
+      #"{"expires":"\#(s)","lastAccess":"\#(s)","eTag":"\#(s)","hitCount":1,"comment":"\#(s)"}"#
+    return """
+      {"log":{"version":"1.2","creator":{"name":"test","version":"1"},"comment":"\(s)",
+      "pages":[{"startedDateTime":"2026-01-01T00:00:00.000Z","id":"page-\(s)","title":"\(s)",
+      "pageTimings":{"onLoad":1,"comment":"\(s)"},"comment":"\(s)"}],
+      "entries":[{"pageref":"page-\(s)","startedDateTime":"2026-01-01T00:00:00.000Z","time":1,
+      "request":{"method":"POST","url":"https://api.example.com/form","httpVersion":"HTTP/1.1 \(s)",
+      "cookies":[\(cookie)],
+      "headers":[{"name":"X-Api-Key","value":"\(s)"},{"name":"X-\(s)","value":"1","comment":"\(s)"}],
+      "queryString":[{"name":"q\(s)","value":"1","comment":"\(s)"}],
+      "postData":{"mimeType":"multipart/form-data; boundary=\(s)","text":"","comment":"\(s)",
+      "params":[{"name":"file","fileName":"\(s).bin","contentType":"application/x-\(s)",
+      "comment":"\(s)"}]},
+      "headersSize":-1,"bodySize":-1,"comment":"\(s)"},
+      "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1 \(s)","cookies":[\(cookie)],
+      "headers":[{"name":"X-Echo","value":"1","comment":"\(s)"}],
+      "content":{"size":11,"mimeType":"application/json; profile=\(s)","text":"{\\"ok\\":true}",
+      "comment":"\(s)"},
+      "redirectURL":"","headersSize":-1,"bodySize":-1,"comment":"\(s)"},
+      "cache":{"beforeRequest":\(cache),"afterRequest":\(cache),"comment":"\(s)"},
+      "timings":{"send":0,"wait":1,"receive":0,"comment":"\(s)"},
+      "serverIPAddress":"\(s)","connection":"\(s)","comment":"\(s)"}]}}
+      """
+  }
+}
