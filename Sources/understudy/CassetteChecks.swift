@@ -100,6 +100,13 @@ struct CassetteChecks {
         "Write the status the server sent, from 100 to 599.")
     }
     checkHeaders(response.headers, at: "\(path).headers", report)
+    for (index, header) in response.headers.enumerated() where !header.name.isEmpty {
+      if let problem = StubResponse.fieldProblem(name: header.name, value: header.value) {
+        report(
+          .error, "\(path).headers[\(index)]", problem,
+          "Correct the header or remove it; replay refuses a request that matches this entry.")
+      }
+    }
     let content = response.content
     let body = content.body ?? Data()
     if !body.isEmpty, content.mimeType.isEmpty {

@@ -12,7 +12,8 @@ enum ValidateCommand: Command {
     replay would trip over:
 
       error    a request URL that is not an absolute URL, a method that is not an HTTP token,
-               a status outside 100-999, a header without a name
+               a status outside 100-999, a header without a name, a response header
+               whose name is not an HTTP token or whose value holds a line break or a NUL
       warning  status 0 (a request that got no response), a body without a mimeType, a size or
                bodySize that disagrees with the body, a redirect without a Location, a negative
                timing, a pageref to a missing page, a HAR version other than 1.1 or 1.2

@@ -21,6 +21,36 @@ import Understudy
     #expect(result.stdout.hasSuffix("2 files: 2 valid, 0 invalid or unreadable.\n"))
   }
 
+  /// Response headers no server could send: replay refuses the entry, and validate says so.
+  @Test func responseHeadersNoServerCouldSendAreErrors() async throws {
+    let json = """
+      {"log": {"version": "1.2", "entries": [
+        {"startedDateTime": "2024-05-01T12:00:00Z", "time": 1,
+         "request": {"method": "GET", "url": "https://a.test/x"},
+         "response": {"status": 200, "content": {"size": 0, "mimeType": ""}, "headers": [
+           {"name": "Bad Name:", "value": "v"},
+           {"name": "X-A", "value": "a\\r\\nSet-Cookie: evil=1"},
+           {"name": "X-B", "value": "a\\u0000b"}]}}
+      ]}}
+      """
+    try await withTemporaryDirectory { directory in
+      let file = directory.appendingPathComponent("headers.har")
+      try Data(json.utf8).write(to: file)
+      let result = try await understudy("validate", file.path)
+      #expect(result.status == 1)
+      for (index, problem) in [
+        "the header name \"Bad Name:\" is not a valid HTTP field name",
+        "the value of header X-A holds a line break or a NUL",
+        "the value of header X-B holds a line break or a NUL",
+      ].enumerated() {
+        #expect(
+          result.stdout.contains(
+            "error: log.entries[0].response.headers[\(index)]: \(problem)"), "\(result.stdout)")
+      }
+      #expect(result.stdout.hasSuffix("\(file.path): invalid (1 entry, 3 errors, 0 warnings).\n"))
+    }
+  }
+
   /// A cassette the loader accepts but a replay cannot use: each problem is reported at its
   /// line and column with the JSON path, and errors make the file invalid.
   @Test func consistencyProblemsAreReportedWhereTheyAre() async throws {

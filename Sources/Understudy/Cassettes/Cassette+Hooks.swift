@@ -79,11 +79,19 @@ extension Cassette {
     let name = "the beforeReplay hook of cassette \(url.lastPathComponent)"
     let speed = replaySpeed
     let work: @Sendable () -> Void = {
-      let response: StubResponse
+      var response: StubResponse
       do {
         let adjusted = try hook.transform(entry)
         response = try Self.response(replaying: adjusted, speed: speed)
           .delayed(by: Self.replayDelay(of: adjusted, speed: speed))
+        // The file's entries were checked when it loaded; the hook's are made now.
+        if let problem = adjusted.replayProblem {
+          let message =
+            "Understudy: \(name) returned an entry for \(request) that \(problem). The "
+            + "request failed."
+          registry.reportUserCodeFailure(ScopeFailure(message: message, location: hook.location))
+          response = .failure(URLError.understudy(.badServerResponse, message, request.url))
+        }
       } catch {
         let message = "Understudy: \(name) threw for \(request): \(error). The request failed."
         registry.reportUserCodeFailure(ScopeFailure(message: message, location: hook.location))

@@ -126,7 +126,9 @@ public final class Stub: Sendable, CustomStringConvertible {
       start(closure) {
         let response: StubResponse
         do {
-          response = self.rendered(try respond(request), for: request, call: call, registry)
+          response = self.checked(
+            self.rendered(try respond(request), for: request, call: call, registry),
+            for: request, registry)
         } catch {
           response = self.failure(thrown: error, registry)
         }
@@ -137,8 +139,9 @@ public final class Stub: Sendable, CustomStringConvertible {
       run.runAsync(closure) {
         let response: StubResponse
         do {
-          response = self.rendered(
-            try await respond(request), for: request, call: call, registry)
+          response = self.checked(
+            self.rendered(try await respond(request), for: request, call: call, registry),
+            for: request, registry)
         } catch {
           response = self.failure(thrown: error, registry)
         }
@@ -163,6 +166,22 @@ public final class Stub: Sendable, CustomStringConvertible {
           + "request on purpose, return .failure(_:) or throw a URLError.",
         location: location))
     return .failure(failure)
+  }
+
+  /// `response`, or a failure when no server could send it (a status outside 100-599, a header
+  /// that would break the response apart, …). A responder's answer is made per request, after
+  /// the declaration was checked, so it is checked here, and the problem is reported at the
+  /// stub's line; canned responses were checked once, when declared.
+  private func checked(
+    _ response: StubResponse, for request: InterceptedRequest, _ registry: StubRegistry
+  ) -> StubResponse {
+    guard let problem = response.wireProblem else { return response }
+    let message =
+      "Understudy: the responder of stub \(description) answered \(request) with a response "
+      + "no server could send: \(problem). The request failed with this error; return a "
+      + "response a server could send, or .failure(_:) to fail the request on purpose."
+    registry.reportUserCodeFailure(ScopeFailure(message: message, location: location))
+    return .failure(URLError.understudy(.badServerResponse, message, request.url))
   }
 
   /// `response` with a templated fixture filled in for `request`; a placeholder without a value

@@ -255,6 +255,15 @@ public struct StubResponse: Sendable {
   /// Why the response cannot be served as declared (a missing fixture, a status or a header no
   /// server could send), or `nil`.
   public var problem: String? {
+    guard case .http(_, _, let body) = outcome else { return nil }
+    return wireProblem ?? body.problem
+  }
+
+  /// Why no server could send the response (its status, a header, the parts of a streamed body,
+  /// or a body its status or length rules out), or `nil`; unlike ``problem``, the body's source
+  /// is not checked. Asked of each response a responder returns, since those are made after the
+  /// stub's declaration was checked.
+  var wireProblem: String? {
     guard case .http(let status, let headers, let body) = outcome else { return nil }
     // URLSession would hand such a response on as it is, and a test would pass on an answer
     // no server can give: `.status(2000)` is a typo, a header with a line break is two.
@@ -262,21 +271,13 @@ public struct StubResponse: Sendable {
       return "the status \(status) is not an HTTP status code (100 to 599)"
     }
     for field in headers.fields {
-      if field.name.isEmpty || !field.name.utf8.allSatisfy(Self.isTokenByte) {
-        return
-          "the header name \(field.name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
-          + "(letters, digits and !#$%&'*+-.^_`|~ only)"
-      }
-      if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-        return "the value of header \(field.name) holds a line break or a NUL, which would end "
-          + "the header or the response on the wire"
-      }
+      if let problem = Self.fieldProblem(name: field.name, value: field.value) { return problem }
     }
     if let negative = chunks?.first(where: { $0.size < 0 }) {
       return "a part of the streamed body has the size \(negative.size); a part's size is a "
         + "number of bytes, 0 or more"
     }
-    return Self.framingProblem(status: status, headers: headers, body: body) ?? body.problem
+    return Self.framingProblem(status: status, headers: headers, body: body)
   }
 
   /// A body the status or the stub's own `Content-Length` rules out. A client reading from a
@@ -301,6 +302,19 @@ public struct StubResponse: Sendable {
           + "the header out (Understudy sets it from the body), or send fewer bytes with "
           + ".droppingConnection(afterBytes:)"
       }
+    }
+    return nil
+  }
+
+  /// Why a header field with this name and value cannot go out on the wire, or `nil`.
+  package static func fieldProblem(name: String, value: String) -> String? {
+    if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
+      return "the header name \(name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
+        + "(letters, digits and !#$%&'*+-.^_`|~ only)"
+    }
+    if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+      return "the value of header \(name) holds a line break or a NUL, which would end "
+        + "the header or the response on the wire"
     }
     return nil
   }
