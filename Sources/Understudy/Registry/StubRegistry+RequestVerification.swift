@@ -9,7 +9,9 @@ extension StubRegistry {
   ///
   /// A failure is recorded at the caller's line (a Swift Testing issue or an XCTest failure).
   /// When too few requests matched it lists the requests that came closest, each with the
-  /// fields that differed; when too many matched it lists them.
+  /// fields that differed; when too many matched it lists them. A pattern with ``RequestPattern/problems``
+  /// (an invalid template or regular expression) matches nothing, so no count could be trusted:
+  /// the problems are recorded instead, and the check fails whatever `count` says.
   ///
   /// - Parameters:
   ///   - pattern: The requests to count.
@@ -24,12 +26,22 @@ extension StubRegistry {
     _ pattern: RequestPattern, _ count: RequestCount = .atLeastOnce, fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) -> Bool {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let problems = pattern.problems
+    guard problems.isEmpty else {
+      // An unsound pattern never matches: `.never` and `.atMost` would pass whatever was sent.
+      IssueReporter.report(
+        "Cannot verify \(count) request(s) matching \(pattern): the pattern is invalid: "
+          + InvalidRequestPatternError.clause(problems)
+          + ". Correct the pattern; as written it matches no request, so this check could not fail.",
+        at: location)
+      return false
+    }
     let sent = requests
     let matching = sent.filter { pattern.match($0) != nil }
     guard !count.contains(matching.count) else { return true }
     IssueReporter.report(
-      verificationFailure(pattern, count, matching: matching, sent: sent),
-      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      verificationFailure(pattern, count, matching: matching, sent: sent), at: location)
     return false
   }
 

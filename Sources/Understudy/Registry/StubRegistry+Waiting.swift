@@ -22,7 +22,8 @@ extension StubRegistry {
   /// Returns the earliest matching request already in the journal, if any; otherwise the first
   /// one to arrive. When none arrives within `timeout` (or the registry's test scope ends first)
   /// it throws ``RequestWaitTimeout``, whose text lists the requests that came closest with the
-  /// fields that differed.
+  /// fields that differed. A pattern with ``RequestPattern/problems`` can match no request, so
+  /// the call throws ``InvalidRequestPatternError`` at once rather than wait out `timeout`.
   ///
   /// ```swift
   /// model.refreshInBackground()
@@ -42,6 +43,12 @@ extension StubRegistry {
     matching pattern: RequestPattern, timeout: Duration = .seconds(2), fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) async throws -> InterceptedRequest {
+    let problems = pattern.problems
+    guard problems.isEmpty else {
+      throw InvalidRequestPatternError(
+        pattern: pattern, problems: problems,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
     let (stream, earlier) = watchJournal()
     if let found = earlier.first(where: { pattern.match($0.request) != nil }) {
       return found.request

@@ -228,4 +228,43 @@ import Testing
       #expect(seen == Set((0..<16).map { "/item/\($0)" }))
     }
   }
+
+  /// An invalid pattern matches nothing: `.never` and `.atMost` must not pass on a count of 0.
+  @Test(arguments: [
+    RequestPattern.get("https://a.example/users/{id"), .path(matching: "/users/(\\d+"),
+    .get("https://a.example/users/{id}") && .header("X", matching: "("),
+  ])
+  func anInvalidPatternFailsVerificationWithItsProblem(pattern: RequestPattern) async throws {
+    #expect(!pattern.problems.isEmpty)
+    let registry = StubRegistry()
+    registry.stub(.any, .ok)
+    _ = try await registry.makeSession().data(from: URL(string: "https://a.example/users/1")!)
+    for count in [RequestCount.never, .atMost(3), .atLeastOnce] {
+      let line = #line + 2
+      withKnownIssue {
+        #expect(!registry.verify(pattern, count))
+      } matching: { issue in
+        issue.sourceLocation?.line == line
+          && "\(issue)".contains("Cannot verify \(count) request(s) matching")
+          && "\(issue)".contains("the pattern is invalid: ")
+          && "\(issue)".contains(pattern.problems[0])
+      }
+    }
+    _ = registry.endScope(testName: "t", verifying: [], location: SourceLocation())
+  }
+
+  @Test func waitingForAnInvalidPatternFailsAtOnceWithItsProblem() async throws {
+    let registry = StubRegistry()
+    let pattern = RequestPattern.post("https://api.test/users/{id")
+    let started = ContinuousClock.now
+    let line = #line + 1
+    let error = await #expect(throws: (any Error).self) {
+      try await registry.request(matching: pattern, timeout: .seconds(5))
+    }
+    #expect(ContinuousClock.now - started < .seconds(2))
+    let text = "\(try #require(error))"
+    #expect(text.contains("Cannot wait for a request matching method == POST"))
+    #expect(text.contains("RequestVerificationTests.swift:\(line)"))
+    #expect(text.contains("the pattern is invalid: \(pattern.problems[0])"))
+  }
 }
