@@ -123,4 +123,35 @@ import Understudy
       #expect(try await understudy("scan", output).status == 0)
     }
   }
+
+  /// A second `headers` member holding the credential: JSONDecoder kept the first (empty) one,
+  /// and the scan called the file clean. Every command now refuses the file, naming the member.
+  @Test func aMemberNamedTwiceIsAnErrorInEveryCommand() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("dup.har").path
+      let json =
+        #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"#
+        + #""startedDateTime":"2024-01-01T00:00:00.000Z","time":1,"request":{"method":"GET","#
+        + #""url":"https://a.example/1","httpVersion":"HTTP/1.1","cookies":[],"headers":[],"#
+        + "\n\"headers\":[{\"name\":\"X-Token\",\"value\":\"\(FakeSecret.gitHub)\"}],"
+        + #""queryString":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"#
+        + #""statusText":"OK","httpVersion":"HTTP/1.1","cookies":[],"headers":[],"content":{"#
+        + #""size":0,"mimeType":"text/plain"},"redirectURL":"","headersSize":-1,"bodySize":-1},"#
+        + #""cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}"#
+      try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+      let expected =
+        "\(path):2:1: error: log.entries[0].request: the object has the member \"headers\" twice."
+      for command in ["scan", "validate", "inspect", "stub"] {
+        let result = try await understudy(command, path)
+        #expect(result.status == 1, "\(command)")
+        #expect(result.output.contains(expected), "\(command): \(result.output)")
+        #expect(!result.output.contains(FakeSecret.gitHub), "\(command)")
+      }
+      let redacted = directory.appendingPathComponent("out.har").path
+      let redact = try await understudy("redact", path, "-o", redacted)
+      #expect(redact.status == 1)
+      #expect(redact.stderr.contains(expected))
+      #expect(!FileManager.default.fileExists(atPath: redacted))
+    }
+  }
 }

@@ -33,6 +33,23 @@ extension CassetteError {
     }
   }
 
+  /// A member named twice in one object, placed at its second name: which copy counts is
+  /// undefined, and Foundation's reader would drop the later one without a word.
+  static func repeatedMember(
+    _ name: String, at offset: Int, in json: some Collection<UInt8>, source: String
+  ) -> CassetteError {
+    let bytes = [UInt8](json)
+    let path = (try? JSONNode.parse(bytes))?.path(toContainerOf: offset) ?? []
+    let (line, column) = JSONNode.lineAndColumn(of: offset, in: bytes)
+    let object = path.isEmpty ? "the top-level object" : "the object"
+    return CassetteError(
+      kind: .malformedJSON, file: source,
+      jsonPath: path.isEmpty ? nil : JSONPathComponent.render(path), line: line, column: column,
+      problem: "\(object) has the member \"\(name)\" twice",
+      fix: "Keep one and delete the other: readers disagree on which copy counts, and "
+        + "Foundation's would silently use the first.")
+  }
+
   private static func typeMismatch(
     expected type: Any.Type, context: DecodingError.Context, bytes: [UInt8], source: String
   ) -> CassetteError {

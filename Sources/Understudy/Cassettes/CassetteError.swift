@@ -21,7 +21,8 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
     case unreadable
     /// The file has no content.
     case empty
-    /// The file is not JSON, or the JSON is cut short or has a syntax error.
+    /// The file is not JSON, or the JSON is cut short, has a syntax error or names a member twice
+    /// in one object.
     case malformedJSON
     /// The file is JSON but not a HAR archive (no top-level `log` object).
     case notHAR

@@ -38,6 +38,14 @@ extension HAR {
         fix: "Delete it and record the cassette again, or restore it from version control.")
     }
     if let har = HARReader.read(json) { return har }
+    // The one-pass reader refuses a repeated member; JSONDecoder would keep the first copy and
+    // drop the rest (a second `headers`, `entries` or `log`) without a word.
+    if let repeated = json.withUnsafeBytes({
+      JSONNode.firstRepeatedMember(in: $0.bindMemory(to: UInt8.self))
+    }) {
+      throw CassetteError.repeatedMember(
+        repeated.name, at: repeated.offset, in: json, source: source)
+    }
     // What the one-pass reader does not take on (a malformed file, an unusual one) goes to
     // JSONDecoder, the reference, whose errors are turned into located messages.
     do {

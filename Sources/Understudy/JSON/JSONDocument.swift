@@ -84,6 +84,48 @@ struct JSONNode {
     try result.get()
   }
 
+  /// The first member, in document order, whose name an earlier member of the same object
+  /// already has, with the byte offset of its name; `nil` when no object repeats a name or when
+  /// `bytes` is not JSON (the caller's own reader reports that).
+  ///
+  /// Readers disagree on which copy of a repeated member counts (Foundation keeps the first),
+  /// so a cassette that holds one cannot be read without guessing.
+  static func firstRepeatedMember(in bytes: UnsafeBufferPointer<UInt8>)
+    -> (name: String, offset: Int)?
+  {
+    withoutActuallyEscaping({ (_: JSONWalkEvent) in }) { visit in
+      var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
+      parser.reportsScalars = false
+      parser.rejectsRepeatedNames = true
+      _ = try? parser.parseDocument()
+      return parser.repeatedMember
+    }
+  }
+
+  /// The path from this value to the innermost object or array holding the byte `offset`.
+  func path(toContainerOf offset: Int) -> [JSONPathComponent] {
+    var path: [JSONPathComponent] = []
+    var node = self
+    while true {
+      switch node.value {
+      case .object(let members):
+        guard let member = members.last(where: { $0.value.range.contains(offset) }) else {
+          return path
+        }
+        path.append(.key(member.key))
+        node = member.value
+      case .array(let elements):
+        guard let index = elements.firstIndex(where: { $0.range.contains(offset) }) else {
+          return path
+        }
+        path.append(.index(index))
+        node = elements[index]
+      default:
+        return path
+      }
+    }
+  }
+
   /// The contents of the string whose bytes, quotes included, are `range` of `bytes`, as
   /// ``walk(_:_:)`` reports it; `nil` when they are not a string.
   static func string(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -230,6 +272,11 @@ private struct JSONParser {
   let visit: ((JSONWalkEvent) -> Void)?
   /// Whether `visit` hears of strings and numbers, or of members alone.
   var reportsScalars = true
+  /// Set for ``JSONNode/firstRepeatedMember(in:)``: the parse stops at the first member whose
+  /// name its object already has, and leaves it in `repeatedMember`.
+  var rejectsRepeatedNames = false
+  /// The repeated member found, with the offset of its name.
+  var repeatedMember: (name: String, offset: Int)?
   var scanner: JSONScanner
 
   init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, visit: ((JSONWalkEvent) -> Void)? = nil) {
@@ -295,6 +342,7 @@ private struct JSONParser {
     let opening = index
     index += 1
     var members: [JSONNode.Member] = []
+    var names: Set<String> = []
     while true {
       scanner.skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
@@ -308,8 +356,12 @@ private struct JSONParser {
         throw failure("expected a member name in double quotes but found \(upcoming)")
       }
       let keyStart = index
-      let key = try parseString(building: visit == nil)
+      let key = try parseString(building: visit == nil || rejectsRepeatedNames)
       let keyRange = keyStart..<index
+      if rejectsRepeatedNames, !names.insert(key.contents).inserted {
+        repeatedMember = (key.contents, keyStart)
+        throw failure("the member \"\(key.contents)\" is repeated")
+      }
       scanner.skipWhitespace()
       try checkNotAtEnd(inside: "object", openedAt: opening)
       guard bytes[index] == UInt8(ascii: ":") else {

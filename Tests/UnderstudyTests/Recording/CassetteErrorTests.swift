@@ -62,6 +62,39 @@ extension RecordingTests {
       #expect(!error.description.contains(secret))
     }
 
+    /// JSONDecoder keeps the first copy of a repeated member: a second `headers` (with the
+    /// credential), `entries` or `log` would vanish without a word from replay, scan and redact.
+    @Test(arguments: [
+      (
+        #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"#
+          + #""startedDateTime":"2024-01-01T00:00:00.000Z","time":1,"request":{"method":"GET","#
+          + #""url":"https://a.example/1","httpVersion":"HTTP/1.1","cookies":[],"headers":[],"#
+          + "\n\"headers\":[],\"queryString\":[],\"headersSize\":-1,\"bodySize\":0},"
+          + #""response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","cookies":[],"#
+          + #""headers":[],"content":{"size":0,"mimeType":"text/plain"},"redirectURL":"","#
+          + #""headersSize":-1,"bodySize":-1},"cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}"#,
+        "headers", "log.entries[0].request", 2, 1
+      ),
+      (
+        #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[],"#
+          + "\n  \"entries\":[]}}",
+        "entries", "log", 2, 3
+      ),
+      (#"{"log":{"entries":[]},"log":{"entries":[]}}"#, "log", nil, 1, 23),
+    ])
+    func aMemberNamedTwiceInOneObjectIsAnError(
+      json: String, name: String, path: String?, line: Int, column: Int
+    ) throws {
+      let error = try #require(
+        cassetteError { _ = try HAR.decode(Data(json.utf8), source: "dup.har") })
+      #expect(error.kind == .malformedJSON)
+      #expect(error.file == "dup.har")
+      #expect(error.jsonPath == path)
+      #expect(error.line == line && error.column == column)
+      #expect(error.problem.hasSuffix("has the member \"\(name)\" twice"))
+      #expect(error.fix.hasPrefix("Keep one and delete the other"))
+    }
+
     @Test func emptyFileIsNamedAsEmpty() throws {
       let error = try loadError("empty.har")
       #expect(error.kind == .empty)
