@@ -39,6 +39,10 @@ enum RedactCommand: Command {
     let output = try destination(arguments, input: input)
     let redaction = try RedactionOptions.redaction(from: arguments, for: self)
     let original = try CassetteFile.load(input)
+    let compressed = CompressedBodies.find(in: original.log.entries)
+    if !compressed.isEmpty {
+      throw CompressedBodies.refusal(compressed, in: input, output: output)
+    }
     let redacted = redaction.redact(original)
     try CassetteFile.write(redacted, to: output)
     for line in RedactionOptions.summary(from: original, to: redacted) { Console.print(line) }

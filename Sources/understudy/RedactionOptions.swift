@@ -67,8 +67,13 @@ enum RedactionOptions {
     // Comparing a 50 MB body is a pass over it: each pair is compared once.
     let changedEntries = zip(before.log.entries, after.log.entries).filter { $0 != $1 }
     let replaced = replacements(in: changedEntries)
-    guard !replaced.isEmpty else { return ["Nothing matched the redaction rules."] }
     let changed = changedEntries.count
+    guard !replaced.isEmpty else {
+      // The placeholders could not be counted, but the entries did change: say so.
+      return changed == 0
+        ? ["Nothing matched the redaction rules."]
+        : ["Redacted values in \(changed) of \(plural(after.log.entries.count, "entry"))."]
+    }
     let total = replaced.map(\.count).reduce(0, +)
     let width = replaced.map(\.rule.count).max() ?? 0
     return [
@@ -146,8 +151,8 @@ enum RedactionOptions {
           let group = (1...3).first(where: { match.range(at: $0).location != NSNotFound }),
           let name = Range(match.range(at: group), in: window)
         else { continue }
-        let decoded = window[name].replacingOccurrences(
-          of: "%3A", with: ":", options: .caseInsensitive)
+        // A name made of a JSON member's text is percent-encoded (`%7B_x_:_token`).
+        let decoded = String(window[name]).removingPercentEncoding ?? String(window[name])
         counts[decoded.lowercased(), default: 0] += 1
         resume = start + window[..<whole.upperBound].utf8.count
       }
@@ -156,7 +161,7 @@ enum RedactionOptions {
 
   /// Every spelling of a placeholder, as the library writes them (the last inside a URL's host).
   private static let placeholder = try! NSRegularExpression(
-    pattern: "<redacted:([^<>\\s\"]+)>|%3Credacted:([^<>\\s\"%&=#]+)%3E"
+    pattern: "<redacted:([^<>\\s\"]+)>|%3Credacted:((?:[^<>\\s\"%&=#]|%(?!3E)[0-9A-F]{2})+)%3E"
       + "|%3Credacted%3A((?:[^<>\\s\"%&=#]|%3A)+)%3E",
     options: [.caseInsensitive])
 }

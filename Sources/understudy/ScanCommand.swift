@@ -1,3 +1,4 @@
+import Foundation
 import Understudy
 
 /// `understudy scan`: values redaction would replace, and credential-shaped values, in HAR files.
@@ -65,7 +66,13 @@ enum ScanCommand: Command {
         continue
       }
       scanned += 1
-      let findings = scanner.scan(har)
+      let modelled = scanner.scan(har)
+      var findings = modelled.map(\.description)
+      findings += unmodelledFindings(inFileAt: path, besides: modelled, scanner: scanner)
+        .map(\.description)
+      findings += CompressedBodies.find(in: har.log.entries).map {
+        "\($0.path): unreadable body (\($0.problem))"
+      }
       for finding in findings { Console.print("\(path): \(finding)") }
       total += findings.count
       if !findings.isEmpty { filesWithFindings += 1 }
@@ -81,5 +88,40 @@ enum ScanCommand: Command {
         + "--json-path or --body-regex for values the default rules miss), or --allow a value "
         + "a test uses on purpose.")
     return max(exitCode, .findings)
+  }
+
+  /// Credential-shaped strings anywhere in the file at `path` that `reported` has no finding
+  /// for: members the model does not keep (a browser's `_webSocketMessages`, an exporter's own
+  /// fields) are read as they are written, since `redact` would not touch them either.
+  private static func unmodelledFindings(
+    inFileAt path: String, besides reported: [CredentialFinding], scanner: CredentialScanner
+  ) -> [CredentialFinding] {
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+      let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    else { return [] }
+    let known = Set(reported.map(\.path))
+    var findings: [CredentialFinding] = []
+    func visit(_ value: Any, _ location: String) {
+      switch value {
+      case let object as [String: Any]:
+        for key in object.keys.sorted() {
+          let isIdentifier =
+            !key.isEmpty && !key.first!.isNumber
+            && key.allSatisfy {
+              $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$")
+            }
+          let step = isIdentifier ? (location.isEmpty ? key : ".\(key)") : "[\"\(key)\"]"
+          visit(object[key]!, location + step)
+        }
+      case let array as [Any]:
+        for (index, element) in array.enumerated() { visit(element, location + "[\(index)]") }
+      case let text as String where !known.contains(location):
+        findings += scanner.scan(text, at: location)
+      default:
+        break
+      }
+    }
+    visit(document, "")
+    return findings
   }
 }

@@ -169,4 +169,25 @@ import Understudy
       #expect(result.stdout.isEmpty)
     }
   }
+
+  /// A form field named by a rule inside a JSON-looking form body gets a percent-encoded
+  /// placeholder whose name holds `%7B`: it was replaced, so the summary must not say that
+  /// nothing matched.
+  @Test func theSummaryCountsPercentEncodedPlaceholders() async throws {
+    try await withTemporaryDirectory { directory in
+      let input = try HAR(entries: [
+        .exchange(
+          method: "POST", url: "https://api.example.com/form",
+          postData: HAR.PostData(
+            mimeType: "application/x-www-form-urlencoded", text: #"{"x":"token=abcdef"}"#))
+      ]).saved(as: "form.har", in: directory)
+      let output = directory.appendingPathComponent("out.har").path
+      let result = try await understudy("redact", input, "-o", output)
+      #expect(result.status == 0)
+      let written = try String(contentsOfFile: output, encoding: .utf8)
+      #expect(!written.contains("abcdef"))
+      #expect(!result.stdout.contains("Nothing matched"))
+      #expect(result.stdout.hasPrefix("Redacted 1 value in 1 of 1 entry:\n"))
+    }
+  }
 }

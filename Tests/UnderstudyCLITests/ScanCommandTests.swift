@@ -154,4 +154,71 @@ import Understudy
       #expect(!FileManager.default.fileExists(atPath: redacted))
     }
   }
+
+  /// A member the model does not keep (Chrome's `_webSocketMessages`) is read as written: the
+  /// token in a WebSocket frame was not reported, and `redact` would not touch it either.
+  @Test func membersTheModelDoesNotKeepAreScannedToo() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(entries: [.exchange(url: "https://a.example/socket", body: "hello")])
+        .saved(as: "ws.har", in: directory)
+      let frame = try JSONSerialization.data(
+        withJSONObject: [["type": "send", "data": #"{"token":"\#(FakeSecret.gitHub)"}"#]])
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let patched = text.replacingOccurrences(
+        of: #""timings" : {"#,
+        with: #""_webSocketMessages" : \#(String(decoding: frame, as: UTF8.self)), "timings" : {"#)
+      #expect(patched != text)
+      try patched.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try await understudy("scan", path)
+      #expect(result.status == 1)
+      #expect(
+        result.stdout.hasPrefix(
+          "\(path): log.entries[0]._webSocketMessages[0].data: GitHub token (ghp_"))
+      #expect(!result.output.contains(FakeSecret.gitHub))
+    }
+  }
+
+  /// A body still gzip- or deflate-compressed can hide anything: `scan` reports it, and
+  /// `redact` and `convert` refuse to write a file that may hold a secret.
+  @Test func compressedBodiesAreReportedAndNotWritten() async throws {
+    try await withTemporaryDirectory { directory in
+      // gzip and zlib streams of a JSON body with a token, as a proxy export keeps them.
+      let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xAB, 0x56])
+      let zlib = Data([0x78, 0x9C, 0x4B, 0xCE, 0xCF, 0x2D, 0x28])
+      let path = try HAR(entries: [
+        .exchange(url: "https://api.example.com/plain", body: #"{"ok": true}"#),
+        HAR.Entry(
+          startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
+          request: HAR.Request(method: "GET", url: "https://api.example.com/gz"),
+          response: HAR.Response(
+            status: 200, headers: [HAR.Header(name: "Content-Encoding", value: "gzip")],
+            content: HAR.Content(body: gzip, mimeType: "application/json"))),
+        HAR.Entry(
+          startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
+          request: HAR.Request(method: "GET", url: "https://api.example.com/z"),
+          response: HAR.Response(
+            status: 200, headers: [HAR.Header(name: "content-encoding", value: "deflate")],
+            content: HAR.Content(body: zlib, mimeType: "application/x-www-form-urlencoded"))),
+      ]).saved(as: "compressed.har", in: directory)
+      let scan = try await understudy("scan", path)
+      #expect(scan.status == 1)
+      let gzipLine =
+        "log.entries[1].response.content.text: unreadable body (the body is gzip-compressed, "
+        + "so it cannot be scanned or redacted; decompress it (or re-export without "
+        + "compression) first)"
+      #expect(scan.stdout.contains("\(path): \(gzipLine)"))
+      #expect(
+        scan.stdout.contains(
+          "log.entries[2].response.content.text: unreadable body "
+            + "(the body is deflate-compressed"))
+      for command in ["redact", "convert"] {
+        let output = directory.appendingPathComponent("\(command).har").path
+        let result = try await understudy(command, path, "-o", output)
+        #expect(result.status == 1, "\(command)")
+        #expect(result.stderr.contains("Refusing to write \(output)"), "\(command)")
+        #expect(result.stderr.contains("log.entries[1].response.content.text: the body is gzip-"))
+        #expect(!FileManager.default.fileExists(atPath: output), "\(command)")
+      }
+    }
+  }
 }
