@@ -93,7 +93,8 @@ struct JSONNode {
   static func firstRepeatedMember(in bytes: UnsafeBufferPointer<UInt8>)
     -> (name: String, offset: Int)?
   {
-    withoutActuallyEscaping({ (_: JSONWalkEvent) in }) { visit in
+    let ignore: (JSONWalkEvent) -> Void = { _ in }
+    return withoutActuallyEscaping(ignore) { visit in
       var parser = JSONParser(bytes: bytes, strict: false, visit: visit)
       parser.reportsScalars = false
       parser.rejectsRepeatedNames = true
