@@ -90,18 +90,50 @@ enum ScanCommand: Command {
     return max(exitCode, .findings)
   }
 
-  /// Credential-shaped strings anywhere in the file at `path` that `reported` has no finding
-  /// for: members the model does not keep (a browser's `_webSocketMessages`, an exporter's own
-  /// fields) are read as they are written, since `redact` would not touch them either.
+  /// The HAR 1.2 members the model keeps, whose strings `scanner.scan(har)` has read already;
+  /// what sits under any other name is read as written.
+  private static let modelledMembers: Set<String> = [
+    "log", "version", "creator", "browser", "pages", "entries", "name", "comment",
+    "startedDateTime", "id", "title", "pageTimings", "onContentLoad", "onLoad", "pageref", "time",
+    "request", "response", "cache", "timings", "serverIPAddress", "connection", "method", "url",
+    "httpVersion", "cookies", "headers", "queryString", "postData", "headersSize", "bodySize",
+    "value", "path", "domain", "expires", "httpOnly", "secure", "mimeType", "params", "text",
+    "fileName", "contentType", "status", "statusText", "content", "redirectURL", "size",
+    "compression", "encoding", "beforeRequest", "afterRequest", "lastAccess", "eTag", "hitCount",
+    "blocked", "dns", "connect", "send", "wait", "receive", "ssl", "_chunks",
+  ]
+
+  /// Whether `data` names a member the way HAR 1.2 names an exporter's own, with a leading `_`
+  /// (a `"_` that no backslash escapes), other than Understudy's `_chunks`. Reading the whole
+  /// file again as a tree cost three times what scanning a 50 MB body does, so a file without
+  /// one is not read again.
+  private static func mayHoldExportersMembers(_ data: Data) -> Bool {
+    let marker = Data("\"_".utf8)
+    var start = data.startIndex
+    while let found = data.range(of: marker, in: start..<data.endIndex) {
+      start = found.upperBound
+      let escaped = found.lowerBound > data.startIndex && data[found.lowerBound - 1] == 0x5C
+      if !escaped, !data[found.lowerBound...].starts(with: Data("\"_chunks\"".utf8)) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Credential-shaped strings in the file at `path` under members the model does not keep (a
+  /// browser's `_webSocketMessages`, an exporter's own fields), read as they are written, since
+  /// `redact` would not touch them either. The members it keeps are not read twice: a 50 MB
+  /// body was.
   private static func unmodelledFindings(
     inFileAt path: String, besides reported: [CredentialFinding], scanner: CredentialScanner
   ) -> [CredentialFinding] {
     guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+      mayHoldExportersMembers(data),
       let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     else { return [] }
     let known = Set(reported.map(\.path))
     var findings: [CredentialFinding] = []
-    func visit(_ value: Any, _ location: String) {
+    func visit(_ value: Any, _ location: String, unmodelled: Bool) {
       switch value {
       case let object as [String: Any]:
         for key in object.keys.sorted() {
@@ -111,17 +143,21 @@ enum ScanCommand: Command {
               $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$")
             }
           let step = isIdentifier ? (location.isEmpty ? key : ".\(key)") : "[\"\(key)\"]"
-          visit(object[key]!, location + step)
+          visit(
+            object[key]!, location + step,
+            unmodelled: unmodelled || !modelledMembers.contains(key))
         }
       case let array as [Any]:
-        for (index, element) in array.enumerated() { visit(element, location + "[\(index)]") }
-      case let text as String where !known.contains(location):
+        for (index, element) in array.enumerated() {
+          visit(element, location + "[\(index)]", unmodelled: unmodelled)
+        }
+      case let text as String where unmodelled && !known.contains(location):
         findings += scanner.scan(text, at: location)
       default:
         break
       }
     }
-    visit(document, "")
+    visit(document, "", unmodelled: false)
     return findings
   }
 }
