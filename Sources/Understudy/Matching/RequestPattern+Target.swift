@@ -78,7 +78,27 @@ extension RequestPattern {
       }
       ?? rest.endIndex
     let authority = rest[..<authorityEnd]
+    if authority.contains("@") {
+      return [
+        .invalid(
+          field: "target", expected: "== \(target)",
+          problem: "Target \(target.quoted()) has user information before its host, which a "
+            + "target does not match on; leave it out, and match credentials with "
+            + ".header(\"Authorization\", …).")
+      ]
+    }
     let (host, portText) = splitAuthority(authority)
+    // `https:///x` reads as no host at all, which would match every host: a slip of a slash.
+    if host.isEmpty, ["http", "https", "ws", "wss"].contains(scheme.lowercased()) {
+      let path = rest[authorityEnd...].drop { $0 == "/" }
+      return [
+        .invalid(
+          field: "target", expected: "== \(target)",
+          problem: "Target \(target.quoted()) has no host after \"://\"; write "
+            + "\"\(scheme)://api.example.com/\(path)\" with the host, or \"/\(path)\" for any host."
+        )
+      ]
+    }
     var conditions = [RequestPattern.scheme(String(scheme))]
     if !host.isEmpty {
       var port = defaultPort(forScheme: String(scheme))

@@ -96,4 +96,28 @@ import Testing
         + "from 0 to 65535, or leave it out for the scheme's default.",
       against: request("GET", "https://a.test/x"))
   }
+
+  /// A slash too many leaves no host, which matched every host instead of failing.
+  @Test(arguments: [
+    ("https:///x", "write \"https://api.example.com/x\" with the host, or \"/x\" for any host."),
+    ("https://", "write \"https://api.example.com/\" with the host, or \"/\" for any host."),
+    (
+      "http://:8080/a/b",
+      "write \"http://api.example.com/a/b\" with the host, or \"/a/b\" for any host."
+    ),
+  ])
+  func aTargetWithNoHostIsAProblem(target: String, fix: String) {
+    expectInvalid(
+      .get(target), problem: "Target \(target.quoted()) has no host after \"://\"; \(fix)",
+      against: request("GET", "https://a.test/x"))
+  }
+
+  @Test func aTargetWithUserInformationIsAProblem() {
+    expectInvalid(
+      .get("https://user:pw@a.test/x"),
+      problem: "Target \"https://user:pw@a.test/x\" has user information before its host, which "
+        + "a target does not match on; leave it out, and match credentials with "
+        + ".header(\"Authorization\", …).",
+      against: request("GET", "https://user:pw@a.test/x"))
+  }
 }
