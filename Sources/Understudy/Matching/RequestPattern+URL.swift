@@ -59,6 +59,12 @@ extension RequestPattern {
 
   /// Matches the URL host, compared case-insensitively.
   public static func host(_ host: String) -> RequestPattern {
+    guard !host.isEmpty else {
+      return .invalid(
+        field: "host", expected: "== ",
+        problem: "An empty host matches no request; write the host, as "
+          + ".host(\"api.example.com\"), or leave the condition out to match any host.")
+    }
     let host = host.lowercased()
     return RequestPattern.builtIn(field: "host", expected: "== \(host)".clipped()) { request in
       request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
@@ -68,7 +74,12 @@ extension RequestPattern {
   /// Matches the URL port; a URL without one has its scheme's default (80 for http, 443 for
   /// https).
   public static func port(_ port: Int) -> RequestPattern {
-    portCondition(port)
+    guard (0...65_535).contains(port) else {
+      return .invalid(
+        field: "port", expected: "== \(port)",
+        problem: "Port \(port) matches no request: a port is a number from 0 to 65535.")
+    }
+    return portCondition(port)
   }
 
   /// `nil` expects no port at all, for custom schemes that have no default. An `implied` port

@@ -273,6 +273,21 @@ public struct StubResponse: Sendable {
     for field in headers.fields {
       if let problem = Self.fieldProblem(name: field.name, value: field.value) { return problem }
     }
+    if delay.isNaN || bodyDelay.isNaN || chunks?.contains(where: { $0.delay.isNaN }) == true {
+      return "a delay is not a number (NaN); give delays in seconds, 0 or more"
+    }
+    if (300...399).contains(status), let location = headers["Location"] {
+      // Followed, a redirect to nowhere ends as a bare 3xx the code under test was not
+      // meant to see.
+      if location.isEmpty {
+        return "the redirect's Location is empty; write where it leads, as \"/next\" or "
+          + "\"https://api.example.com/next\""
+      }
+      if URL(string: location) == nil {
+        return "the redirect's Location \(location.oneLine.quoted(limit: 60)) is not a URL; "
+          + "write a path such as \"/next\" or an absolute URL"
+      }
+    }
     if let negative = chunks?.first(where: { $0.size < 0 }) {
       return "a part of the streamed body has the size \(negative.size); a part's size is a "
         + "number of bytes, 0 or more"

@@ -142,6 +142,10 @@ extension NearMissReportTests {
     (.text("hello").header("content-length", "3"), "or send fewer bytes with .droppingConnection"),
     (.ok.header("Content-Length", "ten"), "the Content-Length \"ten\" is not a number of bytes"),
     (.ok.header("Content-Length", "-1"), "is not a number of bytes"),
+    (.redirect(to: ""), "the redirect's Location is empty"),
+    (.redirect(to: "http://[::1"), #"the redirect's Location "http://[::1" is not a URL"#),
+    (.ok.delayed(by: .nan), "a delay is not a number (NaN)"),
+    (.ok.bodyDelayed(by: .nan), "a delay is not a number (NaN)"),
   ])
   func aResponseNoServerCouldSendIsReportedAtItsStub(response: StubResponse, problem: String)
     throws

@@ -112,6 +112,19 @@ import Testing
       against: request("GET", "https://a.test/x"))
   }
 
+  @Test func anEmptyHostAndAPortNoRequestHasAreProblems() {
+    expectInvalid(
+      .host(""),
+      problem: "An empty host matches no request; write the host, as "
+        + ".host(\"api.example.com\"), or leave the condition out to match any host.",
+      against: request("GET", "https://a.test/x"))
+    expectInvalid(
+      .port(70_000),
+      problem: "Port 70000 matches no request: a port is a number from 0 to 65535.",
+      against: request("GET", "https://a.test:70000/x"))
+    #expect(RequestPattern.port(65_535).problems.isEmpty)
+  }
+
   @Test func aTargetWithUserInformationIsAProblem() {
     expectInvalid(
       .get("https://user:pw@a.test/x"),
