@@ -24,6 +24,11 @@ enum RedactionOptions {
     throws(CLIError) -> Redaction
   {
     var redaction = Redaction.default
+    // An empty value names nothing: the run would redact less than the command line says.
+    for option in ["--header", "--query", "--json-path", "--body-regex"]
+    where arguments.values(option).contains(where: { $0.isEmpty }) {
+      throw .usage("\(option) needs a value; an empty one matches nothing.", of: command)
+    }
     redaction.headerNames += arguments.values("--header")
     redaction.queryParameterNames += arguments.values("--query")
     for path in arguments.values("--json-path") {

@@ -108,6 +108,19 @@ import Understudy
     }
   }
 
+  /// An empty rule names nothing, so the run would redact less than its command line says.
+  @Test(arguments: ["--header", "--query", "--json-path", "--body-regex"])
+  func anEmptyRuleIsAUsageError(option: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let input = try Self.secretLadenArchive().saved(as: "in.har", in: directory)
+      let output = directory.path + "/out.har"
+      let result = try await understudy("redact", input, "-o", output, option, "")
+      #expect(result.status == 2)
+      #expect(result.stderr.hasPrefix("\(option) needs a value; an empty one matches nothing."))
+      #expect(!FileManager.default.fileExists(atPath: output))
+    }
+  }
+
   @Test func inPlaceReplacesTheInput() async throws {
     try await withTemporaryDirectory { directory in
       let input = try Self.secretLadenArchive().saved(as: "in.har", in: directory)
