@@ -54,6 +54,7 @@ enum ScanCommand: Command {
       arguments, redaction: try RedactionOptions.redaction(from: arguments, for: self))
     var exitCode = ExitCode.success
     var total = 0
+    var unreadable = 0
     var filesWithFindings = 0
     var scanned = 0
     for path in paths {
@@ -70,9 +71,9 @@ enum ScanCommand: Command {
       var findings = modelled.map(\.description)
       findings += unmodelledFindings(inFileAt: path, besides: modelled, scanner: scanner)
         .map(\.description)
-      findings += CompressedBodies.find(in: har.log.entries).map {
-        "\($0.path): unreadable body (\($0.problem))"
-      }
+      let compressed = CompressedBodies.find(in: har.log.entries)
+      unreadable += compressed.count
+      findings += compressed.map { "\($0.path): unreadable body (\($0.problem))" }
       for finding in findings { Console.print("\(path): \(finding)") }
       total += findings.count
       if !findings.isEmpty { filesWithFindings += 1 }
@@ -82,11 +83,25 @@ enum ScanCommand: Command {
       Console.print("No credentials found in \(files).")
       return exitCode
     }
-    Console.print(
-      "Found \(plural(total, "credential")) in \(filesWithFindings) of \(files).\n"
-        + "Redact them with `understudy redact <file.har> --in-place` (add --header, --query, "
+    let credentials = total - unreadable
+    let found = [
+      credentials > 0 ? plural(credentials, "credential") : nil,
+      unreadable > 0 ? plural(unreadable, "unreadable body") : nil,
+    ].compactMap { $0 }.joined(separator: " and ")
+    var summary = "Found \(found) in \(filesWithFindings) of \(files)."
+    if credentials > 0 {
+      summary +=
+        "\nRedact them with `understudy redact <file.har> --in-place` (add --header, --query, "
         + "--json-path or --body-regex for values the default rules miss), or --allow a value "
-        + "a test uses on purpose.")
+        + "a test uses on purpose."
+    }
+    if unreadable > 0 {
+      // `redact` refuses such a file: a compressed body is read by nothing.
+      summary +=
+        "\nDecompress the bodies (or export again without compression) before redacting: "
+        + "redact refuses a file it cannot read whole."
+    }
+    Console.print(summary)
     return max(exitCode, .findings)
   }
 

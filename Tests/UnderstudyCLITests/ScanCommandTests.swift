@@ -211,6 +211,10 @@ import Understudy
         scan.stdout.contains(
           "log.entries[2].response.content.text: unreadable body "
             + "(the body is deflate-compressed"))
+      // The advice fits what was found: redact refuses such a file, so it is not offered.
+      #expect(scan.stdout.contains("Found 2 unreadable bodies in 1 of 1 file."))
+      #expect(scan.stdout.contains("Decompress the bodies (or export again without compression)"))
+      #expect(!scan.stdout.contains("Redact them with"))
       for command in ["redact", "convert"] {
         let output = directory.appendingPathComponent("\(command).har").path
         let result = try await understudy(command, path, "-o", output)
