@@ -83,7 +83,7 @@
       // obs-text).
       guard reason.utf8.allSatisfy(isValueByte),
         head.headers.allSatisfy({ field in
-          !field.name.isEmpty && field.name.utf8.allSatisfy(isTokenByte)
+          !field.name.isEmpty && field.name.utf8.allSatisfy(ASCIIByte.isTokenCharacter)
             && field.value.utf8.allSatisfy(isValueByte)
         })
       else { return nil }
@@ -100,17 +100,6 @@
       bytes.writeStaticString("\r\n")
       if let body { bytes.writeBytes(body) }
       return bytes
-    }
-
-    /// A byte of a header field's name: RFC 9110's `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "A")...UInt8(ascii: "Z"):
-        return true
-      default:
-        return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-      }
     }
 
     /// A byte of a header field's value: anything but control characters other than a tab.

@@ -221,11 +221,6 @@ struct CassetteChecks {
 
   /// Whether `method` is an RFC 9110 token.
   private func isToken(_ method: String) -> Bool {
-    !method.isEmpty
-      && method.unicodeScalars.allSatisfy {
-        $0.isASCII
-          && (CharacterSet.alphanumerics.contains($0)
-            || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
-      }
+    !method.isEmpty && method.utf8.allSatisfy(ASCIIByte.isTokenCharacter)
   }
 }

@@ -323,7 +323,7 @@ public struct StubResponse: Sendable {
 
   /// Why a header field with this name and value cannot go out on the wire, or `nil`.
   package static func fieldProblem(name: String, value: String) -> String? {
-    if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
+    if name.isEmpty || !name.utf8.allSatisfy(ASCIIByte.isTokenCharacter) {
       return "the header name \(name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
         + "(letters, digits and !#$%&'*+-.^_`|~ only)"
     }
@@ -332,20 +332,6 @@ public struct StubResponse: Sendable {
         + "the header or the response on the wire"
     }
     return nil
-  }
-
-  private static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"):
-      true
-    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
-      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-      true
-    default: false
-    }
   }
 }
 
