@@ -180,27 +180,31 @@ struct RedactionEchoes {
     return text.withUTF8 { occurs(in: $0) }
   }
 
-  /// Remembers a credential header's value and the secrets inside it: the credentials after an
-  /// `Authorization` scheme (and a Basic pair decoded), and each cookie's value.
+  /// Remembers a credential header's value and the secrets inside it (``secrets(inHeaderValue:named:)``).
   mutating func remember(headerValue value: String, named header: String, as name: String) {
-    remember(value, as: name)
+    for secret in Self.secrets(inHeaderValue: value, named: header) { remember(secret, as: name) }
+  }
+
+  /// A credential header's value and the secrets inside it: the credentials after an
+  /// `Authorization` scheme (and a Basic pair decoded, whole and in its two parts), and each
+  /// cookie's value. Reports mask the same values wherever a request repeats them.
+  static func secrets(inHeaderValue value: String, named header: String) -> [String] {
+    var secrets = [value]
     switch header.lowercased() {
     case "cookie":
-      for pair in value.split(separator: ";") {
-        remember(cookieValue: pair, as: name)
-      }
+      secrets += value.split(separator: ";").compactMap(cookieValue)
     case "set-cookie":
-      for cookie in Self.setCookies(in: value) {
-        if let pair = cookie.split(separator: ";").first { remember(cookieValue: pair, as: name) }
-      }
+      secrets += setCookies(in: value).compactMap { $0.split(separator: ";").first }
+        .compactMap(cookieValue)
     default:
-      guard let space = value.firstIndex(of: " ") else { return }
+      guard let space = value.firstIndex(of: " ") else { break }
       let credentials = value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
-      remember(credentials, as: name)
+      secrets.append(credentials)
       if value[..<space].lowercased() == "basic", let data = Data(base64Encoded: credentials) {
-        remember(pair: String(decoding: data, as: UTF8.self), as: name)
+        secrets += parts(ofPair: String(decoding: data, as: UTF8.self))
       }
     }
+    return secrets
   }
 
   /// The cookies of a `Set-Cookie` value, which Foundation on Linux folds into one line when a
@@ -230,7 +234,7 @@ struct RedactionEchoes {
   mutating func remember(userinfo: String) {
     let decoded = userinfo.removingPercentEncoding ?? userinfo
     remember(userinfo, as: "userinfo", inURL: true)
-    remember(pair: decoded, as: "userinfo")
+    for part in Self.parts(ofPair: decoded) { remember(part, as: "userinfo") }
     remember(Data(decoded.utf8).base64EncodedString(), as: "userinfo")
   }
 
@@ -243,18 +247,16 @@ struct RedactionEchoes {
     if !isWords { remember(value, as: name) }
   }
 
-  private mutating func remember(cookieValue pair: Substring, as name: String) {
-    guard let equals = pair.firstIndex(of: "=") else { return }
-    remember(
-      String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces), as: name)
+  /// The value of a cookie's `name=value`, or `nil` when it has no `=`.
+  private static func cookieValue(_ pair: Substring) -> String? {
+    guard let equals = pair.firstIndex(of: "=") else { return nil }
+    return String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
   }
 
   /// `user:password`, whole and in its two parts.
-  private mutating func remember(pair: String, as name: String) {
-    remember(pair, as: name)
-    guard let colon = pair.firstIndex(of: ":") else { return }
-    remember(String(pair[..<colon]), as: name)
-    remember(String(pair[pair.index(after: colon)...]), as: name)
+  private static func parts(ofPair pair: String) -> [String] {
+    guard let colon = pair.firstIndex(of: ":") else { return [pair] }
+    return [pair, String(pair[..<colon]), String(pair[pair.index(after: colon)...])]
   }
 
   /// `text` with every remembered value replaced by its placeholder. JSON bodies are changed

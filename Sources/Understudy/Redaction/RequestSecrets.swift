@@ -5,23 +5,14 @@ import Foundation
 /// says nothing, in the body), as a cassette's echoes are.
 enum RequestSecrets {
   /// Values of at least ``Redaction/minimumEchoLength`` characters, longest first: credential
-  /// headers (and the token after an authorization scheme), cookies, credential-named query
-  /// and form pairs, and string members of a JSON body under credential names.
+  /// headers and the secrets inside them, as a cassette remembers them (the credentials after a
+  /// scheme, a Basic pair decoded, cookies), credential-named query and form pairs, and string
+  /// members of a JSON body under credential names.
   static func values(of request: InterceptedRequest, naming: NamedSecrets?) -> [String] {
     var values: Set<String> = []
     for field in request.headers
     where NamedSecrets.isSecret(field.name, at: .header, naming: naming) {
-      values.insert(field.value)
-      if let space = field.value.firstIndex(of: " ") {
-        values.insert(String(field.value[field.value.index(after: space)...]))
-      }
-      if field.name.caseInsensitiveEquals("Cookie") {
-        for cookie in field.value.split(separator: ";") {
-          if let equals = cookie.firstIndex(of: "=") {
-            values.insert(String(cookie[cookie.index(after: equals)...]))
-          }
-        }
-      }
+      values.formUnion(RedactionEchoes.secrets(inHeaderValue: field.value, named: field.name))
     }
     var pairs = NameValuePairs(request.queryItems).pairs
     if let text = request.bodyText {
