@@ -119,9 +119,14 @@ extension HAR.Entry {
       if result != text { text = result }
     }
     func update(_ text: inout String?) {
-      guard let value = text else { return }
-      let result = transform(value)
-      if result != value { text = result }
+      if let result = changed(text) { text = result }
+    }
+    // The optional strings kept in a shared box (`pageref`, the timings' comment) are set only
+    // when they change: an `inout` access would set them, and copy the box, every time.
+    func changed(_ text: String?) -> String? {
+      guard let text else { return nil }
+      let result = transform(text)
+      return result == text ? nil : result
     }
     func update(_ fields: inout [HAR.NameValue]) {
       for index in fields.indices {
@@ -147,19 +152,15 @@ extension HAR.Entry {
       update(&cached.comment)
       if cached != original { state = .present(cached) }
     }
-    if let value = pageref, transform(value) != value { pageref = transform(value) }
-    if let value = serverIPAddress, transform(value) != value {
-      serverIPAddress = transform(value)
-    }
-    if let value = connection, transform(value) != value { connection = transform(value) }
+    if let result = changed(pageref) { pageref = result }
+    if let result = changed(serverIPAddress) { serverIPAddress = result }
+    if let result = changed(connection) { connection = result }
     var cache = self.cache
     update(&cache.beforeRequest)
     update(&cache.afterRequest)
     update(&cache.comment)
     if cache != self.cache { self.cache = cache }
-    if let comment = timings.comment, transform(comment) != comment {
-      timings.comment = transform(comment)
-    }
+    if let result = changed(timings.comment) { timings.comment = result }
 
     update(&request.method)
     update(&request.httpVersion)
@@ -183,9 +184,7 @@ extension HAR.Entry {
     update(&response.headers)
     update(&response.cookies)
     update(&response.content.mimeType)
-    if let comment = response.content.comment, transform(comment) != comment {
-      response.content.comment = transform(comment)
-    }
+    if let result = changed(response.content.comment) { response.content.comment = result }
   }
 }
 
