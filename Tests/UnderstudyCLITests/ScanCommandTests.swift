@@ -185,20 +185,22 @@ import Understudy
       // gzip and zlib streams of a JSON body with a token, as a proxy export keeps them.
       let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xAB, 0x56])
       let zlib = Data([0x78, 0x9C, 0x4B, 0xCE, 0xCF, 0x2D, 0x28])
+      func compressed(_ path: String, _ coding: HAR.Header, _ body: Data, _ mimeType: String)
+        -> HAR.Entry
+      {
+        HAR.Entry(
+          startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
+          request: HAR.Request(method: "GET", url: "https://api.example.com" + path),
+          response: HAR.Response(
+            status: 200, headers: [coding], content: HAR.Content(body: body, mimeType: mimeType)))
+      }
       let path = try HAR(entries: [
         .exchange(url: "https://api.example.com/plain", body: #"{"ok": true}"#),
-        HAR.Entry(
-          startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
-          request: HAR.Request(method: "GET", url: "https://api.example.com/gz"),
-          response: HAR.Response(
-            status: 200, headers: [HAR.Header(name: "Content-Encoding", value: "gzip")],
-            content: HAR.Content(body: gzip, mimeType: "application/json"))),
-        HAR.Entry(
-          startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
-          request: HAR.Request(method: "GET", url: "https://api.example.com/z"),
-          response: HAR.Response(
-            status: 200, headers: [HAR.Header(name: "content-encoding", value: "deflate")],
-            content: HAR.Content(body: zlib, mimeType: "application/x-www-form-urlencoded"))),
+        compressed(
+          "/gz", HAR.Header(name: "Content-Encoding", value: "gzip"), gzip, "application/json"),
+        compressed(
+          "/z", HAR.Header(name: "content-encoding", value: "deflate"), zlib,
+          "application/x-www-form-urlencoded"),
       ]).saved(as: "compressed.har", in: directory)
       let scan = try await understudy("scan", path)
       #expect(scan.status == 1)

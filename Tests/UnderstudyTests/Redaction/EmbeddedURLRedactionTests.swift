@@ -12,11 +12,6 @@ import Testing
 /// value (as an earlier fix handles in the request URL), or as user information. An audit
 /// (2026-11-27) found both written. Each test greps the whole encoded document.
 @Suite struct EmbeddedURLRedactionTests {
-  /// A distinct value per test, built at run time so the source holds no secret literal.
-  private static func secret(_ place: String) -> String {
-    "S3CRET" + place.filter(\.isLetter).prefix(8) + String(UUID().uuidString.prefix(8))
-  }
-
   /// `https://app.test/login?next=…` whose `next` is a callback URL holding `name=secret`,
   /// percent-encoded `levels` times.
   private static func login(_ name: String, _ secret: String, levels: Int = 1) -> String {
@@ -44,7 +39,7 @@ import Testing
 
   @Test(arguments: [1, 2, 3])
   func aNestedCredentialInAJSONBodyIsRedacted(levels: Int) throws {
-    let code = Self.secret("json")
+    let code = plantedSecret("json")
     let entry = HAR.Entry.sample(
       content: HAR.Content(
         body: Data(#"{"redirect":"\#(Self.login("code", code, levels: levels))"}"#.utf8),
@@ -61,7 +56,7 @@ import Testing
   }
 
   @Test func aNestedCredentialInAnHTMLOrTextBodyIsRedacted() throws {
-    let token = Self.secret("html")
+    let token = plantedSecret("html")
     let html = #"<p><a href="\#(Self.login("id_token", token))">x</a></p>"#
     let plain = "go to \(Self.login("access_token", token + "p")) now"
     let entry = HAR.Entry.sample(
@@ -81,7 +76,7 @@ import Testing
 
   @Test(arguments: [1, 2])
   func aNestedCredentialInALinkHeaderIsRedacted(levels: Int) throws {
-    let token = Self.secret("link")
+    let token = plantedSecret("link")
     let entry = HAR.Entry.sample(responseHeaders: [
       HAR.Header(
         name: "Link", value: "<\(Self.login("access_token", token, levels: levels))>; rel=next")
@@ -96,7 +91,7 @@ import Testing
   }
 
   @Test func aNestedCredentialInAReturnToHeaderIsRedacted() throws {
-    let code = Self.secret("return")
+    let code = plantedSecret("return")
     let entry = HAR.Entry.sample(requestHeaders: [
       HAR.Header(name: "X-Return-To", value: Self.login("code", code))
     ])
@@ -108,7 +103,7 @@ import Testing
   }
 
   @Test func userInformationInALinkHeaderIsRedacted() throws {
-    let password = Self.secret("linkuser")
+    let password = plantedSecret("linkuser")
     let entry = HAR.Entry.sample(responseHeaders: [
       HAR.Header(name: "Link", value: "<https://ada:\(password)@api.test/page/2>; rel=next"),
       HAR.Header(name: "X-Origin", value: "https://ada:\(password)@api.test"),
@@ -123,8 +118,8 @@ import Testing
   }
 
   @Test func userInformationInABodyIsRedacted() throws {
-    let password = Self.secret("bodyuser")
-    let other = Self.secret("escaped")
+    let password = plantedSecret("bodyuser")
+    let other = plantedSecret("escaped")
     let entry = HAR.Entry.sample(
       method: "POST",
       postData: HAR.PostData(
@@ -147,7 +142,7 @@ import Testing
   }
 
   @Test func theScannerReportsANestedCredentialInALinkHeader() throws {
-    let token = Self.secret("scan")
+    let token = plantedSecret("scan")
     let entry = HAR.Entry.sample(responseHeaders: [
       HAR.Header(name: "Link", value: "<\(Self.login("access_token", token))>; rel=next")
     ])
@@ -157,7 +152,7 @@ import Testing
   }
 
   @Test func aNestedCredentialInAHeaderValueIsMaskedInALog() {
-    let code = Self.secret("log")
+    let code = plantedSecret("log")
     let value = Self.login("code", code)
     let twice = Self.login("access_token", code, levels: 2)
     #expect(!LogRedaction.mask(header: "X-Return-To", value: value).contains(code))
@@ -168,7 +163,7 @@ import Testing
   }
 
   @Test func aNearMissReportMasksANestedCredentialInAHeaderAndABody() async throws {
-    let code = Self.secret("report")
+    let code = plantedSecret("report")
     var request = URLRequest(url: URL(string: "https://api.test/go")!)
     request.httpMethod = "POST"
     request.setValue(Self.login("code", code), forHTTPHeaderField: "X-Return-To")

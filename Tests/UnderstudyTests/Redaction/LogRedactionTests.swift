@@ -125,7 +125,7 @@ import Testing
 
 /// A credential header written inside a line, not at its start, is masked in logs too.
 @Suite struct HeaderInLineTests {
-  static let secret = "S3CRETinline" + String(UUID().uuidString.prefix(8))
+  static let secret = plantedSecret("inline")
 
   @Test(arguments: [
     ("X-Note: forwarded X-Api-Key: \(secret)", "X-Note: forwarded X-Api-Key: "),
@@ -152,7 +152,7 @@ import Testing
 /// What the library prints of a WebSocket conversation is masked as any report is.
 @Suite struct WebSocketTextMaskingTests {
   @Test func aMessageAndACloseReasonAreMaskedWhenPrinted() {
-    let secret = "S3CRETsocket" + String(UUID().uuidString.prefix(8))
+    let secret = plantedSecret("socket")
     let message = WebSocketMessage.text(#"{"type":"auth","access_token":"\#(secret)"}"#)
     #expect(!message.description.contains(secret))
     #expect(message.description.hasPrefix(#"text "{\"type\":\"auth\""#))
@@ -167,7 +167,7 @@ import Testing
 /// from the environment, where it is a real key.
 @Suite struct ExpectedCredentialMaskingTests {
   @Test func reportsAndDescriptionsMaskTheExpectedValueAndKeepTheComparison() async throws {
-    let key = "S3CRETexpected" + String(UUID().uuidString.prefix(8))
+    let key = plantedSecret("expected")
     let registry = StubRegistry()
     let stub = registry.stub(
       .get("https://api.test/a") && .header("X-Api-Key", key) && .query("access_token", key)
@@ -196,7 +196,7 @@ import Testing
 /// request: a report masks it everywhere it shows.
 @Suite struct ReportEchoTests {
   @Test func aCredentialRepeatedInThePathAPairAndTheBodyIsMaskedThere() async throws {
-    let secret = "S3CRETecho" + String(UUID().uuidString.prefix(8))
+    let secret = plantedSecret("echo")
     let cookie = "c00kie" + String(UUID().uuidString.prefix(8))
     let password = "pa55word" + String(UUID().uuidString.prefix(8))
     var request = URLRequest(

@@ -6,6 +6,12 @@ import Foundation
   import FoundationNetworking
 #endif
 
+/// A distinct value per test and place, built at run time so the source holds no secret
+/// literal: `S3CRET`, up to 8 letters of `place`, and 8 random characters.
+func plantedSecret(_ place: String) -> String {
+  "S3CRET" + place.filter(\.isLetter).prefix(8) + String(UUID().uuidString.prefix(8))
+}
+
 /// Secrets planted in every part of a request a log could print, each value distinct so a grep
 /// over the output names the place that leaked.
 struct PlantedSecrets {

@@ -10,13 +10,8 @@ import Testing
 /// Spellings of a named secret that an audit (2026-11-27) found reaching a written cassette or
 /// an attachment. Each test greps the whole encoded document, not the one field it planted in.
 @Suite struct RedactionSpellingsTests {
-  /// A distinct value per test, built at run time so the source holds no secret literal.
-  private static func secret(_ place: String) -> String {
-    "S3CRET" + place.filter(\.isLetter).prefix(8) + String(UUID().uuidString.prefix(8))
-  }
-
   @Test func aCDATASectionInACredentialElementIsRedactedAndSoAreItsEchoes() throws {
-    let key = Self.secret("cdata")
+    let key = plantedSecret("cdata")
     let entry = HAR.Entry.sample(
       responseHeaders: [HAR.Header(name: "X-Echo", value: key)],
       content: HAR.Content(
@@ -30,7 +25,7 @@ import Testing
   }
 
   @Test func anEchoOfAQueryValueHoldingAQuoteIsReplacedWhole() throws {
-    let token = "ab'" + Self.secret("quote")
+    let token = "ab'" + plantedSecret("quote")
     // As a server that echoes its query string answers: the pairs inside a JSON string, where
     // the pair rule for URLs in text stops at the `'` an HTML attribute would end at.
     let entry = HAR.Entry.sample(
@@ -47,7 +42,7 @@ import Testing
   }
 
   @Test func aCredentialInAURLThatIsAQueryValueIsRedactedInEverySpelling() throws {
-    let token = Self.secret("nested")
+    let token = plantedSecret("nested")
     let callback = "https://app.test/cb?access_token=\(token)&x=1"
     let encoded = callback.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     var entry = HAR.Entry.sample(
@@ -88,8 +83,8 @@ import Testing
   }
 
   @Test func theTrafficAttachmentAppliesTheJSONMemberRules() async throws {
-    let access = Self.secret("access")
-    let password = Self.secret("password")
+    let access = plantedSecret("access")
+    let password = plantedSecret("password")
     let refresh = "9081726354\(Int.random(in: 10_000_000...99_999_999))"
     let registry = StubRegistry()
     registry.stub(
@@ -119,8 +114,8 @@ import Testing
   }
 
   @Test func aMultipartBodyWithAQuotedBoundaryOrAnExtendedNameIsReadAndRedacted() throws {
-    let secret = Self.secret("multipart")
-    let extended = Self.secret("extended")
+    let secret = plantedSecret("multipart")
+    let extended = plantedSecret("extended")
     let body =
       "--a;b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)\r\n"
       + "--a;b\r\nContent-Disposition: form-data; name*=UTF-8''client_secret\r\n\r\n"
@@ -140,8 +135,8 @@ import Testing
   }
 
   @Test func aCredentialElementWithACommentOrMarkupInsideIsRedactedWhole() throws {
-    let afterComment = Self.secret("comment")
-    let mixed = Self.secret("mixed")
+    let afterComment = plantedSecret("comment")
+    let mixed = plantedSecret("mixed")
     let xml =
       "<r><password><!-- set by the client -->\(afterComment)</password>"
       + "<apiKey>a<b/>\(mixed)</apiKey><n>1</n></r>"
@@ -158,7 +153,7 @@ import Testing
   }
 
   @Test func aCredentialInAURLEncodedTwiceAsAQueryValueIsRedacted() throws {
-    let code = Self.secret("twice")
+    let code = plantedSecret("twice")
     let twice = "https%253A%252F%252Fa.test%252Fcb%253Fcode%253D\(code)%2526x%253D1"
     let url = "https://api.test/authorize?redirect_uri=\(twice)&state=2"
     var entry = HAR.Entry.sample(url: url)
@@ -178,7 +173,7 @@ import Testing
   /// network-path reference, and after a scheme with digits in it.
   @Test(arguments: ["https://", "//", "coap+tcp://"])
   func userInformationIsMaskedInEveryAuthority(prefix: String) {
-    let password = Self.secret("userinfo")
+    let password = plantedSecret("userinfo")
     let masked = LogRedaction.mask(url: "\(prefix)ada:\(password)@api.test/x?y=1")
     #expect(!masked.contains(password))
     #expect(!masked.contains("ada:"))
@@ -187,7 +182,7 @@ import Testing
   }
 
   @Test func anEchoWithLowerCaseEscapesIsReplaced() throws {
-    let password = Self.secret("lower") + "/slash/"
+    let password = plantedSecret("lower") + "/slash/"
     let lowerCase = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
       .replacingOccurrences(of: "%2F", with: "%2f")
     let entry = HAR.Entry.sample(
@@ -200,14 +195,14 @@ import Testing
   }
 
   @Test func aJSONDifferenceIsMaskedBeforeItIsCut() {
-    let secret = Self.secret("difference") + String(repeating: "x", count: 20)
+    let secret = plantedSecret("difference") + String(repeating: "x", count: 20)
     let difference = JSONDifference(mode: .equal).find(
       expected: ["user": "grace"], actual: ["user": ["password": .string(secret)]])
     #expect(difference?.contains(String(secret.prefix(8))) == false)
   }
 
   @Test func everyCookieOfAFoldedSetCookieIsRememberedAsAnEcho() throws {
-    let session = Self.secret("folded")
+    let session = plantedSecret("folded")
     let folded = "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sid=\(session); HttpOnly"
     let entry = HAR.Entry.sample(
       responseHeaders: [HAR.Header(name: "Set-Cookie", value: folded)],
@@ -222,8 +217,8 @@ import Testing
   }
 
   @Test func aCredentialAttributeIsRedacted() throws {
-    let token = Self.secret("attribute")
-    let single = Self.secret("single")
+    let token = plantedSecret("attribute")
+    let single = plantedSecret("single")
     let xml = "<r><auth token=\"\(token)\" kind=\"bearer\"/><k x:apiKey='\(single)'>1</k></r>"
     let entry = HAR.Entry.sample(
       content: HAR.Content(body: Data(xml.utf8), mimeType: "application/xml"))
