@@ -156,7 +156,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
       .method, .url,
       .custom("a rule that waits") { _, _ in
         arrival.signal()
-        return released.wait(timeout: .now() + 20) == .success
+        return released.wait(timeout: .now() + TestTiming.never) == .success
       },
     ])
     let registry = StubRegistry()
@@ -176,7 +176,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
 
   @Test func aResponderMayCancelAnotherTask() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30 * TestTiming.scale))
+    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: TestTiming.never))
     let session = registry.makeSession()
     let slowError = Locked<URLError?>(nil)
     let slowDone = DispatchSemaphore(value: 0)
@@ -199,7 +199,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
 
   @Test func aCustomMatcherMayCancelAnotherTask() async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: 30 * TestTiming.scale))
+    registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: TestTiming.never))
     let session = registry.makeSession()
     let slow = Unchecked(session.dataTask(with: URL(string: "https://api.test/slow")!))
     slow.value.resume()

@@ -104,7 +104,7 @@ import Testing
     let answer = DispatchSemaphore(value: 0)
     let delegate = CollectingDelegate { request in
       asked.signal()
-      _ = answer.wait(timeout: .now() + 20)
+      _ = answer.wait(timeout: .now() + TestTiming.never)
       return request
     }
     let task = registry.makeSession(delegate: delegate)
@@ -134,7 +134,7 @@ import Testing
       .passThrough(
         PassThrough(transform: { request in
           rewriting.signal()
-          _ = release.wait(timeout: .now() + 20)
+          _ = release.wait(timeout: .now() + TestTiming.never)
           request.url = URL(string: "http://127.0.0.1:\(canary.port)/x")
         })))
     let work = Task {
@@ -164,7 +164,7 @@ import Testing
           }
           if first {
             matching.signal()
-            _ = release.wait(timeout: .now() + 20)
+            _ = release.wait(timeout: .now() + TestTiming.never)
           }
           return true
         },

@@ -65,14 +65,13 @@ import Testing
 @Suite struct CancellationTests {
   let url = URL(string: "https://api.test/slow")!
 
-  /// A registry whose stub answers after `delay` and signals `arrival` when a request reaches it;
-  /// the delay scales with the sanitizer, which can resume the waiting test after 30 s.
-  func slowRegistry(_ arrival: Arrival, delay: TimeInterval = 30 * TestTiming.scale) -> StubRegistry
-  {
+  /// A registry whose stub signals `arrival` when a request reaches it and answers only after
+  /// ``TestTiming/never``, so the cancellation under test always comes first.
+  func slowRegistry(_ arrival: Arrival) -> StubRegistry {
     let registry = StubRegistry()
     registry.stub(.get("/slow")) { _ in
       arrival.signal()
-      return StubResponse.text("too late").delayed(by: delay)
+      return StubResponse.text("too late").delayed(by: TestTiming.never)
     }
     return registry
   }
@@ -136,7 +135,7 @@ import Testing
     cancelling: Cancelling
   ) async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: 30 * TestTiming.scale))
+    registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: TestTiming.never))
     let session = registry.makeSession()
     let arrival = Arrival()
     let innerCancelled = Locked(false)

@@ -7,15 +7,15 @@ import UnderstudyTestSupport
 /// caller gets `URLError(.timedOut)` on time while the closure still runs, and the closure is
 /// reported at its line.
 @Suite struct SlowUserCodeTests {
-  /// Holds a closure until the test lets it go (or 60 s pass, so no thread outlives a failed
-  /// test for long), and says whether it still holds one: the tests check order, not time.
+  /// Holds a closure until the test lets it go, and says whether it still holds one: the tests
+  /// check order, not time.
   final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let released = Locked(false)
     /// Whether a closure it held has been let go.
     var hasReleased: Bool { released.current }
     func block() {
-      _ = semaphore.wait(timeout: .now() + 60)
+      _ = semaphore.wait(timeout: .now() + TestTiming.never)
       released.withLock { $0 = true }
     }
     func open() { semaphore.signal() }

@@ -22,7 +22,7 @@ import Testing
   @Test func aDelayedStubDoesNotHoldOtherSessions() async throws {
     let registry = StubRegistry()
     // Long enough that no load can make it finish first; cancelled (long before it is due) below.
-    registry.stub(.get("/slow"), StubResponse.text("slow").delayed(by: 30 * TestTiming.scale))
+    registry.stub(.get("/slow"), StubResponse.text("slow").delayed(by: TestTiming.never))
     registry.stub(.get("/fast"), .text("fast"))
     let slow = Task {
       try await registry.makeSession().text(from: URL(string: "https://api.test/slow")!)
@@ -39,7 +39,7 @@ import Testing
   @Test func bodyDelaySeparatesTheResponseFromItsBody() async throws {
     let registry = StubRegistry()
     // Long enough that no load can make the body due before the checks; cancelled below.
-    registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: 30 * TestTiming.scale))
+    registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: TestTiming.never))
     let delegate = TimestampingDelegate()
     let session = registry.makeSession(delegate: delegate)
     let task = session.dataTask(with: url)

@@ -134,7 +134,7 @@ struct NestedTraitTests {
     registry.stub(.get("/slow")) { _ in
       arrival.signal()
       // Far longer than any scheduling delay under load; the test cancels it below.
-      return StubResponse.text("late").delayed(by: 30 * TestTiming.scale)
+      return StubResponse.text("late").delayed(by: TestTiming.never)
     }
     let session = registry.makeSession()
     let inFlight = Task { try await session.text(from: URL(string: "https://api.test/slow")!) }
@@ -159,12 +159,12 @@ func eventually(
   within seconds: TimeInterval = 10, sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ condition: () -> Bool
 ) async throws {
-  let deadline = Date().addingTimeInterval(seconds * TestTiming.scale)
+  var deadline = HangDeadline(seconds: seconds)
   while !condition() {
-    if Date() > deadline {
+    if deadline.hasPassed {
       Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
       return
     }
-    try await Task.sleep(nanoseconds: 5_000_000)
+    try await deadline.pause(nanoseconds: 5_000_000)
   }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The end of a wait for a possible hang, counted in time the waiting test could run.
+///
+/// Swift Testing runs every test at once on an executor with as many threads as the machine has
+/// cores, and each `await` goes to the back of the line of every other test's work. On a quiet
+/// 2-core machine a test can wait 15 s for its turn; when other processes share the CPU, 45 s.
+/// A watchdog that counted that wait as the engine's time failed tests whose requests were
+/// never even started. The deadline moves on by however late each of the waiter's own wake-ups
+/// ran, which is the line every other step of the test waits in too; a real hang still ends the
+/// wait once the line is short, since nothing then makes up for the time.
+struct HangDeadline {
+  private var end: Date
+  let seconds: TimeInterval
+
+  /// A deadline `seconds` from now, stretched by `TestTiming.scale`.
+  init(seconds: TimeInterval) {
+    self.seconds = seconds * TestTiming.scale
+    end = Date().addingTimeInterval(self.seconds)
+  }
+
+  var hasPassed: Bool { Date() > end }
+
+  /// Sleeps `nanoseconds`, and moves the deadline on by however much later than that it woke.
+  mutating func pause(nanoseconds: UInt64) async throws {
+    let asked = Double(nanoseconds) / 1e9
+    let before = Date()
+    try await Task.sleep(nanoseconds: nanoseconds)
+    // A few milliseconds late is the timer's own slack, not a line to wait in.
+    let late = Date().timeIntervalSince(before) - asked
+    if late > 0.01 { end.addTimeInterval(late) }
+  }
+}
