@@ -2,12 +2,13 @@
 /// a request back (a cookie in a JSON body, an API key in a header, a password inside a JSON
 /// string, credentials in a redirect) must not get them written where no rule looks.
 ///
-/// Each value is searched for as written and in the forms it takes elsewhere: percent-encoded
-/// (in URLs and form bodies), form-encoded, escaped inside a JSON string, base64 (standard and
-/// URL-safe, padded or not) and hex (either case). Values shorter than
-/// ``Redaction/minimumEchoLength`` are not searched for: replacing every `12345` or `admin` in
-/// a cassette would mangle it. The length is the value's: its base64 and hex forms are longer
-/// still (8 and 12 characters at least), so no form is short enough to match by chance.
+/// Each value is searched for as written and in the forms it takes elsewhere: upper- and
+/// lower-cased, percent-encoded (in URLs and form bodies, or every byte), form-encoded, escaped
+/// inside a JSON string, base64 (standard and URL-safe, padded or not, alone or inside a longer
+/// blob) and hex (either case). Values shorter than ``Redaction/minimumEchoLength`` are not
+/// searched for: replacing every `12345` or `admin` in a cassette would mangle it. The length is
+/// the value's: its base64 and hex forms are longer still (7 and 12 characters at least), so no
+/// form is short enough to match by chance.
 ///
 /// Binary bodies are searched too, byte for byte, and each value found in one is overwritten in
 /// place by a filler of its own length (see ``replace(inBinary:)``).
@@ -39,11 +40,18 @@ struct RedactionEchoes {
       known.insert(value).inserted
     else { return }
     var forms = [Needle(text: value, name: name, isEncoded: inURL)]
+    // A server may hand a value back in another case: hex tokens and digests have no case of
+    // their own, and some systems upper-case what they echo.
+    for otherCase in [value.uppercased(), value.lowercased()] where otherCase != value {
+      forms.append(Needle(text: otherCase, name: name, isEncoded: inURL))
+    }
     let encodings = [
       RedactionPlaceholder.percentEncode(value),
       value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value,
       (value.addingPercentEncoding(withAllowedCharacters: Self.formAllowed) ?? value)
         .replacingOccurrences(of: "%20", with: "+"),
+      // Some encoders escape every byte, letters and digits too.
+      value.utf8.map { String(format: "%%%02X", $0) }.joined(),
     ]
     // Escapes are written in either case (.NET's UrlEncode writes `%2f`).
     for encoded in encodings + encodings.map(Self.lowerCasedEscapes) where encoded != value {
@@ -72,7 +80,8 @@ struct RedactionEchoes {
   }
 
   /// `data` in base64, standard and URL-safe, with and without padding, and in hex, lower and
-  /// upper case.
+  /// upper case; and the base64 characters that spell only `data` when it starts at each of the
+  /// three places a byte can take in a base64 group of a longer blob.
   static func binaryToTextForms(_ data: Data) -> [String] {
     let base64 = data.base64EncodedString()
     let unpadded = String(base64.prefix { $0 != "=" })
@@ -80,12 +89,29 @@ struct RedactionEchoes {
       text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
     let hex = data.map { String(format: "%02x", $0) }.joined()
+    let inner = (0..<3).map { innerBase64(of: data, after: $0) }
     var forms: [String] = []
     for form in [base64, unpadded, urlSafe(base64), urlSafe(unpadded), hex, hex.uppercased()]
-    where !forms.contains(form) {
+      + inner + inner.map(urlSafe)
+    where !form.isEmpty && !forms.contains(form) {
       forms.append(form)
     }
     return forms
+  }
+
+  /// The base64 characters that depend on `data` alone when `data` follows `leading` other
+  /// bytes of a longer blob. Each character holds 6 bits: the ones that also hold bits of the
+  /// bytes before or after differ from blob to blob and are left out, one at each end at most,
+  /// so what a blob keeps of the value is a few bits of its first and last bytes.
+  private static func innerBase64(of data: Data, after leading: Int) -> String {
+    let encoded = Array(
+      (Data(count: leading) + data).base64EncodedString().utf8.prefix { $0 != UInt8(ascii: "=") })
+    // Before: the characters whose 6 bits start before `data`; after: a last character that
+    // holds fewer than 6 bits of `data`, whose low bits come from the next byte.
+    let before = (leading * 8 + 5) / 6
+    let after = ((leading + data.count) * 8) % 6 == 0 ? 0 : 1
+    guard encoded.count - after > before else { return "" }
+    return String(decoding: encoded[before..<(encoded.count - after)], as: UTF8.self)
   }
 
   /// `text` with the hex digits of its percent escapes in lower case.

@@ -24,7 +24,10 @@ import Testing
       .replacingOccurrences(of: "/", with: "_")
     let hex = data.map { String(format: "%02x", $0) }.joined()
     let percent = data.map { String(format: "%%%02X", $0) }.joined()
-    return [secret, unpadded, urlSafe, hex, hex.uppercased(), percent, percent.lowercased()]
+    return [
+      secret, secret.uppercased(), secret.lowercased(), unpadded, urlSafe, hex, hex.uppercased(),
+      percent, percent.lowercased(),
+    ]
   }
 
   /// Where `secret` appears in the encoded `har`, in any form, or in a body's bytes.
@@ -161,6 +164,50 @@ import Testing
     #expect(
       redacted.log.entries[1].response.content.text
         == "seen <redacted:x-api-key> and <redacted:x-api-key>")
+    #expect(Redaction.default.redact(redacted) == redacted)
+  }
+
+  @Test func echoesInOtherCasesEscapedWholeOrInsideLongerBase64AreReplaced() throws {
+    let secret = Self.plant()
+    let data = Data(secret.utf8)
+    let escapedWhole = data.map { String(format: "%%%02X", $0) }.joined()
+    // The secret starting at each of the three places a byte can start in a base64 group, in
+    // the middle of a longer blob, as a token inside a signed or wrapped payload would be.
+    let blobs = ["", "x", "xy"].map { lead in
+      (Data(lead.utf8) + data + Data("-and-more".utf8)).base64EncodedString()
+    }
+    let urlSafeBlob = blobs[1].replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+    let body =
+      [
+        "upper=\(secret.uppercased())", "lower=\(secret.lowercased())",
+        "escaped=\(escapedWhole)", "escaped-lower=\(escapedWhole.lowercased())",
+      ] + blobs.map { "blob=\($0)" } + ["url-safe=\(urlSafeBlob)"]
+    let entry = Self.entry(
+      secret: secret,
+      content: HAR.Content(body: Data(body.joined(separator: "\n").utf8), mimeType: "text/plain"))
+    let har = HAR(entries: [entry])
+    #expect(try Self.leaks(of: secret, in: har) != [])
+
+    let redacted = Redaction.default.redact(har)
+    #expect(try Self.leaks(of: secret, in: redacted) == [])
+    let text = try #require(redacted.log.entries[0].response.content.text)
+    for blob in blobs + [urlSafeBlob] {
+      #expect(!text.contains(blob), "\(blob)")
+    }
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == body.count)
+    // Escaped forms get an escaped placeholder, so a URL holding one still parses.
+    #expect(
+      lines.allSatisfy {
+        $0.contains("<redacted:x-api-key>") || $0.contains("%3Credacted:x-api-key%3E")
+      }, "\(lines)")
+    // What is left of a blob holds at most a few bits of the secret's first and last bytes.
+    for line in lines where line.hasPrefix("blob=") || line.hasPrefix("url-safe=") {
+      let kept = line.split(separator: "=", maxSplits: 1)[1]
+        .replacingOccurrences(of: "<redacted:x-api-key>", with: "")
+      #expect(kept.count <= 20, "\(line)")
+    }
     #expect(Redaction.default.redact(redacted) == redacted)
   }
 
