@@ -112,7 +112,7 @@ class InterceptingProtocol: URLProtocol {
         if let failure = state.pendingFailure {
           state.pendingFailure = nil
           state.phase = .finished
-          return .abort(sender, failure)
+          return .abort(sender, failure, Self.takeFlight(&state))
         }
         return .send(sender)
       case .sending, .waiting, .finished, .stopped:
@@ -125,9 +125,10 @@ class InterceptingProtocol: URLProtocol {
     case .deliver(let reply): deliver(reply)
     case .ask(let question): ask(question)
     case .send(let sender): send(sender)
-    case .abort(let sender, let error):
+    case .abort(let sender, let error, let flight):
       sender.close()
       cancelTimers()
+      Self.end(flight)
       super.client?.urlProtocol(self, didFailWithError: error)
     case .none: break
     }
@@ -184,7 +185,7 @@ extension InterceptingProtocol {
     indirect case deliver(Reply)
     indirect case ask(RedirectQuestion)
     case send(BodySender)
-    case abort(BodySender, any Error & Sendable)
+    case abort(BodySender, any Error & Sendable, (registry: StubRegistry, entry: Int)?)
     case none
   }
 
@@ -662,47 +663,74 @@ extension InterceptingProtocol {
 
   // MARK: Delivering (on the work queue)
 
-  /// What the registry needs to hear when the exchange ends.
+  /// What the registry needs to hear when the exchange ends, or when its response is out and
+  /// its body still to come.
   private struct Settlement {
     let flight: (registry: StubRegistry, entry: Int)?
     let journalEntry: Int?
     let startedAt: Date
+    /// The body is still to come: the request stays in flight until it ends.
+    var bodyToCome = false
   }
 
-  /// Takes the exchange's bookkeeping out of `state`, so it is settled exactly once.
-  private static func takeSettlement(_ state: inout State) -> Settlement {
-    defer { state.flight = nil }
+  /// Takes the exchange's bookkeeping out of `state`, so it is settled exactly once; the flight
+  /// stays when the body is still to come, for the end of the body to settle.
+  private static func takeSettlement(_ state: inout State, bodyToCome: Bool = false) -> Settlement {
+    defer { if !bodyToCome { state.flight = nil } }
     return Settlement(
-      flight: state.flight, journalEntry: state.journalEntry, startedAt: state.startedAt)
+      flight: state.flight, journalEntry: state.journalEntry, startedAt: state.startedAt,
+      bodyToCome: bodyToCome)
   }
 
-  /// Tells the registry this request no longer waits for an answer, and journals the answer.
+  /// Tells the registry this request no longer waits for an answer, or has its response and
+  /// waits for its body, and journals the answer.
   private func settle(_ settlement: Settlement, with reply: Reply? = nil) {
     guard let flight = settlement.flight else { return }
-    flight.registry.finish(
-      flight: flight.entry,
-      response: reply?.journalResponse(
-        duration: Date().timeIntervalSince(settlement.startedAt)),
-      forEntry: settlement.journalEntry)
+    let response = reply?.journalResponse(
+      duration: Date().timeIntervalSince(settlement.startedAt))
+    if settlement.bodyToCome {
+      flight.registry.startBody(
+        ofFlight: flight.entry, response: response, forEntry: settlement.journalEntry)
+    } else {
+      flight.registry.finish(
+        flight: flight.entry, response: response, forEntry: settlement.journalEntry)
+    }
+  }
+
+  /// The flight a streamed body kept open, taken so it ends once.
+  private static func takeFlight(_ state: inout State) -> (registry: StubRegistry, entry: Int)? {
+    defer { state.flight = nil }
+    return state.flight
+  }
+
+  /// Tells the registry a request whose body was still to come is done with.
+  private static func end(_ flight: (registry: StubRegistry, entry: Int)?) {
+    guard let flight else { return }
+    flight.registry.finish(flight: flight.entry, response: nil, forEntry: nil)
   }
 
   private func markFinished() {
-    let timers = state.withLock { state in
+    let (timers, flight) = state.withLock { state in
       state.phase = .finished
-      return Self.takeTimers(&state)
+      return (Self.takeTimers(&state), Self.takeFlight(&state))
     }
     for timer in timers { timer.cancel() }
+    Self.end(flight)
   }
 
   /// Hands `reply` to the client; on the work queue, while the exchange is still waiting for it.
   private func deliver(_ reply: Reply) {
+    let bodyToCome = bodyIsStreamed(reply)
     let settlement = state.withLock { state -> Settlement? in
       guard case .waiting = state.phase else { return nil }
-      return Self.takeSettlement(&state)
+      return Self.takeSettlement(&state, bodyToCome: bodyToCome)
     }
     guard let settlement else { return }
     settle(settlement, with: reply)
-    guard let client = super.client else { return }
+    guard let client = super.client else {
+      if bodyToCome { Self.end(state.withLock(Self.takeFlight)) }
+      return
+    }
     switch reply {
     case .failure(let error):
       markFinished()
@@ -720,6 +748,17 @@ extension InterceptingProtocol {
         facts(onWorkQueue: true).storeCookies(from: http.headers, for: http.url)
       }
       startResponse(http, client)
+    }
+  }
+
+  /// Whether `reply`'s body goes out after its response, in parts or later (paced, delayed, or
+  /// read from a file), so the request is still in flight while it does.
+  private func bodyIsStreamed(_ reply: Reply) -> Bool {
+    guard case .response(let http) = reply, request.httpMethod != "HEAD" else { return false }
+    switch http.body.storage {
+    case .unavailable: return false
+    case .data: return !http.isImmediate
+    case .file: return true
     }
   }
 

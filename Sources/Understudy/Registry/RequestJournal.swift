@@ -60,6 +60,8 @@ struct RequestJournal: Sendable {
   /// Requests intercepted and not yet answered, by the identifier of their first entry. Kept
   /// beside the log so noting a request and its arrival takes one lock, and so does its answer.
   private(set) var inFlight = [Int: InterceptedRequest]()
+  /// Which of those have their response and wait only for the rest of their body.
+  private(set) var receivingBody = Set<Int>()
   /// Streams that see each entry as it is appended, by the identifier ``watch(_:)`` returned.
   private var watchers = [Int: AsyncStream<JournalEntry>.Continuation]()
   private var nextWatcher = 0
@@ -101,9 +103,16 @@ struct RequestJournal: Sendable {
     inFlight[entry] = request
   }
 
-  /// The request noted in flight under `id` has been answered.
+  /// The request noted in flight under `id` has its response, and its body is still arriving
+  /// (throttled, delayed or read from a file): it stays in flight until ``finish(_:)``.
+  mutating func noteReceivingBody(_ id: Int) {
+    if inFlight[id] != nil { receivingBody.insert(id) }
+  }
+
+  /// The request noted in flight under `id` has been answered, body and all.
   mutating func finish(_ id: Int) {
     inFlight[id] = nil
+    if !receivingBody.isEmpty { receivingBody.remove(id) }
   }
 
   /// Sends every entry appended from now on to `continuation`, until ``stopWatching(_:)`` or

@@ -12,7 +12,8 @@ public struct ScopeVerification: OptionSet, Sendable, Hashable {
   public static let noUnmatchedRequests = ScopeVerification(rawValue: 1 << 0)
   /// Every stub answered at least once, and limited stubs were used up (opt in).
   public static let allStubsUsed = ScopeVerification(rawValue: 1 << 1)
-  /// No request was still waiting for its answer when the test ended (on by default).
+  /// No request was still waiting for its answer, or still receiving its body, when the test
+  /// ended (on by default).
   public static let noRequestsInFlight = ScopeVerification(rawValue: 1 << 2)
 
   /// What a scope checks unless told otherwise.

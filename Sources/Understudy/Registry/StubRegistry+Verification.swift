@@ -77,14 +77,16 @@ extension StubRegistry {
     RegistryDirectory.shared.retire(id, reason: reason, reportAt: reportAt)
     var failures: [ScopeFailure] = []
     if verification.contains(.noRequestsInFlight) {
-      for request in requestsInFlight {
-        failures.append(
-          ScopeFailure(
-            message:
-              "\(request) was still waiting for its answer when \(testName) ended. Await every "
-              + "request the test starts (or cancel it) before the test returns; answers that "
-              + "arrive now are not delivered to a later test.",
-            location: location))
+      for (request, receivingBody) in inFlightNow {
+        let message =
+          receivingBody
+          ? "\(request) was still receiving its response body when \(testName) ended. Await "
+            + "the whole body of every request the test starts (or cancel it) before the test "
+            + "returns."
+          : "\(request) was still waiting for its answer when \(testName) ended. Await every "
+            + "request the test starts (or cancel it) before the test returns; answers that "
+            + "arrive now are not delivered to a later test."
+        failures.append(ScopeFailure(message: message, location: location))
       }
     }
     if verification.contains(.noUnmatchedRequests) {

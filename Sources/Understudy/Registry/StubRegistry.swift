@@ -225,6 +225,15 @@ public final class StubRegistry: Sendable {
     journalStorage.withLock { $0.setResponse(response, forEntry: id) }
   }
 
+  /// Stores the response to the request in flight under `flight` (its first entry), whose body
+  /// is still to come: it stays in flight until ``finish(flight:response:forEntry:)``.
+  func startBody(ofFlight flight: Int, response: JournalEntry.Response?, forEntry entry: Int?) {
+    journalStorage.withLock { journal in
+      if let response, let entry { journal.setResponse(response, forEntry: entry) }
+      journal.noteReceivingBody(flight)
+    }
+  }
+
   /// Stores the answer to the request in flight under `flight` (its first entry) and notes that
   /// it no longer waits; `response` goes to `entry`, the entry of the exchange's last hop.
   func finish(flight: Int, response: JournalEntry.Response?, forEntry entry: Int?) {
@@ -425,11 +434,20 @@ public final class StubRegistry: Sendable {
 
   // MARK: Requests in flight
 
-  /// Requests intercepted but not yet answered (a delayed stub, say, or the network).
+  /// Requests intercepted but not yet answered in full: waiting for their answer (a delayed
+  /// stub, say, or the network) or for the rest of their body (a throttled or delayed body).
   public var requestsInFlight: [InterceptedRequest] {
+    inFlightNow.map(\.request)
+  }
+
+  /// The requests in flight, in arrival order, and whether each has its response already.
+  var inFlightNow: [(request: InterceptedRequest, receivingBody: Bool)] {
     journalStorage.withLock { journal in
       // Most scopes end with nothing in flight; sorting nothing still runs generic code cold.
-      journal.inFlight.isEmpty ? [] : journal.inFlight.sorted { $0.key < $1.key }.map(\.value)
+      guard !journal.inFlight.isEmpty else { return [] }
+      return journal.inFlight.sorted { $0.key < $1.key }.map {
+        ($0.value, journal.receivingBody.contains($0.key))
+      }
     }
   }
 

@@ -128,6 +128,33 @@ struct NestedTraitTests {
     #expect(failures[1].location == scopeLocation)
   }
 
+  @Test(arguments: ["throttled", "body delayed"])
+  func aBodyStillArrivingWhenTheScopeEndsIsReported(pacing: String) async throws {
+    let registry = StubRegistry()
+    let body = StubResponse.text(String(repeating: "x", count: 1_000))
+    registry.stub(
+      .get("/stream"),
+      // The body takes an hour; the response goes out at once.
+      pacing == "throttled"
+        ? body.throttled(bytesPerSecond: 1) : body.bodyDelayed(by: TestTiming.never))
+    let delegate = TimestampingDelegate()
+    let task = registry.makeSession(delegate: delegate)
+      .dataTask(with: URL(string: "https://api.test/stream")!)
+    task.resume()
+    try await withWatchdog { try await delegate.responded() }
+    #expect(registry.journal.first?.response?.status == 200)
+    #expect(registry.requestsInFlight.map(\.path) == ["/stream"])
+    let failures = registry.endScope(testName: "streamingTest()", location: SourceLocation())
+    #expect(failures.count == 1)
+    #expect(
+      failures.first?.message.contains(
+        "GET https://api.test/stream was still receiving its response body when streamingTest() "
+          + "ended") == true, "\(failures)")
+    task.cancel()
+    try await withWatchdog { try await delegate.finished() }
+    #expect(registry.requestsInFlight.isEmpty)
+  }
+
   @Test func aRequestStillInFlightWhenTheScopeEndsIsReportedAndLaterOnesAreRefused() async throws {
     let registry = StubRegistry()
     let arrival = Arrival()
