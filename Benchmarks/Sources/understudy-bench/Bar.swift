@@ -16,7 +16,8 @@ struct Bar: Codable, Sendable {
   let comparison: Comparison
   let limit: Double
   let unit: String
-  /// The value above which `--ci` fails; `nil` when CI only reports this row.
+  /// The value past which `--ci` fails (above it, or below it for an `≥` bar); `nil` when CI
+  /// only reports this row.
   let ciLimit: Double?
 
   func passes(_ value: Double) -> Bool {
@@ -29,7 +30,7 @@ struct Bar: Codable, Sendable {
 
   func breaksCI(_ value: Double) -> Bool {
     guard let ciLimit else { return false }
-    return value > ciLimit
+    return comparison == .atLeast ? value < ciLimit : value > ciLimit
   }
 
   var text: String { "\(comparison.rawValue) \(Format.number(limit))\(unit)" }
@@ -56,15 +57,19 @@ struct Bar: Codable, Sendable {
   /// Replay of 10,000 entries against one entry; CI fails above 1.5x.
   static let replayFlat = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
   /// Loading a 10,000-entry cassette, in seconds of the loading thread's CPU time: under 0.15 s
-  /// (issue 17).
-  static let cassetteLoad = Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: nil)
+  /// (issue 17); CI fails above 0.3 s (it took 0.05 s; decoding every body again took 0.5 s).
+  static let cassetteLoad = Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: 0.3)
   /// A 1 GiB fixture streamed to a delegate: peak RSS above the baseline, in MiB.
   static let fixturePeak = Bar(comparison: .below, limit: 64, unit: " MiB", ciLimit: nil)
-  /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50).
-  static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: nil)
-  /// An `understudy` command on a 50 MB body, in MB/s (issue 15: at least 50).
+  /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50). These rows
+  /// are CPU time, steadier than the wall clock (74-200 MB/s on one machine), so CI fails below
+  /// 40 MB/s: a second parse of the whole file ran `scan` at 39 MB/s and passed CI unseen when
+  /// only ratio rows were judged.
+  static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 40)
+  /// An `understudy` command on a 50 MB body, in MB/s (issue 15: at least 50); CI fails below
+  /// 40 MB/s, as for `scan`.
   static let commandLineThroughput = Bar(
-    comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: nil)
+    comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 40)
   /// Growth of RSS over 100,000 requests, in MiB; "no growth" allows allocator noise of a few
   /// MiB, far below the ~50 MiB that keeping each request would cost.
   static let noGrowth = Bar(comparison: .below, limit: 4, unit: " MiB", ciLimit: nil)

@@ -66,15 +66,16 @@ enum BenchmarkRun {
     if options.isCI {
       let failures = report.ciFailures
       for row in failures {
+        let unit = row.ratio == nil ? row.bar!.unit : "x"
         print(
-          "CI: \(row.scenario) is at \(Format.fixed(row.ratio!.median, 2))x, past the CI limit of "
-            + "\(Format.number(row.bar!.ciLimit!))x (bar \(row.bar!.text))")
+          "CI: \(row.scenario) is at \(Format.fixed(row.checkedValue!, 2))\(unit), past the CI "
+            + "limit of \(Format.number(row.bar!.ciLimit!))\(unit) (bar \(row.bar!.text))")
       }
-      let gated = rows.filter { $0.bar?.ciLimit != nil && $0.ratio != nil }.count
+      let gated = rows.filter { $0.bar?.ciLimit != nil && $0.checkedValue != nil }.count
       if failures.isEmpty {
-        print("understudy-bench --ci: OK, \(gated) ratio bars within their CI limits")
+        print("understudy-bench --ci: OK, \(gated) bars within their CI limits")
       } else {
-        print("understudy-bench --ci: FAILED, \(failures.count) of \(gated) ratio bars far off")
+        print("understudy-bench --ci: FAILED, \(failures.count) of \(gated) bars far off")
         exit(1)
       }
     }

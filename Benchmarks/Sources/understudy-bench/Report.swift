@@ -69,11 +69,11 @@ struct Report: Codable {
     }
   }
 
-  /// Rows whose median ratio is past the CI limit of their bar.
+  /// Rows whose median ratio, or measured value, is past the CI limit of their bar.
   var ciFailures: [Row] {
     rows.filter { row in
-      guard let bar = row.bar, let ratio = row.ratio else { return false }
-      return bar.breaksCI(ratio.median)
+      guard let bar = row.bar, let value = row.checkedValue else { return false }
+      return bar.breaksCI(value)
     }
   }
 }
