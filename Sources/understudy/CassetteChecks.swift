@@ -140,6 +140,14 @@ struct CassetteChecks {
           + "and nothing says it was compressed",
         "Set bodySize to \(body.count), or to -1 when the transferred size is unknown.")
     }
+    // A 304's body is a browser's cached copy, which replay keeps; a 204's never reached anyone.
+    if response.status == 204, !body.isEmpty {
+      report(
+        .warning, "\(path).content",
+        "a 204 response holds \(plural(body.count, "byte")) of body, which no client reads after "
+          + "a 204's head, so replay leaves them out",
+        "Remove content.text, or write the status the server sent.")
+    }
     let hasLocation = response.headers.contains { $0.name.lowercased() == "location" }
     if [301, 302, 303, 307, 308].contains(response.status), !hasLocation,
       response.redirectURL.isEmpty

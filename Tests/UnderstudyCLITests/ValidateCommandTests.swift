@@ -110,6 +110,27 @@ import Understudy
     }
   }
 
+  /// A 204's body never reaches a client, and replay leaves it out; a 304's is a browser's
+  /// cached copy, which replay keeps, so it is not flagged.
+  @Test func aBodyOnA204IsAWarning() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(
+        entries: [204, 304].map { status in
+          HAR.Entry.exchange(
+            url: "https://a.test/\(status)", status: status, body: "hello", mimeType: "text/plain")
+        }
+      ).saved(as: "no-content.har", in: directory)
+      let result = try await understudy("validate", path)
+      #expect(result.status == 0)
+      #expect(
+        result.stdout.contains(
+          "warning: log.entries[0].response.content: a 204 response holds 5 bytes of body, which "
+            + "no client reads after a 204's head, so replay leaves them out. Remove "
+            + "content.text, or write the status the server sent."), "\(result.stdout)")
+      #expect(!result.stdout.contains("log.entries[1].response.content"), "\(result.stdout)")
+    }
+  }
+
   @Test func anArchiveWithoutEntriesIsValidWithANote() async throws {
     try await withTemporaryDirectory { directory in
       let path = try HAR(entries: []).saved(as: "empty.har", in: directory)

@@ -121,6 +121,26 @@ import Testing
     #expect(response.statusCode == 999)
   }
 
+  /// A client stops reading at the head of a 204, so the bytes a hand-edited cassette keeps
+  /// after one never reach the code under test; a 304 keeps its body, which browsers export as
+  /// the cached copy.
+  @Test(arguments: [(204, ""), (304, "hello")])
+  func aRecordedBodyNoClientReadsIsLeftOutOfTheReplay(status: Int, served: String) async throws {
+    let file = try Self.cassette(with: EntryCase(name: "\(status)", status: status, says: []))
+    defer { try? FileManager.default.removeItem(at: file) }
+    for api in API.allCases {
+      let registry = StubRegistry()
+      registry.use(Cassette(at: file, mode: .never))
+      let (data, response, _) = try await withWatchdog {
+        try await api.send(
+          URLRequest(url: URL(string: "https://api.example.test/bad")!), to: registry)
+      }
+      #expect(response.statusCode == status, "\(api)")
+      #expect(String(decoding: data, as: UTF8.self) == served, "\(api)")
+      #expect(registry.endScope(testName: "t", location: Self.scopeEnd).isEmpty, "\(api)")
+    }
+  }
+
   @Test(arguments: entries)
   func theStubCommandAndValidateSeeTheSameProblem(fault: EntryCase) throws {
     let file = try Self.cassette(with: fault)
