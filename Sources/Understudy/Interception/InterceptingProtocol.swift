@@ -152,9 +152,17 @@ class InterceptingProtocol: URLProtocol {
     // Cancelling a task runs its cancellation handlers here and now, and an async responder
     // awaiting a request of its own cancels that request's URLSessionTask, which waits for the
     // work queue this runs on: a crash (`__DISPATCH_WAIT_FOR_QUEUE__`).
-    if let task = state.withLock({ $0.userCode })?.run.markCancelled() {
-      EngineQueue.async { task.cancel() }
-    }
+    guard let task = state.withLock({ $0.userCode })?.run.markCancelled() else { return }
+    #if canImport(FoundationNetworking)
+      // An invalidated session cancels every task it has, the responder's own requests on it
+      // too, and their cancels complete on the work queue while this one runs. Cancelling the
+      // responder as well deadlocked the process (swift-corelibs-foundation #5412, fixed in
+      // 6.4): the Swift task's cancel holds its status lock while URLSession waits for the work
+      // queue, where the same task's request completes and wants that lock. The responder then
+      // ends with its requests' cancellation; its answer is not used either way.
+      if let urlTask = self.task, PrivateField.sessionIsInvalidated(urlTask) { return }
+    #endif
+    EngineQueue.async { task.cancel() }
   }
 }
 

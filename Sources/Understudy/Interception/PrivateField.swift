@@ -30,6 +30,13 @@
       return (label, child.value)
     }
 
+    /// Whether the task's session has been invalidated (`invalidateAndCancel()` or
+    /// `finishTasksAndInvalidate()`). Must run on the task's work queue, where the flag is written.
+    static func sessionIsInvalidated(_ task: URLSessionTask) -> Bool {
+      guard let session = value(named: "session", in: task).flatMap(unwrap) else { return false }
+      return value(named: "invalidated", in: session) as? Bool ?? false
+    }
+
     /// Whether the task's events go to a session delegate, which is the only consumer that sees
     /// each `didLoad` chunk on Linux (platform notes, rows 1b–1d). Must run on the task's work
     /// queue, where the session's task registry lives.

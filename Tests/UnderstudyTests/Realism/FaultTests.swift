@@ -174,6 +174,40 @@ import Testing
     try await eventually { innerCancelled.current }
   }
 
+  /// `invalidateAndCancel()` cancels the outer request and the responder's own request at
+  /// once. Cancelling the responder's Swift task as well deadlocked the process's URLSession
+  /// work queue within one or two rounds (swift-corelibs-foundation #5412): every later
+  /// request anywhere in the process hung.
+  @Test func invalidatingTheSessionOfAResponderAwaitingItsOwnRequestNeverDeadlocks()
+    async throws
+  {
+    for round in 0..<50 {
+      let registry = StubRegistry()
+      registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: TestTiming.never))
+      let session = registry.makeSession()
+      let arrival = Arrival()
+      let innerError = Locked<URLError?>(nil)
+      registry.stub(.get("/outer")) { _ async throws in
+        arrival.signal()
+        do {
+          _ = try await session.data(from: URL(string: "https://api.test/inner")!)
+        } catch {
+          innerError.withLock { $0 = error as? URLError }
+          throw error
+        }
+        return .text("outer")
+      }
+      let work = Task { try await session.data(from: URL(string: "https://api.test/outer")!) }
+      try await arrival.wait(within: 20)
+      try await Task.sleep(nanoseconds: 2_000_000)
+      session.invalidateAndCancel()
+      let error = try await withWatchdog { try await errorOf { try await work.value } }
+      #expect(error?.code == .cancelled, "round \(round)")
+      try await eventually { innerError.current != nil }
+      #expect(innerError.current?.code == .cancelled, "round \(round)")
+    }
+  }
+
   @Test func manyCancellationsLongBeforeTheAnswerNeitherCrashNorHang() async throws {
     let arrival = Arrival()
     let registry = slowRegistry(arrival)
