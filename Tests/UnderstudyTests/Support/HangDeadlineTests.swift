@@ -5,7 +5,7 @@ import Testing
 /// The watchdogs stretch their deadline by the time their test waited for the executor; a hang
 /// must still end the wait.
 @Suite struct HangDeadlineTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func aWatchdogStillEndsAWaitForSomethingThatNeverHappens() async throws {
     let never = Arrival()
     await withKnownIssue {
@@ -13,11 +13,11 @@ import Testing
         try await withWatchdog(1) { await never.wait() }
       }
     } matching: { issue in
-      "\(issue)".contains("hung: no answer within 1.0 s")
+      "\(issue)".contains("hung: no answer within")
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func waitingEventuallyStillEndsForAConditionThatNeverHolds() async throws {
     try await withKnownIssue {
       try await eventually(within: 1) { false }
