@@ -8,9 +8,16 @@ enum CassetteFile {
   /// - Throws: The library's error, rendered, with exit code 3 when the file is missing or
   ///   unreadable and 1 when it is malformed.
   static func load(_ path: String) throws(CLIError) -> HAR {
+    try loadWithBytes(path).har
+  }
+
+  /// The archive at `path` and the bytes it was read from, read once, for a command that also
+  /// reads what the model does not keep. Errors as ``load(_:)``.
+  static func loadWithBytes(_ path: String) throws(CLIError) -> (har: HAR, bytes: Data) {
     let url = URL(fileURLWithPath: path)
     do {
-      return try HAR.load(contentsOf: url)
+      let bytes = try HAR.contents(of: url)
+      return (try HAR.decode(bytes, source: url.path), bytes)
     } catch {
       throw CLIError(asTyped(error, url: url, path: path))
     }

@@ -59,8 +59,9 @@ enum ScanCommand: Command {
     var scanned = 0
     for path in paths {
       let har: HAR
+      let bytes: Data
       do {
-        har = try CassetteFile.load(path)
+        (har, bytes) = try CassetteFile.loadWithBytes(path)
       } catch {
         Console.error(error.message)
         exitCode = max(exitCode, error.exitCode)
@@ -69,7 +70,7 @@ enum ScanCommand: Command {
       scanned += 1
       let modelled = scanner.scan(har)
       var findings = modelled.map(\.description)
-      findings += unmodelledFindings(inFileAt: path, besides: modelled, scanner: scanner)
+      findings += unmodelledFindings(in: bytes, besides: modelled, scanner: scanner)
         .map(\.description)
       let compressed = CompressedBodies.find(in: har.log.entries)
       unreadable += compressed.count
@@ -135,15 +136,15 @@ enum ScanCommand: Command {
     return false
   }
 
-  /// Credential-shaped strings in the file at `path` under members the model does not keep (a
+  /// Credential-shaped strings in a file's `data` under members the model does not keep (a
   /// browser's `_webSocketMessages`, an exporter's own fields), read as they are written, since
   /// `redact` would not touch them either. The members it keeps are not read twice: a 50 MB
-  /// body was.
+  /// body was. The bytes are the ones the model was decoded from, so the two readings cannot
+  /// see different files.
   private static func unmodelledFindings(
-    inFileAt path: String, besides reported: [CredentialFinding], scanner: CredentialScanner
+    in data: Data, besides reported: [CredentialFinding], scanner: CredentialScanner
   ) -> [CredentialFinding] {
-    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
-      mayHoldExportersMembers(data),
+    guard mayHoldExportersMembers(data),
       let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     else { return [] }
     let known = Set(reported.map(\.path))

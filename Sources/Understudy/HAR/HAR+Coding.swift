@@ -60,6 +60,13 @@ extension HAR {
   /// - Throws: ``CassetteError``: ``CassetteError/Kind/fileMissing`` naming the path looked in,
   ///   ``CassetteError/Kind/unreadable``, or any problem ``decode(_:source:)`` reports.
   public static func load(contentsOf url: URL) throws(CassetteError) -> HAR {
+    try decode(try contents(of: url), source: url.path)
+  }
+
+  /// The bytes of the file at `url`, read with the checks and errors of ``load(contentsOf:)``,
+  /// for a reader that needs the bytes as well as the model (the command-line scan reads
+  /// members the model does not keep).
+  package static func contents(of url: URL) throws(CassetteError) -> Data {
     let path = url.path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -75,18 +82,16 @@ extension HAR {
         kind: .unreadable, file: path, problem: "the file exists but cannot be read",
         fix: "Give the user running the tests read permission, for example `chmod a+r \(path)`.")
     }
-    let data: Data
     do {
       // Read, not mapped: the loaded model keeps body texts in these bytes, and a mapped file
       // cut short by another process would crash the reader of a page past its new end.
-      data = try Data(contentsOf: url)
+      return try Data(contentsOf: url)
     } catch {
       throw CassetteError(
         kind: .unreadable, file: path,
         problem: "the file could not be read (\(error.localizedDescription))",
         fix: "Check the file's permissions and that the disk is available.")
     }
-    return try decode(data, source: path)
   }
 
   /// Writes the cassette to `url` so that a reader sees either the old file or the new one,
