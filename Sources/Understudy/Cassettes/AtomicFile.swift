@@ -67,8 +67,8 @@ enum AtomicFile {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw failure(
-        url, "could not create the directory \(directory.path) (\(error.localizedDescription))")
+      let reason = FileErrorReason.of(error, besides: directory.path)
+      throw failure(url, "could not create the directory \(directory.path) (\(reason))")
     }
   }
 

@@ -89,7 +89,7 @@ extension HAR {
     } catch {
       throw CassetteError(
         kind: .unreadable, file: path,
-        problem: "the file could not be read (\(error.localizedDescription))",
+        problem: "the file could not be read (\(FileErrorReason.of(error, besides: path)))",
         fix: "Check the file's permissions and that the disk is available.")
     }
   }

@@ -72,7 +72,9 @@ final class BodySender {
         return .fail(
           flush(out),
           URLError.understudy(
-            .cannotDecodeContentData, "Understudy: reading the fixture failed: \(error)", url))
+            .cannotDecodeContentData,
+            "Understudy: reading the fixture failed (\(FileErrorReason.of(error, besides: "")))",
+            url))
       }
       if chunk.isEmpty { return .finish(flush(out)) }
       out.append(chunk)

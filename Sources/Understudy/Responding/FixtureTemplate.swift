@@ -66,8 +66,12 @@ struct FixtureTemplate: Sendable {
           + "request, so keep them under \(Self.maximumSize >> 20) MiB, or serve the file "
           + "without templated: true to stream it")
     }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-      throw FixtureTemplateError("fixture template at \(url.path) could not be read")
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      let reason = FileErrorReason.of(error, besides: url.path)
+      throw FixtureTemplateError("fixture template at \(url.path) could not be read (\(reason))")
     }
     try self.init(bytes: [UInt8](data), url: url, isJSON: syntax == .json)
   }

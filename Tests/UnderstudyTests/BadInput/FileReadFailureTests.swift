@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// A file that exists and passes every check but fails when read: its error names the system's
+/// reason, not Foundation's "The operation could not be completed. (NSCocoaErrorDomain error
+/// 256.)". On Linux `/proc/self/mem` is such a file for every user, root included (reading its
+/// first page gives EIO); a `chmod 000` file is not, since the tests run as root here.
+@Suite struct FileReadFailureTests {
+  #if os(Linux)
+    private static let failingFile = URL(fileURLWithPath: "/proc/self/mem")
+
+    @Test func aCassetteThatFailsToReadNamesTheReason() throws {
+      #expect(FileManager.default.isReadableFile(atPath: Self.failingFile.path))
+      let error = try #require(throws: CassetteError.self) {
+        try HAR.load(contentsOf: Self.failingFile)
+      }
+      #expect(error.kind == .unreadable)
+      #expect(error.file == "/proc/self/mem")
+      #expect(error.problem == "the file could not be read (Input/output error)")
+    }
+
+    @Test func aTemplateThatFailsToReadNamesTheReason() {
+      #expect(
+        StubResponse.fixture(at: Self.failingFile, templated: true).problem
+          == "fixture template at /proc/self/mem could not be read (Input/output error)")
+    }
+
+    @Test func aFixtureThatFailsWhileStreamingFailsTheRequestWithTheReason() async throws {
+      let registry = StubRegistry()
+      // It is a regular, readable file, so the stub is accepted; the read fails per request.
+      registry.stub(.get("https://api.test/dump"), .fixture(at: Self.failingFile))
+      let error = try await #require(throws: URLError.self) {
+        try await registry.makeSession().data(from: URL(string: "https://api.test/dump")!)
+      }
+      #expect(error.code == .cannotDecodeContentData)
+      #expect(
+        error.localizedDescription.contains(
+          "Understudy: reading the fixture failed (Input/output error)"),
+        "\(error.localizedDescription)")
+    }
+  #endif
+
+  @Test func aDirectoryThatCannotBeCreatedNamesTheReasonAndWhere() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("understudy-read-failure-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("plain")
+    try Data().write(to: file)
+    let cassette = file.appendingPathComponent("a/b/x.har")
+    let error = try #require(throws: CassetteError.self) {
+      try HAR(entries: []).write(to: cassette)
+    }
+    #expect(error.kind == .writeFailed)
+    // Where creation failed (the first directory below the file) is named after the reason.
+    #expect(
+      error.problem
+        == "could not create the directory \(file.path)/a/b (Not a directory: \(file.path)/a)")
+  }
+}
