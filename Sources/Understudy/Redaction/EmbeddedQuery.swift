@@ -61,7 +61,7 @@ extension CompiledRedaction {
     var nested = RedactionEchoes()
     rememberNestedPairs(in: value[...], echoes: &nested)
     guard !nested.isEmpty else { return nil }
-    rememberNestedPairs(in: value[...], echoes: &echoes)
+    echoes.formUnion(nested)
     let redacted = nested.replace(inPlain: value, encoded: true)
     return redacted == value ? nil : redacted
   }

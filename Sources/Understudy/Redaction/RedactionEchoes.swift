@@ -67,16 +67,28 @@ struct RedactionEchoes {
     for encoded in Self.binaryToTextForms(Data(value.utf8)) where encoded != value {
       forms.append(Needle(text: encoded, name: name, isEncoded: false))
     }
-    for form in forms where !needles.contains(where: { $0.text == form.text }) {
-      needles.append(form)
-      let bytes = Array(form.text.utf8)
-      byFirstByte[Int(bytes[0])].append((bytes, name))
-      byFirstByte[Int(bytes[0])].sort { $0.bytes.count > $1.bytes.count }
-      if numeric[form.text] == nil, form.text.utf8.allSatisfy(Self.isNumberByte) {
-        numeric[form.text] = form.name
-      }
-    }
+    for form in forms { insert(form) }
     needles.sort { $0.text.utf8.count > $1.text.utf8.count }
+  }
+
+  /// Remembers every value `other` remembers, in the same forms and under the same names; a
+  /// form already known keeps its name.
+  mutating func formUnion(_ other: RedactionEchoes) {
+    known.formUnion(other.known)
+    for form in other.needles { insert(form) }
+    needles.sort { $0.text.utf8.count > $1.text.utf8.count }
+  }
+
+  /// Adds one spelling of a value; the caller sorts ``needles`` after the last.
+  private mutating func insert(_ form: Needle) {
+    guard !needles.contains(where: { $0.text == form.text }) else { return }
+    needles.append(form)
+    let bytes = Array(form.text.utf8)
+    byFirstByte[Int(bytes[0])].append((bytes, form.name))
+    byFirstByte[Int(bytes[0])].sort { $0.bytes.count > $1.bytes.count }
+    if numeric[form.text] == nil, form.text.utf8.allSatisfy(Self.isNumberByte) {
+      numeric[form.text] = form.name
+    }
   }
 
   /// `data` in base64, standard and URL-safe, with and without padding, and in hex, lower and

@@ -102,6 +102,22 @@ import Testing
     #expect(URL(string: value) != nil)
   }
 
+  /// A credential found only inside a nested URL is remembered like any other, so where the
+  /// server echoes it under a name no rule knows (a debug header, a JSON member, base64 in a
+  /// blob) it is replaced too.
+  @Test func aNestedCredentialIsReplacedWhereItIsEchoedUnderANeutralName() throws {
+    let code = plantedSecret("nestedecho")
+    let html = #"<a href="\#(Self.login("code", code))">x</a>"#
+    let echo = #"{"seen":"\#(code)","blob":"\#(Data(code.utf8).base64EncodedString())"}"#
+    let entry = HAR.Entry.sample(
+      method: "POST", postData: HAR.PostData(mimeType: "application/json", text: echo),
+      responseHeaders: [HAR.Header(name: "X-Debug", value: "last=\(code)")],
+      content: HAR.Content(body: Data(html.utf8), mimeType: "text/html"))
+    let (_, text) = try Self.redacted(entry)
+    #expect(!text.contains(code))
+    #expect(!text.contains(Data(code.utf8).base64EncodedString()))
+  }
+
   @Test func userInformationInALinkHeaderIsRedacted() throws {
     let password = plantedSecret("linkuser")
     let entry = HAR.Entry.sample(responseHeaders: [
