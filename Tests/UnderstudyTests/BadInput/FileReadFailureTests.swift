@@ -54,9 +54,14 @@ import Testing
       try HAR(entries: []).write(to: cassette)
     }
     #expect(error.kind == .writeFailed)
-    // Where creation failed (the first directory below the file) is named after the reason.
+    let directoryPath = "\(file.path)/a/b"
     #expect(
-      error.problem
-        == "could not create the directory \(file.path)/a/b (Not a directory: \(file.path)/a)")
+      error.problem.hasPrefix("could not create the directory \(directoryPath) (Not a directory"),
+      "\(error.problem)")
+    #if os(Linux)
+      // Linux's Foundation names where creation failed, the first directory below the file,
+      // and it follows the reason (not checked on Darwin, whose Foundation may name another).
+      #expect(error.problem.hasSuffix("(Not a directory: \(file.path)/a)"))
+    #endif
   }
 }
