@@ -48,18 +48,19 @@ enum ValidateCommand: Command {
   /// Checks one file and prints its findings and summary.
   private static func validate(_ path: String) -> ExitCode {
     let har: HAR
+    let bytes: Data
     do {
-      har = try CassetteFile.load(path)
+      (har, bytes) = try CassetteFile.loadWithBytes(path)
     } catch {
       Console.print(error.message)
       Console.print("\(path): \(error.exitCode == .ioError ? "unreadable" : "invalid").")
       return error.exitCode
     }
     var diagnostics = CassetteChecks(file: path).check(har)
-    if diagnostics.contains(where: { $0.error.jsonPath != nil }),
-      let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-    {
-      let located = CassetteError.locating(diagnostics.map(\.error), in: data)
+    // Located in the bytes the model came from: a second read could find the file changed (or
+    // cut short, which a mapped read does not survive).
+    if diagnostics.contains(where: { $0.error.jsonPath != nil }) {
+      let located = CassetteError.locating(diagnostics.map(\.error), in: bytes)
       for index in diagnostics.indices { diagnostics[index].error = located[index] }
     }
     for diagnostic in diagnostics { Console.print(diagnostic.rendered) }
