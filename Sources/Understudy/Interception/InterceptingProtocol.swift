@@ -225,13 +225,13 @@ extension InterceptingProtocol {
     decide(source.read { true }, for: request, onWorkQueue: true)
   }
 
-  /// Decides on a request whose body was read, or fails it when its body stream failed.
+  /// Decides on a request whose body was read, or fails it when its body could not be read.
   private func decide(_ read: RequestBodyReader.Read, for request: URLRequest, onWorkQueue: Bool) {
     if let failure = read.failure {
       let message =
-        "Understudy: the body stream of \(InterceptedRequest(request)) failed after "
-        + "\(read.body?.count ?? 0) bytes (\(failure)); a server would not have received the "
-        + "whole body, so the request fails instead of being answered."
+        "Understudy: the body of \(InterceptedRequest(request)) could not be read: \(failure); "
+        + "a server would not have received the whole body, so the request fails instead of "
+        + "being answered."
       return finalize(
         .failure(URLError.understudy(.cannotLoadFromNetwork, message, request.url)),
         onWorkQueue: onWorkQueue)

@@ -12,7 +12,7 @@ enum RequestBodyReader {
       switch self {
       case .bytes(let data): Read(body: data)
       case .stream(let stream): RequestBodyReader.drain(stream, while: going)
-      case .file(let url): Read(body: try? Data(contentsOf: url))
+      case .file(let url): RequestBodyReader.read(url)
       }
     }
 
@@ -22,9 +22,10 @@ enum RequestBodyReader {
     }
   }
 
-  /// A body as read: its bytes, and why its stream failed, if it did.
+  /// A body as read: its bytes, and why it could not be read whole, if it could not.
   struct Read {
     var body: Data?
+    /// What failed, completing "the body of REQUEST could not be read: …".
     var failure: String?
   }
 
@@ -43,6 +44,18 @@ enum RequestBodyReader {
     return .bytes(nil)
   }
 
+  /// An upload's body file. One that is gone or unreadable is a failure, not an empty body: a
+  /// server would have received nothing, and a stub that matched would answer a request that
+  /// was never sent.
+  static func read(_ file: URL) -> Read {
+    do {
+      return Read(body: try Data(contentsOf: file))
+    } catch {
+      let reason = FileErrorReason.of(error, besides: file.path)
+      return Read(body: nil, failure: "its file \(file.path) could not be read (\(reason))")
+    }
+  }
+
   static func drain(_ stream: InputStream, while going: () -> Bool) -> Read {
     var data = Data()
     stream.open()
@@ -53,9 +66,8 @@ enum RequestBodyReader {
     while going() {
       let count = stream.read(buffer, maxLength: capacity)
       if count < 0 {
-        return Read(
-          body: data,
-          failure: stream.streamError.map { "\($0)" } ?? "its read returned \(count)")
+        let error = stream.streamError.map { "\($0)" } ?? "a read returned \(count)"
+        return Read(body: data, failure: "its stream failed after \(data.count) bytes (\(error))")
       }
       if count == 0 { break }
       data.append(buffer, count: count)

@@ -146,6 +146,29 @@ import Testing
     #expect(registry.requests.map(\.bodyText) == ["payload-1", "payload-from-file"])
   }
 
+  /// A body file that is gone when the request starts is no empty body: a server would have
+  /// received nothing, so the request fails, naming the file and the system's reason, and no
+  /// stub answers it.
+  @Test func anUploadFromAFileThatCannotBeReadFailsNamingTheFile() async throws {
+    let registry = StubRegistry()
+    registry.stub(.post("/files"), .status(201))
+    var request = URLRequest(url: URL(string: "https://api.test/files")!)
+    request.httpMethod = "POST"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "understudy-missing-upload-\(UUID().uuidString)")
+    let error = try await #require(throws: URLError.self) {
+      _ = try await registry.makeSession().upload(for: request, fromFile: file)
+    }
+    #if canImport(FoundationNetworking)
+      // Darwin's URLSession reads the file itself and fails before any protocol sees it.
+      #expect(
+        error.localizedDescription.contains(
+          "its file \(file.path) could not be read (No such file or directory)"),
+        "\(error.localizedDescription)")
+    #endif
+    #expect(registry.requests.isEmpty, "no stub answered it")
+  }
+
   @Test func customSchemesAreAnsweredWithoutTheNetwork() async throws {
     let registry = StubRegistry()
     registry.stub(.get("myapp://handoff/open") && .query("id", "3")) { request in
