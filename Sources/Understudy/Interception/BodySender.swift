@@ -69,12 +69,7 @@ final class BodySender {
       do {
         chunk = try read(want)
       } catch {
-        return .fail(
-          flush(out),
-          URLError.understudy(
-            .cannotDecodeContentData,
-            "Understudy: reading the fixture failed (\(FileErrorReason.of(error, besides: "")))",
-            url))
+        return readFailed(error, after: out)
       }
       if chunk.isEmpty { return .finish(flush(out)) }
       out.append(chunk)
@@ -91,25 +86,47 @@ final class BodySender {
   private func nextPlanned() -> Step {
     guard var parts = plan, !parts.isEmpty else {
       // Any bytes beyond the plan go out with the last part.
-      let rest = (try? read(Int.max)) ?? Data()
-      return .finish(flush(rest))
+      do {
+        return .finish(flush(try read(Int.max)))
+      } catch {
+        return readFailed(error, after: Data())
+      }
     }
     let part = parts.removeFirst()
     plan = parts
     var wanted = part.size
     if let remaining = remainingBeforeDrop { wanted = min(wanted, remaining) }
-    let chunk = (try? read(wanted)) ?? Data()
+    let chunk: Data
+    do {
+      chunk = try read(wanted)
+    } catch {
+      return readFailed(error, after: Data())
+    }
     if let remaining = remainingBeforeDrop {
       remainingBeforeDrop = remaining - chunk.count
       if remainingBeforeDrop == 0 { return dropped(chunk) }
     }
     if parts.isEmpty {
-      let rest = (try? read(Int.max)) ?? Data()
-      return .finish(flush(chunk + rest))
+      do {
+        return .finish(flush(chunk + (try read(Int.max))))
+      } catch {
+        return readFailed(error, after: chunk)
+      }
     }
     if deliversChunks { return .send(chunk, thenAfter: parts[0].delay) }
     held.append(chunk)
     return .send(Data(), thenAfter: parts[0].delay)
+  }
+
+  /// A fixture that fails mid-body fails the request after what was read: a body cut short
+  /// is never passed off as the whole one.
+  private func readFailed(_ error: any Error, after out: Data) -> Step {
+    .fail(
+      flush(out),
+      URLError.understudy(
+        .cannotDecodeContentData,
+        "Understudy: reading the fixture failed (\(FileErrorReason.of(error, besides: "")))",
+        url))
   }
 
   func close() {

@@ -40,6 +40,22 @@ import Testing
           "Understudy: reading the fixture failed (Input/output error)"),
         "\(error.localizedDescription)")
     }
+
+    /// The same in parts sent on a plan: a failed read is no shorter body.
+    @Test func aFixtureSentInPartsThatFailsToReadFailsTheRequest() async throws {
+      let registry = StubRegistry()
+      var response = StubResponse.fixture(at: Self.failingFile)
+      response.chunks = [BodyChunk(size: 4, delay: 0), BodyChunk(size: 4, delay: 0)]
+      registry.stub(.get("https://api.test/parts"), response)
+      let error = try await #require(throws: URLError.self) {
+        try await registry.makeSession().data(from: URL(string: "https://api.test/parts")!)
+      }
+      #expect(error.code == .cannotDecodeContentData)
+      #expect(
+        error.localizedDescription.contains(
+          "Understudy: reading the fixture failed (Input/output error)"),
+        "\(error.localizedDescription)")
+    }
   #endif
 
   @Test func aDirectoryThatCannotBeCreatedNamesTheReasonAndWhere() throws {
