@@ -783,13 +783,15 @@ extension InterceptingProtocol {
       source = .data(data, offset: 0)
       length = data.count
     case .file(let fileURL):
-      guard let handle = try? FileHandle(forReadingFrom: fileURL) else {
+      let handle: FileHandle
+      do {
+        handle = try FileHandle(forReadingFrom: fileURL)
+      } catch {
         markFinished()
         client.urlProtocol(
           self,
           didFailWithError: URLError.understudy(
-            .noPermissionsToReadFile, "Understudy: cannot open fixture file \(fileURL.path)",
-            reply.url))
+            .noPermissionsToReadFile, ResponseBody.cannotOpen(fileURL, because: error), reply.url))
         return
       }
       source = .file(handle)

@@ -62,6 +62,13 @@ public struct ResponseBody: Sendable, Hashable {
     }
   }
 
+  /// Why a fixture file that passed its checks could not be opened when a request came for it
+  /// (deleted or made unreadable since), as the request's error or the server's 500 says it.
+  static func cannotOpen(_ url: URL, because error: any Error) -> String {
+    let reason = FileErrorReason.of(error, besides: url.path)
+    return "Understudy: cannot open fixture file \(url.path) (\(reason))"
+  }
+
   private static func kind(_ type: FileAttributeType) -> String {
     switch type {
     case .typeCharacterSpecial: return "character device"

@@ -247,8 +247,11 @@ package final class ServedExchange: @unchecked Sendable {
         length = data.count
       case .file(let url):
         waitsInBody = true
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-          return setText(500, "Understudy: cannot open fixture file \(url.path)", for: request)
+        let handle: FileHandle
+        do {
+          handle = try FileHandle(forReadingFrom: url)
+        } catch {
+          return setText(500, ResponseBody.cannotOpen(url, because: error), for: request)
         }
         source = .file(handle)
         length = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)

@@ -49,6 +49,19 @@ import Testing
     }
   #endif
 
+  /// A fixture that passed its checks but is gone when a request opens it: only a race makes
+  /// one, so the message is checked with the error a real open of a missing file throws.
+  @Test func aFixtureThatCannotBeOpenedNamesTheReason() throws {
+    let missing = FileManager.default.temporaryDirectory
+      .appendingPathComponent("understudy-gone-\(UUID().uuidString).json")
+    let error = try #require(throws: (any Error).self) {
+      _ = try FileHandle(forReadingFrom: missing)
+    }
+    #expect(
+      ResponseBody.cannotOpen(missing, because: error)
+        == "Understudy: cannot open fixture file \(missing.path) (No such file or directory)")
+  }
+
   @Test func aDirectoryThatCannotBeCreatedNamesTheReasonAndWhere() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("understudy-read-failure-\(UUID().uuidString)")
