@@ -172,18 +172,20 @@ public struct StubResponse: Sendable {
   ///
   /// Delegate-based tasks receive the body in timed chunks. Async and completion-handler tasks
   /// receive the whole body once the simulated transfer time has passed (on Linux they keep only
-  /// the last chunk, so chunking them would lose data).
+  /// the last chunk, so chunking them would lose data). A rate below 1 is reported where the stub
+  /// is declared, and the stub fails its requests.
   public func throttled(bytesPerSecond: Int) -> StubResponse {
     var copy = self
-    copy.bytesPerSecond = max(1, bytesPerSecond)
+    copy.bytesPerSecond = bytesPerSecond
     return copy
   }
 
   /// The same response, but the connection drops after `bytes` bytes of body: the request fails
   /// with `URLError(.networkConnectionLost)`; delegate-based tasks see the bytes before the drop.
+  /// A negative count is reported where the stub is declared, and the stub fails its requests.
   public func droppingConnection(afterBytes bytes: Int) -> StubResponse {
     var copy = self
-    copy.dropAfterBytes = max(0, bytes)
+    copy.dropAfterBytes = bytes
     return copy
   }
 
@@ -275,6 +277,16 @@ public struct StubResponse: Sendable {
     }
     if delay.isNaN || bodyDelay.isNaN || chunks?.contains(where: { $0.delay.isNaN }) == true {
       return "a delay is not a number (NaN); give delays in seconds, 0 or more"
+    }
+    // Set directly, these would stall the body until the request timed out, or end it early
+    // as a success instead of the dropped connection the test asked for.
+    if let rate = bytesPerSecond, rate < 1 {
+      return "bytesPerSecond is \(rate), which sends nothing; throttle to 1 byte a second or "
+        + "more, or set it to nil for no throttle"
+    }
+    if let bytes = dropAfterBytes, bytes < 0 {
+      return "dropAfterBytes is \(bytes); give the bytes of body sent before the drop, 0 or "
+        + "more (0 drops the connection before any body byte)"
     }
     if (300...399).contains(status), let location = headers["Location"] {
       // Followed, a redirect to nowhere ends as a bare 3xx the code under test was not

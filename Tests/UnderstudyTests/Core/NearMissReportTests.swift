@@ -146,6 +146,9 @@ extension NearMissReportTests {
     (.redirect(to: "http://[::1"), #"the redirect's Location "http://[::1" is not a URL"#),
     (.ok.delayed(by: .nan), "a delay is not a number (NaN)"),
     (.ok.bodyDelayed(by: .nan), "a delay is not a number (NaN)"),
+    (.text("hello").throttled(bytesPerSecond: 0), "bytesPerSecond is 0, which sends nothing"),
+    (.text("hello").throttled(bytesPerSecond: -5), "bytesPerSecond is -5"),
+    (.text("hello").droppingConnection(afterBytes: -1), "dropAfterBytes is -1; give the bytes"),
   ])
   func aResponseNoServerCouldSendIsReportedAtItsStub(response: StubResponse, problem: String)
     throws
@@ -177,6 +180,8 @@ extension NearMissReportTests {
     .status(304).header("Content-Length", "1024"),
     .status(204),
     .text("hello").droppingConnection(afterBytes: 2),
+    .text("hello").droppingConnection(afterBytes: 0),
+    .text("hello").throttled(bytesPerSecond: 1),
     .streaming([(Data("a".utf8), after: 0), (Data("b".utf8), after: 0)]),
   ])
   func aResponseAServerCouldSendIsNotReported(response: StubResponse) {
