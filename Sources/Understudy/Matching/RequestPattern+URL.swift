@@ -48,6 +48,18 @@ extension RequestPattern {
   /// .scheme("myapp") && .host("handoff")
   /// ```
   public static func scheme(_ scheme: String) -> RequestPattern {
+    // A URL's scheme is letters, digits, `+`, `-` and `.`: `https://` or `https:` is a typo that
+    // would match nothing and intercept a scheme that does not exist.
+    guard !scheme.isEmpty,
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else {
+      let bare = scheme.prefix { $0 != ":" && $0 != "/" }
+      return .invalid(
+        field: "scheme", expected: "== \(scheme)".clipped(),
+        problem: "Scheme \(scheme.quoted(limit: 40)) matches no request: a scheme is letters, "
+          + "digits, +, - and . only; write \(bare.isEmpty ? "\"https\"" : "\"\(bare)\"")"
+          + " without \"://\".")
+    }
     let scheme = scheme.lowercased()
     return RequestPattern(
       Condition(field: "scheme", expected: "== \(scheme)".clipped(), scheme: customScheme(scheme)) {
@@ -64,6 +76,24 @@ extension RequestPattern {
         field: "host", expected: "== ",
         problem: "An empty host matches no request; write the host, as "
           + ".host(\"api.example.com\"), or leave the condition out to match any host.")
+    }
+    // A URL's host never holds a scheme, a path or white space; `.host("https://api.example.com")`
+    // would match nothing.
+    if host.contains(where: { $0 == "/" || $0.isWhitespace }) {
+      let bare = host.components(separatedBy: "://").last?.prefix { $0 != "/" } ?? ""
+      return .invalid(
+        field: "host", expected: "== \(host)".clipped(),
+        problem: "Host \(host.quoted(limit: 60)) matches no request: a host has no scheme, path "
+          + "or spaces; write .host(\"\(bare.trimmingCharacters(in: .whitespaces))\"), or use "
+          + ".url(_:) to match the whole URL.")
+    }
+    // One colon is a port (an IPv6 address has several): the request's host never holds it.
+    if host.count(where: { $0 == ":" }) == 1, !host.hasPrefix("[") {
+      let parts = host.split(separator: ":", omittingEmptySubsequences: false)
+      return .invalid(
+        field: "host", expected: "== \(host)".clipped(),
+        problem: "Host \(host.quoted(limit: 60)) matches no request: a request's host has no port; "
+          + "write .host(\"\(parts[0])\") && .port(\(parts[1])).")
     }
     let host = host.lowercased()
     return RequestPattern.builtIn(field: "host", expected: "== \(host)".clipped()) { request in

@@ -125,6 +125,42 @@ import Testing
     #expect(RequestPattern.port(65_535).problems.isEmpty)
   }
 
+  /// A host or scheme written as part of a URL can never equal a request's, so it is reported
+  /// instead of failing every request with "no stub matched".
+  @Test(arguments: [
+    (
+      RequestPattern.host("https://a.test"), "https://a.test/x",
+      "Host \"https://a.test\" matches no request: a host has no scheme, path or spaces; "
+        + "write .host(\"a.test\"), or use .url(_:) to match the whole URL."
+    ),
+    (
+      .host("a.test/v1"), "https://a.test/v1",
+      "Host \"a.test/v1\" matches no request: a host has no scheme, path or spaces; write "
+        + ".host(\"a.test\"), or use .url(_:) to match the whole URL."
+    ),
+    (
+      .host("a.test:8080"), "https://a.test:8080/x",
+      "Host \"a.test:8080\" matches no request: a request's host has no port; write "
+        + ".host(\"a.test\") && .port(8080)."
+    ),
+    (
+      .scheme("https://"), "https://a.test/x",
+      "Scheme \"https://\" matches no request: a scheme is letters, digits, +, - and . only; "
+        + "write \"https\" without \"://\"."
+    ),
+  ])
+  func aHostOrSchemeWrittenAsPartOfAURLIsAProblem(
+    pattern: RequestPattern, url: String, problem: String
+  ) {
+    expectInvalid(pattern, problem: problem, against: request("GET", url))
+  }
+
+  @Test func hostsAndSchemesARequestCanHaveAreNoProblem() {
+    #expect(RequestPattern.host("[::1]").problems.isEmpty)
+    #expect(RequestPattern.host("::1").problems.isEmpty)
+    #expect(RequestPattern.scheme("x-my.app+v2").problems.isEmpty)
+  }
+
   @Test func aTargetWithUserInformationIsAProblem() {
     expectInvalid(
       .get("https://user:pw@a.test/x"),
