@@ -172,8 +172,9 @@ public struct StubResponse: Sendable {
   ///
   /// Delegate-based tasks receive the body in timed chunks. Async and completion-handler tasks
   /// receive the whole body once the simulated transfer time has passed (on Linux they keep only
-  /// the last chunk, so chunking them would lose data). A rate below 1 is reported where the stub
-  /// is declared, and the stub fails its requests.
+  /// the last chunk, so chunking them would lose data). A rate below 1 sends nothing: a stub
+  /// declared with it is reported at its declaration, and a responder that returns it fails the
+  /// request.
   public func throttled(bytesPerSecond: Int) -> StubResponse {
     var copy = self
     copy.bytesPerSecond = bytesPerSecond
@@ -182,7 +183,8 @@ public struct StubResponse: Sendable {
 
   /// The same response, but the connection drops after `bytes` bytes of body: the request fails
   /// with `URLError(.networkConnectionLost)`; delegate-based tasks see the bytes before the drop.
-  /// A negative count is reported where the stub is declared, and the stub fails its requests.
+  /// A negative count is no drop: a stub declared with it is reported at its declaration, and a
+  /// responder that returns it fails the request.
   public func droppingConnection(afterBytes bytes: Int) -> StubResponse {
     var copy = self
     copy.dropAfterBytes = bytes

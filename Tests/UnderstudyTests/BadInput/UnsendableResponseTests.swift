@@ -197,6 +197,14 @@ import Testing
       "body on a 204", { .text("x", status: 204) },
       "a 204 response has no body, but this one has 1 bytes"
     ),
+    (
+      "throttle of 0", { .text("x").throttled(bytesPerSecond: 0) },
+      "bytesPerSecond is 0, which sends nothing"
+    ),
+    (
+      "negative drop", { .text("x").droppingConnection(afterBytes: -1) },
+      "dropAfterBytes is -1; give the bytes of body sent before the drop"
+    ),
   ]
 
   @Test(arguments: 0..<answers.count, [false, true])
