@@ -84,35 +84,29 @@ final class BodySender {
 
   /// The next part of a streamed body, exactly as planned.
   private func nextPlanned() -> Step {
-    guard var parts = plan, !parts.isEmpty else {
-      // Any bytes beyond the plan go out with the last part.
-      do {
-        return .finish(flush(try read(Int.max)))
-      } catch {
-        return readFailed(error, after: Data())
-      }
+    // The part read on this visit goes out before the error of a read that fails after it.
+    var unsent = Data()
+    do {
+      return try nextPlanned(unsent: &unsent)
+    } catch {
+      return readFailed(error, after: unsent)
     }
+  }
+
+  private func nextPlanned(unsent: inout Data) throws -> Step {
+    // Any bytes beyond the plan go out with the last part.
+    guard var parts = plan, !parts.isEmpty else { return .finish(flush(try read(Int.max))) }
     let part = parts.removeFirst()
     plan = parts
     var wanted = part.size
     if let remaining = remainingBeforeDrop { wanted = min(wanted, remaining) }
-    let chunk: Data
-    do {
-      chunk = try read(wanted)
-    } catch {
-      return readFailed(error, after: Data())
-    }
+    let chunk = try read(wanted)
+    unsent = chunk
     if let remaining = remainingBeforeDrop {
       remainingBeforeDrop = remaining - chunk.count
       if remainingBeforeDrop == 0 { return dropped(chunk) }
     }
-    if parts.isEmpty {
-      do {
-        return .finish(flush(chunk + (try read(Int.max))))
-      } catch {
-        return readFailed(error, after: chunk)
-      }
-    }
+    if parts.isEmpty { return .finish(flush(chunk + (try read(Int.max)))) }
     if deliversChunks { return .send(chunk, thenAfter: parts[0].delay) }
     held.append(chunk)
     return .send(Data(), thenAfter: parts[0].delay)
@@ -125,7 +119,7 @@ final class BodySender {
       flush(out),
       URLError.understudy(
         .cannotDecodeContentData,
-        "Understudy: reading the fixture failed (\(FileErrorReason.of(error, besides: "")))",
+        "Understudy: reading the fixture failed (\(FileErrorReason.of(error)))",
         url))
   }
 

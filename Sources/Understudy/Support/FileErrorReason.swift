@@ -5,8 +5,9 @@
 /// wraps does ("Not a directory", "Input/output error"). Errors about cassettes and fixtures
 /// quote this instead, with the path that failed when it is not the one the message names.
 enum FileErrorReason {
-  /// The reason for `error`, followed by the path it concerns unless that is `path`.
-  static func of(_ error: any Error, besides path: String) -> String {
+  /// The reason for `error`, followed by the path it concerns unless that is `path` (the one
+  /// the message names already).
+  static func of(_ error: any Error, besides path: String? = nil) -> String {
     let error = error as NSError
     // On Linux the underlying error may be a Swift error that `as? NSError` does not bridge.
     let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
