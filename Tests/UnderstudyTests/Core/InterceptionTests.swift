@@ -152,7 +152,9 @@ import Testing
   @Test func anUploadFromAFileThatCannotBeReadFailsNamingTheFile() async throws {
     let registry = StubRegistry()
     registry.stub(.post("/files"), .status(201))
-    var request = URLRequest(url: URL(string: "https://api.test/files")!)
+    // The message names the request: a credential in its URL must not reach the log.
+    let secret = plantedSecret("upload")
+    var request = URLRequest(url: URL(string: "https://api.test/files?access_token=\(secret)")!)
     request.httpMethod = "POST"
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "understudy-missing-upload-\(UUID().uuidString)")
@@ -165,8 +167,12 @@ import Testing
         error.localizedDescription.contains(
           "its file \(file.path) could not be read (No such file or directory)"),
         "\(error.localizedDescription)")
+      #expect(
+        error.localizedDescription.contains("POST https://api.test/files?access_token=••••"))
     #endif
     #expect(registry.requests.isEmpty, "no stub answered it")
+    #expect(!error.localizedDescription.contains(secret))
+    #expect(!"\(error)".contains(secret))
   }
 
   @Test func customSchemesAreAnsweredWithoutTheNetwork() async throws {
