@@ -87,6 +87,13 @@ package enum LogRedaction {
     return mask(text, naming: naming)
   }
 
+  /// An authority without a scheme (a `CONNECT` target, `user:pass@host:443`) for a log: what
+  /// stands before its last `@` is user information and masked whole; then masked as any text.
+  package static func mask(authority: String) -> String {
+    guard let at = authority.lastIndex(of: "@") else { return mask(authority) }
+    return mask(masked(String(authority[..<at])) + authority[at...])
+  }
+
   /// Whether a URL's pair is masked whole: its name is a credential's, or its value is a URL
   /// whose own pairs hold one behind escapes (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`),
   /// encoded once or more.
@@ -142,6 +149,12 @@ private struct Masking {
   let text: String
   let naming: NamedSecrets?
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
+  /// Where the texts between masked values that ``addAround(_:)`` masked on their own start,
+  /// so the rules that meet the same masked values on a line scan what follows them once.
+  private var scannedGaps: Set<String.Index> = []
+  /// The values masked already and the placeholders in `text`, in order; found when a rule
+  /// first meets one.
+  private var maskedSpans: [Range<String.Index>]?
 
   init(_ text: String, naming: NamedSecrets?, echoes: [String] = []) {
     self.text = text
@@ -189,7 +202,8 @@ private struct Masking {
   /// Claims `range` unless an earlier claim overlaps it. Claims stay sorted, so a body with
   /// thousands of masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
-    guard !range.isEmpty, !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return }
+    guard !range.isEmpty else { return }
+    guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
     var low = 0
     var high = claims.count
     while low < high {
@@ -203,6 +217,59 @@ private struct Masking {
     if low > 0, claims[low - 1].range.upperBound > range.lowerBound { return }
     if low < claims.count, claims[low].range.lowerBound < range.upperBound { return }
     claims.insert((range, replacement), at: low)
+  }
+
+  /// A rule's range that holds values masked already (or placeholders): the masked values stay
+  /// as they are, the text before the first is the rule's value and is masked, and the text
+  /// after each is masked as a text of its own. A pair's value runs to the line's end, so
+  /// without this a masked value early on a line (a request's masked URL) shielded a
+  /// credential quoted raw later on it.
+  private mutating func addAround(_ range: Range<String.Index>) {
+    if maskedSpans == nil {
+      maskedSpans =
+        (Self.maskedValue.matches(in: text).compactMap { Range($0.range, in: text) }
+        + RedactionPlaceholder.spans(in: text)).sorted { $0.lowerBound < $1.lowerBound }
+    }
+    let spans = maskedSpans!
+    // The first span that ends inside or after `range`, found by halves: a HAR attachment
+    // holds thousands of masked values, and its rules meet each.
+    var low = 0
+    var high = spans.count
+    while low < high {
+      let middle = (low + high) / 2
+      if spans[middle].upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+    }
+    let done = spans[low...].prefix { $0.lowerBound < range.upperBound }
+    // "redacted:" in a text, without a placeholder's brackets: nothing to keep apart.
+    guard !done.isEmpty else { return }
+    var start = range.lowerBound
+    for (index, span) in (Array(done) + [range.upperBound..<range.upperBound]).enumerated() {
+      let end = min(max(start, span.lowerBound), range.upperBound)
+      if index == 0, text[start..<end].contains(where: { !$0.isWhitespace }) {
+        add(start..<end, LogRedaction.masked(String(text[start..<end])))
+      } else if index > 0, start < end {
+        addMasking(of: start..<end)
+      }
+      start = max(start, span.upperBound)
+    }
+  }
+
+  /// The claims a masking of `text[range]` alone makes, made here.
+  private mutating func addMasking(of range: Range<String.Index>) {
+    guard !scannedGaps.contains(range.lowerBound) else { return }
+    scannedGaps.insert(range.lowerBound)
+    let inner = Masking(String(text[range]), naming: naming)
+    for claim in inner.claims {
+      let lower = text.utf8.index(
+        range.lowerBound,
+        offsetBy: inner.text.utf8.distance(
+          from: inner.text.startIndex, to: claim.range.lowerBound))
+      let upper = text.utf8.index(
+        range.lowerBound,
+        offsetBy: inner.text.utf8.distance(
+          from: inner.text.startIndex, to: claim.range.upperBound))
+      add(lower..<upper, claim.replacement)
+    }
   }
 
   private mutating func claim(
@@ -344,6 +411,9 @@ private struct Masking {
     }
   }
 
+  /// A value masked already: ``LogRedaction/masked(_:)`` writes `••••(N chars)`, after the
+  /// prefix a credential's shape keeps (`AKIA••••(16 chars)`).
+  static let maskedValue = SharedRegex(literal: "[A-Za-z0-9_-]*••••(?:\\(\\d+ chars\\))?")
   static let privateKeyBlock = SharedRegex(
     literal:
       "(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)([\\s\\S]*?)(?=-----END |\"|$)")

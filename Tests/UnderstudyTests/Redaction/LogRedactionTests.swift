@@ -117,6 +117,32 @@ import Testing
     #expect(LogRedaction.mask("token=%3Credacted:token%3E") == "token=%3Credacted:token%3E")
   }
 
+  @Test func aMaskedValueDoesNotShieldACredentialLaterOnItsLine() {
+    // A pair's value runs to the line's end, and a value holding a masked one was left whole:
+    // a message quoting a request masked, then its URL raw, kept the raw copy.
+    let quoted =
+      "GET https://api.test/x?access_token=••••(6 chars) would go to "
+      + "https://api.test/x?access_token=s3cr3t-later, said the test"
+    #expect(
+      LogRedaction.mask(quoted)
+        == "GET https://api.test/x?access_token=••••(6 chars) would go to "
+        + "https://api.test/x?access_token=••••(27 chars)")
+    // Pairs the first pair's value swallowed, before the masked value and after it.
+    let swallowed = LogRedaction.mask(
+      "token=s3cr3t-1 password=s3cr3t-2 ••••(5 chars) token=s3cr3t-3")
+    #expect(!swallowed.contains("s3cr3t"), "\(swallowed)")
+    let afterPlaceholder = LogRedaction.mask("code=<redacted:code> then token=s3cr3t-4")
+    #expect(afterPlaceholder == "code=<redacted:code> then token=••••(8 chars)")
+    // What was masked already stays as written, and so does the text around it.
+    for kept in [
+      "Authorization: Bearer ••••(13 chars)", "token=AKIA••••(16 chars) then more",
+      "GET https://api.test/x?token=••••(5 chars) was still waiting for its answer",
+      "token=••••(3 chars)••••(4 chars) and the rest",
+    ] {
+      #expect(LogRedaction.mask(kept) == kept)
+    }
+  }
+
   @Test func textWithoutCredentialsIsUnchangedAndUnnoted() {
     let text = "Understudy: no stub matched GET https://api.test/users/7?page=2\n  Accept: */*"
     #expect(LogRedaction.mask(text, noting: true) == text)
