@@ -32,9 +32,10 @@
         if exchange.webSocket != nil {
           return Self.text(
             .badRequest,
-            "Understudy: a WebSocket stub matched \(head.method.rawValue) \(head.uri), but the "
-              + "upgrade was not a valid WebSocket handshake: send it as the first request of a "
-              + "connection, with Sec-WebSocket-Key and Sec-WebSocket-Version: 13.\n", head)
+            "Understudy: a WebSocket stub matched \(head.method.rawValue) "
+              + "\(LogRedaction.mask(url: head.uri)), but the upgrade was not a valid WebSocket "
+              + "handshake: send it as the first request of a connection, with "
+              + "Sec-WebSocket-Key and Sec-WebSocket-Version: 13.\n", head)
         }
         parts.append(.head(Self.responseHead(for: exchange, answering: head)))
         let delay = exchange.bodyDelay + (exchange.body?.initialDelay ?? 0)
@@ -84,7 +85,8 @@
     static func text(_ status: HTTPResponseStatus, _ text: String, _ head: HTTPRequestHead)
       -> ([HTTPServerResponsePart], then: Then)
     {
-      let bytes = ByteBuffer(string: text)
+      // Each such text quotes the request, and the client under test may log it.
+      let bytes = ByteBuffer(string: LogRedaction.mask(text))
       let response = HTTPResponseHead(
         version: head.version, status: status,
         headers: [

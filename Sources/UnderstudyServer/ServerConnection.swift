@@ -81,7 +81,8 @@
         let refusal = ResponseParts.text(
           .badRequest,
           "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
-            + "\(head.uri): send an origin-form path (/path) or an absolute http:// URL.\n", head)
+            + "\(LogRedaction.mask(url: head.uri)): send an origin-form path (/path) or an "
+            + "absolute http:// URL.\n", head)
         return write(refusal.0, keepingConnection: false, context)
       }
       let answer =
@@ -137,7 +138,7 @@
             "Connection": "close",
             "X-Understudy-Refusal":
               "Understudy's loopback server tunnels CONNECT to host:port only, not to "
-              + "\(head.uri).",
+              + "\(LogRedaction.mask(authority: head.uri)).",
           ])
         return writeWithoutBody(refusal, keepingConnection: false, context)
       }

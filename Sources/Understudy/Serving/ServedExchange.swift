@@ -142,8 +142,9 @@ package final class ServedExchange: @unchecked Sendable {
       else { return false }
       setText(
         508,
-        "Understudy: \(request) would pass through to \(url.absoluteString), this loopback "
-          + "server itself. Give PassThrough a baseURL (the real server), or stub the request.",
+        "Understudy: \(request) would pass through to "
+          + "\(LogRedaction.mask(url: url.absoluteString)), this loopback server itself. Give "
+          + "PassThrough a baseURL (the real server), or stub the request.",
         for: request)
     }
     return true
@@ -285,7 +286,9 @@ package final class ServedExchange: @unchecked Sendable {
   }
 
   private func setText(_ status: Int, _ text: String, for request: InterceptedRequest) {
-    let data = Data(text.utf8)
+    // The client under test may log the answer: a text quoting the request is masked as a
+    // report is, whoever wrote it.
+    let data = Data(LogRedaction.mask(text).utf8)
     self.status = status
     headers = [
       "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(data.count),
