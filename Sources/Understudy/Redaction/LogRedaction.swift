@@ -149,9 +149,11 @@ private struct Masking {
   let text: String
   let naming: NamedSecrets?
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
-  /// Where the texts between masked values that ``addAround(_:)`` masked on their own start,
-  /// so the rules that meet the same masked values on a line scan what follows them once.
-  private var scannedGaps: Set<String.Index> = []
+  /// The texts between masked values that ``addAround(_:)`` masked on their own, so the rules
+  /// that meet the same masked values on a line scan what follows them once.
+  private var scannedGaps: Set<ScannedGap> = []
+  /// Pair names asked about, and whether each holds a credential.
+  private var pairNames: [Substring: Bool] = [:]
   /// The values masked already and the placeholders in `text`, in order; found when a rule
   /// first meets one.
   private var maskedSpans: [Range<String.Index>]?
@@ -172,7 +174,7 @@ private struct Masking {
     claimXMLElements()
     claimXMLAttributes()
     claimJSONDifferences()
-    claim(Self.pair, nameGroup: 1, valueGroup: 2, place: .parameter)
+    claimPairs()
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
@@ -199,8 +201,11 @@ private struct Masking {
     return result
   }
 
-  /// Claims `range` unless an earlier claim overlaps it. Claims stay sorted, so a body with
-  /// thousands of masked values costs a binary search per claim, not a scan of all of them.
+  /// Claims `range`. A range inside an earlier claim is left to it; one that reaches past
+  /// earlier claims takes them in, and the whole is masked as one value: a narrow rule that ran
+  /// first (a URL's user information) must not keep a wider one (the pair whose value is that
+  /// URL) from masking the rest. Claims stay sorted and apart, so a body with thousands of
+  /// masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
     guard !range.isEmpty else { return }
     guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
@@ -208,15 +213,22 @@ private struct Masking {
     var high = claims.count
     while low < high {
       let middle = (low + high) / 2
-      if claims[middle].range.lowerBound < range.lowerBound {
+      if claims[middle].range.upperBound <= range.lowerBound {
         low = middle + 1
       } else {
         high = middle
       }
     }
-    if low > 0, claims[low - 1].range.upperBound > range.lowerBound { return }
-    if low < claims.count, claims[low].range.lowerBound < range.upperBound { return }
-    claims.insert((range, replacement), at: low)
+    var end = low
+    while end < claims.count, claims[end].range.lowerBound < range.upperBound { end += 1 }
+    guard low < end else { return claims.insert((range, replacement), at: low) }
+    let union =
+      min(
+        claims[low].range.lowerBound, range.lowerBound)..<max(
+        claims[end - 1].range.upperBound, range.upperBound)
+    if end - low == 1, union == claims[low].range { return }
+    let merged = union == range ? replacement : LogRedaction.masked(String(text[union]))
+    claims.replaceSubrange(low..<end, with: [(union, merged)])
   }
 
   /// A rule's range that holds values masked already (or placeholders): the masked values stay
@@ -245,7 +257,9 @@ private struct Masking {
     var start = range.lowerBound
     for (index, span) in (Array(done) + [range.upperBound..<range.upperBound]).enumerated() {
       let end = min(max(start, span.lowerBound), range.upperBound)
-      if index == 0, text[start..<end].contains(where: { !$0.isWhitespace }) {
+      let gap = text[start..<end].trimmingCharacters(in: .whitespaces)
+      // `Bearer ••••(13 chars)`: the scheme a masked value kept is no value of its own.
+      if index == 0, !gap.isEmpty, !LogRedaction.schemes.contains(gap.lowercased()) {
         add(start..<end, LogRedaction.masked(String(text[start..<end])))
       } else if index > 0, start < end {
         addMasking(of: start..<end)
@@ -256,8 +270,7 @@ private struct Masking {
 
   /// The claims a masking of `text[range]` alone makes, made here.
   private mutating func addMasking(of range: Range<String.Index>) {
-    guard !scannedGaps.contains(range.lowerBound) else { return }
-    scannedGaps.insert(range.lowerBound)
+    guard scannedGaps.insert(ScannedGap(range)).inserted else { return }
     let inner = Masking(String(text[range]), naming: naming)
     for claim in inner.claims {
       let lower = text.utf8.index(
@@ -298,6 +311,70 @@ private struct Masking {
               text[valueRange], naming: naming, levels: CompiledRedaction.nestedURLLevels))
       else { continue }
       add(valueRange, LogRedaction.masked(String(text[valueRange])))
+    }
+  }
+
+  /// `name=value` pairs in a query, form body or cookie. The value runs to the line's end or the
+  /// next pair's delimiter: reports show form and query values decoded (`password=correct horse
+  /// battery`), and a URL's value may hold a `'`; what follows a value on its line is masked
+  /// with it. Only the name and `=` are matched (``pairName``), so a pair inside another's
+  /// value is found too (`a=1 token=…`, `next=https://app/cb?token=…`): a whole pair matched
+  /// at once hid every later pair on its line. Values end where the first delimiter after them
+  /// is, found by one walk forward over the text.
+  private mutating func claimPairs() {
+    var valueEnd = text.startIndex
+    var nextPercent = text.startIndex
+    // Values before it were searched for a URL with a credential behind escapes already, as
+    // part of an earlier pair's value.
+    var searchedForNesting = text.startIndex
+    for match in Self.pairName.matches(in: text) {
+      guard let nameRange = Range(match.range(at: 1), in: text),
+        let start = Range(match.range, in: text)?.upperBound
+      else { continue }
+      if valueEnd < start {
+        valueEnd =
+          text.unicodeScalars[start...].firstIndex(where: Self.endsPairValue) ?? text.endIndex
+      }
+      let value = start..<valueEnd
+      if isSecretPairName(text[nameRange]) {
+        add(value, LogRedaction.masked(String(text[value])))
+      } else if start >= searchedForNesting, hasPercent(in: value, after: &nextPercent) {
+        // A value may be a URL holding a credential behind escapes
+        // (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`).
+        searchedForNesting = valueEnd
+        if LogRedaction.nestsSecret(
+          text[value], naming: naming, levels: CompiledRedaction.nestedURLLevels)
+        {
+          add(value, LogRedaction.masked(String(text[value])))
+        }
+      }
+    }
+  }
+
+  /// Whether a pair named `name` holds a credential. Asked once a name: every `name=` on a line
+  /// is a pair now, and texts repeat their names.
+  private mutating func isSecretPairName(_ name: Substring) -> Bool {
+    if let known = pairNames[name] { return known }
+    let unescaped = Self.unescaped(String(name))
+    let secret = NamedSecrets.isSecret(
+      unescaped.removingPercentEncoding ?? unescaped, at: .parameter, naming: naming)
+    pairNames[name] = secret
+    return secret
+  }
+
+  /// Whether `value` holds a `%`, with `next` the first `%` at or after the last value asked
+  /// about: values overlap, and searching each to its end took time the square of a long line.
+  private func hasPercent(in value: Range<String.Index>, after next: inout String.Index) -> Bool {
+    if next < value.lowerBound {
+      next = text.unicodeScalars[value.lowerBound...].firstIndex(of: "%") ?? text.endIndex
+    }
+    return next < value.upperBound
+  }
+
+  private static func endsPairValue(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "&", ";", "#", "\r", "\n", "\"", "<", ">", "\\": true
+    default: false
     }
   }
 
@@ -411,9 +488,17 @@ private struct Masking {
     }
   }
 
+  private struct ScannedGap: Hashable {
+    let start: String.Index
+    let end: String.Index
+    init(_ range: Range<String.Index>) { (start, end) = (range.lowerBound, range.upperBound) }
+  }
+
   /// A value masked already: ``LogRedaction/masked(_:)`` writes `••••(N chars)`, after the
-  /// prefix a credential's shape keeps (`AKIA••••(16 chars)`).
-  static let maskedValue = SharedRegex(literal: "[A-Za-z0-9_-]*••••(?:\\(\\d+ chars\\))?")
+  /// label a credential's shape keeps (`AKIA••••(16 chars)`, `github_pat_••••(…)`: 11
+  /// characters at most, a word of its own). A longer word before it is no label, but a secret.
+  static let maskedValue = SharedRegex(
+    literal: "(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{1,11}••••\\(\\d+ chars\\)|••••(?:\\(\\d+ chars\\))?")
   static let privateKeyBlock = SharedRegex(
     literal:
       "(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)([\\s\\S]*?)(?=-----END |\"|$)")
@@ -441,11 +526,9 @@ private struct Masking {
   /// `("name", "value")`: Swift source the tool generates, such as `.query("code", "…")`.
   static let quotedArguments = SharedRegex(
     literal: "\"([^\"\\\\\\n]{1,100})\"[ \\t]*,[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
-  /// `name=value` in a query, form body or cookie. The value runs to the line's end or the
-  /// next pair: reports show form and query values decoded (`password=correct horse battery`),
-  /// and a URL's value may hold a `'`. What follows a value on its line is masked with it.
-  static let pair = SharedRegex(
-    literal: "(?<![A-Za-z0-9_.%+\\[\\]-])([A-Za-z0-9_.%+\\[\\]-]+)=([^&;#\\r\\n\"<>\\\\]*)")
+  /// The `name=` of a pair (``claimPairs()`` finds its value).
+  static let pairName = SharedRegex(
+    literal: "(?<![A-Za-z0-9_.%+\\[\\]-])([A-Za-z0-9_.%+\\[\\]-]+)=")
   /// `"name":` before a value that is not a string.
   static let unquotedMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*(?=[-0-9tfn\\[{])")

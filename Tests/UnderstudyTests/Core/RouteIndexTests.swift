@@ -112,7 +112,7 @@ import Testing
 }
 
 /// A small deterministic generator, so a failing seed can be rerun.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) {

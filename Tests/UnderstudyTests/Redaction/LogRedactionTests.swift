@@ -143,6 +143,27 @@ import Testing
     }
   }
 
+  @Test func aPairInsideAnotherPairsValueIsStillRead() {
+    // A pair's value runs to the line's end, and a whole pair was matched at once, so every
+    // pair after a harmless one on its line went unread.
+    #expect(LogRedaction.mask("page=1 token=s3cr3t") == "page=1 token=••••(6 chars)")
+    #expect(
+      LogRedaction.mask("GET https://api.test/cb?next=https://app.test/x?code=s3cr3t")
+        == "GET https://api.test/cb?next=https://app.test/x?code=••••(6 chars)")
+    #expect(
+      LogRedaction.mask("see next=https://app.test/x?access_token=s3cr3t and more")
+        == "see next=https://app.test/x?access_token=••••(15 chars)")
+  }
+
+  @Test func aCredentialsValueIsMaskedWholeWhenAnotherRuleMaskedPartOfIt() {
+    // The URL's user information was masked first, and the pair whose value the URL is was
+    // then refused as overlapping it: the rest of the value stayed, and masking the result
+    // again masked more.
+    let once = LogRedaction.mask("token=https://user:pw@api.test/x?")
+    #expect(once == "token=••••(27 chars)")
+    #expect(LogRedaction.mask(once) == once)
+  }
+
   @Test func textWithoutCredentialsIsUnchangedAndUnnoted() {
     let text = "Understudy: no stub matched GET https://api.test/users/7?page=2\n  Accept: */*"
     #expect(LogRedaction.mask(text, noting: true) == text)
