@@ -46,15 +46,20 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
 
   private static let ignoredValues = Locked<Set<String>>([])
 
+  /// What ``warnOnce(ignoring:)`` prints. The value is whatever the environment held (a token
+  /// pasted into the wrong variable), so it is masked as any report is.
+  static func warning(ignoring raw: String) -> String {
+    LogRedaction.mask(
+      "Understudy: ignoring \(environmentVariable)=\(raw); use one of "
+        + allCases.map(\.rawValue).joined(separator: ", ") + ".")
+  }
+
   /// Says once per run that `raw` is ignored: every cassette of the run asks for the mode.
   /// Returns whether this call said it.
   @discardableResult
   static func warnOnce(ignoring raw: String) -> Bool {
     guard ignoredValues.withLock({ $0.insert(raw).inserted }) else { return false }
-    FileHandle.standardError.write(
-      Data(
-        ("Understudy: ignoring \(environmentVariable)=\(raw); use one of "
-          + allCases.map(\.rawValue).joined(separator: ", ") + ".\n").utf8))
+    FileHandle.standardError.write(Data((warning(ignoring: raw) + "\n").utf8))
     return true
   }
 }

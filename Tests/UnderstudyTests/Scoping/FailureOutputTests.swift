@@ -90,6 +90,13 @@ import Testing
     #expect(!RecordMode.warnOnce(ignoring: value))
     #expect(RecordMode.warnOnce(ignoring: value + "-other"))
   }
+
+  @Test func aTokenPastedIntoTheVariableIsMaskedInTheWarning() {
+    let token = "ghp_" + String(repeating: "a1B2", count: 9)
+    let warning = RecordMode.warning(ignoring: token)
+    #expect(warning.hasPrefix("Understudy: ignoring UNDERSTUDY_RECORD=ghp_••••(36 chars); use"))
+    #expect(!warning.contains("a1B2"))
+  }
 }
 
 @Suite struct LateRequestLocationTests {
