@@ -71,6 +71,9 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
   }
 
   /// `file:line:column: json.path: problem. Fix.`, leaving out the parts that are unknown.
+  ///
+  /// Masked as reports are: a problem may quote the file, and test runners print a thrown
+  /// error whole.
   public var description: String {
     var location: [String] = []
     if let file {
@@ -80,6 +83,6 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
     }
     if let jsonPath { location.append(jsonPath) }
     let sentence = location.isEmpty ? problem.prefix(1).uppercased() + problem.dropFirst() : problem
-    return (location + [sentence]).joined(separator: ": ") + ". " + fix
+    return LogRedaction.mask((location + [sentence]).joined(separator: ": ") + ". " + fix)
   }
 }

@@ -235,8 +235,11 @@ public struct ResponderError: Error, Sendable, CustomStringConvertible, Localize
   /// The error it threw.
   public let error: any Error
 
-  /// A sentence naming the stub and the error.
-  public var description: String { "the responder of stub \(stub) threw: \(underlying)" }
+  /// A sentence naming the stub and the error, masked as reports are: the error is the
+  /// responder's own, and a test runner prints a thrown error whole.
+  public var description: String {
+    LogRedaction.mask("the responder of stub \(stub) threw: \(underlying)")
+  }
   /// Same as ``description``.
   public var errorDescription: String? { description }
 }

@@ -305,6 +305,29 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
     #expect(failures.first?.message.contains("threw: Boom()") == true)
   }
 
+  @Test func whatAThrowingResponderSaysIsMaskedWhereverTheErrorIsPrinted() async throws {
+    struct Refused: Error, CustomStringConvertible {
+      var description: String {
+        "refused Authorization: Bearer s3cr3t-responder-9 for token=s3cr3t-pair-9"
+      }
+    }
+    let registry = StubRegistry()
+    registry.beginScope(verifying: .default)
+    registry.stub(.get("/refused")) { _ throws -> StubResponse in throw Refused() }
+    let error = try await #require(throws: ResponderError.self) {
+      try await registry.makeSession().data(from: URL(string: "https://api.test/refused")!)
+    }
+    let failures = registry.endScope(testName: "refused()", location: SourceLocation())
+    for printed in [error.description, error.localizedDescription, "\(error)"]
+      + failures.map(\.message)
+    {
+      #expect(!printed.contains("s3cr3t"), "\(printed)")
+      #expect(printed.contains("refused Authorization: Bearer ••••("), "\(printed)")
+    }
+    // The error itself is still the responder's, for a test that inspects it.
+    #expect("\(error.error)".contains("s3cr3t-responder-9"))
+  }
+
   @Test func aPassThroughStubIsJournaledAsPassedThrough() async throws {
     let registry = StubRegistry()
     // Port 9 (discard) on the loopback interface refuses at once; nothing leaves the machine.

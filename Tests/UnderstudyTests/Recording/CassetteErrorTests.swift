@@ -42,6 +42,19 @@ extension RecordingTests {
 
     /// Cookies written as one string are a cookie's value, a credential: the error says what
     /// kind of value it found, not what it holds.
+    @Test func theDescriptionIsMaskedWhateverTheProblemQuotes() {
+      // Test runners print a thrown error whole; a problem may quote what the file holds.
+      let error = CassetteError(
+        kind: .invalidValue, file: "api.har", jsonPath: "log.entries[0].request.url",
+        problem: "the URL \"https://api.test/x?access_token=s3cr3t-quoted\" is not valid",
+        fix: "Write a URL.")
+      #expect(!error.description.contains("s3cr3t"))
+      #expect(
+        error.description.hasPrefix(
+          "api.har: log.entries[0].request.url: the URL \"https://api.test/x?access_token=••••("))
+      #expect(error.description.hasSuffix(" is not valid. Write a URL."))
+    }
+
     @Test func aStringWhereCookiesBelongIsDescribedNotQuoted() throws {
       let secret = "SEKRETcookie" + String(UUID().uuidString.prefix(8))
       let json = #"""
