@@ -81,7 +81,15 @@ extension CompiledRedaction {
       // A URL as a value (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Faccess_token%3D…`) hides its
       // pairs behind escapes. Its credentials are remembered here, and replaced as echoes in
       // every spelling, this one included.
-      if encoded { rememberNestedPairs(in: rawValue, echoes: &echoes) }
+      if encoded {
+        rememberNestedPairs(in: rawValue, echoes: &echoes)
+        // A body built by interpolation leaves `?`, `/` and `=` in a value as they are
+        // (`next=https://app/cb?code=…`), which a form allows: that URL's pairs are in plain
+        // sight.
+        if rawValue.contains("?") {
+          _ = embeddedQueryReplacements(in: String(rawValue), nesting: false, echoes: &echoes)
+        }
+      }
       return String(pair)
     }
     let key = RedactionPlaceholder.name(from: name.lowercased())

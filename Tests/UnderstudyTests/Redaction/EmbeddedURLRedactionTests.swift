@@ -74,6 +74,24 @@ import Testing
     #expect(URL(string: String(link)) != nil)
   }
 
+  @Test func aCallbackURLLeftUnescapedInAFormValueHasItsCredentialRedacted() throws {
+    // A body built by interpolation carries the callback URL's own pairs in plain sight; `?`,
+    // `/` and a second `=` are allowed in a form value as they are.
+    let token = plantedSecret("form")
+    let callback = "https://app.test/cb?code=\(token)"
+    let body = "grant_type=client_credentials&next=\(callback)&state=1"
+    let entry = HAR.Entry.sample(
+      method: "POST",
+      postData: HAR.PostData(mimeType: "application/x-www-form-urlencoded", text: body))
+    let (redacted, text) = try Self.redacted(entry)
+    #expect(!text.contains(token))
+    #expect(
+      redacted.log.entries[0].request.postData?.text
+        == "grant_type=client_credentials&next=https://app.test/cb?code=%3Credacted:code%3E&state=1"
+    )
+    #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 1)
+  }
+
   @Test(arguments: [1, 2])
   func aNestedCredentialInALinkHeaderIsRedacted(levels: Int) throws {
     let token = plantedSecret("link")
