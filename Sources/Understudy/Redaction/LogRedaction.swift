@@ -152,8 +152,8 @@ private struct Masking {
   /// The texts between masked values that ``addAround(_:)`` masked on their own, so the rules
   /// that meet the same masked values on a line scan what follows them once.
   private var scannedGaps: Set<ScannedGap> = []
-  /// Pair names asked about, and whether each holds a credential.
-  private var pairNames: [Substring: Bool] = [:]
+  /// Names asked about, and whether each is a credential's.
+  private var secretNames: [NameAtPlace: Bool] = [:]
   /// The values masked already and the placeholders in `text`, in order; found when a rule
   /// first meets one.
   private var maskedSpans: [Range<String.Index>]?
@@ -166,7 +166,7 @@ private struct Masking {
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.headerLine, nameGroup: 1, valueGroup: 2, place: .header)
-    claim(Self.headerInLine, nameGroup: 1, valueGroup: 2, place: .header)
+    claimHeadersInLines()
     claim(Self.userinfo, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
@@ -314,6 +314,30 @@ private struct Masking {
     }
   }
 
+  /// `Name: value` inside a line (``headerInLineName``): the value runs to a quote or the line's
+  /// end. Only the name, `:` and the spaces after it are matched, and a value's end is found by
+  /// one walk forward. Matched ahead by the expression, every name on a long line was read to
+  /// the line's end (minified CSS in a traffic attachment, `color:red;margin:0`, took time the
+  /// square of the line: 20 s for 680 KB).
+  private mutating func claimHeadersInLines() {
+    var valueEnd = text.startIndex
+    for match in Self.headerInLineName.matches(in: text) {
+      guard let nameRange = Range(match.range(at: 1), in: text),
+        let start = Range(match.range, in: text)?.upperBound,
+        isSecret(text[nameRange], at: .header)
+      else { continue }
+      if valueEnd < start {
+        valueEnd =
+          text.unicodeScalars[start...].firstIndex(where: Self.endsHeaderValue) ?? text.endIndex
+      }
+      add(start..<valueEnd, LogRedaction.masked(String(text[start..<valueEnd])))
+    }
+  }
+
+  private static func endsHeaderValue(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "'" || scalar == "\"" || scalar == "\r" || scalar == "\n"
+  }
+
   /// `name=value` pairs in a query, form body or cookie. The value runs to the line's end or the
   /// next pair's delimiter: reports show form and query values decoded (`password=correct horse
   /// battery`), and a URL's value may hold a `'`; what follows a value on its line is masked
@@ -336,7 +360,7 @@ private struct Masking {
           text.unicodeScalars[start...].firstIndex(where: Self.endsPairValue) ?? text.endIndex
       }
       let value = start..<valueEnd
-      if isSecretPairName(text[nameRange]) {
+      if isSecret(text[nameRange], at: .parameter) {
         add(value, LogRedaction.masked(String(text[value])))
       } else if start >= searchedForNesting, hasPercent(in: value, after: &nextPercent) {
         // A value may be a URL holding a credential behind escapes
@@ -351,14 +375,15 @@ private struct Masking {
     }
   }
 
-  /// Whether a pair named `name` holds a credential. Asked once a name: every `name=` on a line
-  /// is a pair now, and texts repeat their names.
-  private mutating func isSecretPairName(_ name: Substring) -> Bool {
-    if let known = pairNames[name] { return known }
+  /// Whether a value named `name` at `place` is a credential. Asked once a name: every `name=`
+  /// and `Name:` on a line is read, and texts repeat their names.
+  private mutating func isSecret(_ name: Substring, at place: CredentialName.Place) -> Bool {
+    let key = NameAtPlace(name: name, place: place)
+    if let known = secretNames[key] { return known }
     let unescaped = Self.unescaped(String(name))
     let secret = NamedSecrets.isSecret(
-      unescaped.removingPercentEncoding ?? unescaped, at: .parameter, naming: naming)
-    pairNames[name] = secret
+      unescaped.removingPercentEncoding ?? unescaped, at: place, naming: naming)
+    secretNames[key] = secret
     return secret
   }
 
@@ -488,6 +513,11 @@ private struct Masking {
     }
   }
 
+  private struct NameAtPlace: Hashable {
+    let name: Substring
+    let place: CredentialName.Place
+  }
+
   private struct ScannedGap: Hashable {
     let start: String.Index
     let end: String.Index
@@ -505,14 +535,13 @@ private struct Masking {
   /// `Name: value` on a line of its own, as reports and HTTP write headers.
   static let headerLine = SharedRegex(
     literal: "(?m)^[ \\t]*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \\t]*:[ \\t]*(.*?)[ \\t]*$")
-  /// `Name: value` inside a line: a header quoted in a command (`curl -H 'X-Api-Key: …'`), in
-  /// a message, or in another header's value. The value runs to a quote or the line's end; it
-  /// is matched ahead, not taken, so a header inside another's value is found too. A report's
-  /// own `✗ field: expected …, got …` lines are masked where they are written (what the request
-  /// had, inside them, is still read here).
-  static let headerInLine = SharedRegex(
-    literal:
-      "(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):[ \\t]*+(?!expected )(?=([^'\"\\r\\n]*))")
+  /// `Name:` inside a line, and the spaces after it: a header quoted in a command
+  /// (`curl -H 'X-Api-Key: …'`), in a message, or in another header's value
+  /// (``claimHeadersInLines()`` finds the value, so a header inside another's value is found
+  /// too). A report's own `✗ field: expected …, got …` lines are masked where they are written
+  /// (what the request had, inside them, is still read here).
+  static let headerInLineName = SharedRegex(
+    literal: "(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):[ \\t]*+(?!expected )")
   /// `'` is one of a URL's sub-delimiters, so it may stand in a password.
   static let userinfo = SharedRegex(
     literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#@\"<>\\\\]+)@")

@@ -4,7 +4,8 @@ import Testing
 @testable import Understudy
 
 /// Sizes a file or a test may give that no body has: a negative or overflowing streamed part, a
-/// negative journal capacity. Each used to trap and take the test process down with it.
+/// negative journal capacity. Each used to trap and take the test process down with it. And a
+/// body shaped to make masking slow, which used to stall the test that attached it.
 @Suite struct HostileSizeTests {
   /// A one-entry cassette answering `hello` in the parts `chunks` describes.
   private static func cassette(chunks: String) throws -> URL {
@@ -68,6 +69,22 @@ import Testing
     let failures = registry.endScope(testName: "t", location: UnsendableResponseTests.scopeEnd)
     #expect(failures.count == API.allCases.count)
     #expect(failures.allSatisfy { $0.message.contains("the streamed body has the size -1") })
+  }
+
+  @Test func aMinifiedStylesheetInATrafficAttachmentIsMaskedWithoutStalling() async throws {
+    // One line of `name:value` pairs: every name on it was read to the line's end, so a
+    // megabyte took about 45 s, and the test that attached it waited.
+    let css = String(repeating: ".a{color:red;margin:0;padding:1px}", count: 30_000)
+    let planted = "s3cr3t-stylesheet"
+    let registry = StubRegistry()
+    registry.stub(.get("https://a.example/app.css"), .text(css + "/* Authorization: \(planted) */"))
+    _ = try await registry.makeSession().data(from: URL(string: "https://a.example/app.css")!)
+    let attachment = await withWatchdog("the traffic attachment of a 1 MB stylesheet") {
+      TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "css()")
+    }
+    let text = String(decoding: try #require(attachment ?? nil), as: UTF8.self)
+    #expect(text.contains(".a{color:red;margin:0;padding:1px}"))
+    #expect(!text.contains(planted))
   }
 
   @Test func aNegativeJournalCapacityIsReportedAndKeepsNone() async throws {
