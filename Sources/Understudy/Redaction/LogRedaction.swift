@@ -264,7 +264,8 @@ private struct Masking {
       } else if index > 0, start < end {
         addMasking(of: start..<end)
       }
-      start = max(start, span.upperBound)
+      // A masked value may reach past the range's end.
+      start = min(max(start, span.upperBound), range.upperBound)
     }
   }
 

@@ -143,6 +143,15 @@ import Testing
     }
   }
 
+  @Test func aRuleWhoseValueEndsInsideAMaskedValueDoesNotTrap() {
+    // A member's unquoted value ends at a space, the one inside `(3 chars)`, so the value
+    // (`t••••(3`) ended inside the masked value it held, and masking trapped. FuzzCassette
+    // found the same trap through a malformed cassette's error, where a percent-encoded
+    // placeholder ran past a pair's value (Fixtures/Fuzz/cassette).
+    let text = #""token": t••••(3 chars), "n": 1"#
+    #expect(LogRedaction.mask(text) == text)
+  }
+
   @Test func aPairInsideAnotherPairsValueIsStillRead() {
     // A pair's value runs to the line's end, and a whole pair was matched at once, so every
     // pair after a harmless one on its line went unread.
