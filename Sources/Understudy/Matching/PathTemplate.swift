@@ -62,7 +62,9 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     var segments: [Segment] = []
     var names: [String] = []
     for (index, part) in parts.enumerated() {
-      guard part.contains("{") || part.contains("}") else {
+      // Scalars, not Characters: a `{` followed by a combining mark is one Character that is
+      // no `{`, and the segment read as literal text instead of an unbalanced brace.
+      guard part.utf8.contains(UInt8(ascii: "{")) || part.utf8.contains(UInt8(ascii: "}")) else {
         segments.append(.literal(Self.decoded(part)))
         continue
       }
@@ -174,8 +176,8 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   {
     var depth = 0
     var placeholders = 0
-    for character in part {
-      switch character {
+    for scalar in part.unicodeScalars {
+      switch scalar {
       case "{" where depth == 0:
         depth = 1
         placeholders += 1
@@ -190,12 +192,13 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     if depth != 0 {
       throw fail("has an unbalanced \"{\" in \"\(part)\"; close each placeholder, as in \"{id}\"")
     }
-    guard placeholders == 1, part.first == "{", part.last == "}" else {
+    guard placeholders == 1, part.unicodeScalars.first == "{", part.unicodeScalars.last == "}"
+    else {
       throw fail(
         "puts a placeholder inside the segment \"\(part)\"; a placeholder must fill a whole "
           + "segment between slashes, or use .path(matching:) for finer patterns")
     }
-    let inner = part.dropFirst().dropLast()
+    let inner = Substring(part.unicodeScalars.dropFirst().dropLast())
     let isRemainder = inner.hasSuffix("...")
     let name = isRemainder ? inner.dropLast(3) : inner
     guard !name.isEmpty else {

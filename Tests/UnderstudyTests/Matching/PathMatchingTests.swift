@@ -56,6 +56,16 @@ import Testing
     ("users/{id}", "must start with \"/\"; write \"/users/{id}\""),
     ("/users/{id", "has an unbalanced \"{\" in \"{id\"; close each placeholder, as in \"{id}\""),
     ("/users/id}", "has an unbalanced \"}\" in \"id}\"; open each placeholder, as in \"{id}\""),
+    // A combining mark after the brace made one Character that is no `{`; found by
+    // FuzzPatterns, the segment read as literal text.
+    (
+      "/users/{\u{35C}id",
+      "has an unbalanced \"{\" in \"{\u{35C}id\"; close each placeholder, as in \"{id}\""
+    ),
+    (
+      "/users/{\u{35C}id}",
+      "has the invalid placeholder name \"\u{35C}id\"; use ASCII letters, digits, \"_\" and \"-\""
+    ),
     (
       "/users/{{id}}",
       "has a \"{\" inside a placeholder in \"{{id}}\"; close each placeholder first"
