@@ -151,7 +151,7 @@ private struct Masking {
   private var claims: [(range: Range<String.Index>, replacement: String)] = []
   /// The texts between masked values that ``addAround(_:)`` masked on their own, so the rules
   /// that meet the same masked values on a line scan what follows them once.
-  private var scannedGaps: Set<ScannedGap> = []
+  private var scannedGaps: Set<Range<String.Index>> = []
   /// Names asked about, and whether each is a credential's.
   private var secretNames: [NameAtPlace: Bool] = [:]
   /// The values masked already and the placeholders in `text`, in order; found when a rule
@@ -166,7 +166,7 @@ private struct Masking {
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.headerLine, nameGroup: 1, valueGroup: 2, place: .header)
-    claimHeadersInLines()
+    claimNamedValues(Self.headerInLineName, at: .header, endingAt: Self.endsHeaderValue)
     claim(Self.userinfo, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claim(Self.jsonMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
     claim(Self.escapedJSONMember, nameGroup: 1, valueGroup: 2, place: .jsonMember)
@@ -174,7 +174,7 @@ private struct Masking {
     claimXMLElements()
     claimXMLAttributes()
     claimJSONDifferences()
-    claimPairs()
+    claimNamedValues(Self.pairName, at: .parameter, endingAt: Self.endsPairValue)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
@@ -209,16 +209,7 @@ private struct Masking {
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
     guard !range.isEmpty else { return }
     guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
-    var low = 0
-    var high = claims.count
-    while low < high {
-      let middle = (low + high) / 2
-      if claims[middle].range.upperBound <= range.lowerBound {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
+    let low = Self.firstEnding(after: range.lowerBound, in: claims) { $0.range }
     var end = low
     while end < claims.count, claims[end].range.lowerBound < range.upperBound { end += 1 }
     guard low < end else { return claims.insert((range, replacement), at: low) }
@@ -243,14 +234,8 @@ private struct Masking {
         + RedactionPlaceholder.spans(in: text)).sorted { $0.lowerBound < $1.lowerBound }
     }
     let spans = maskedSpans!
-    // The first span that ends inside or after `range`, found by halves: a HAR attachment
-    // holds thousands of masked values, and its rules meet each.
-    var low = 0
-    var high = spans.count
-    while low < high {
-      let middle = (low + high) / 2
-      if spans[middle].upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
-    }
+    // A HAR attachment holds thousands of masked values, and its rules meet each.
+    let low = Self.firstEnding(after: range.lowerBound, in: spans) { $0 }
     let done = spans[low...].prefix { $0.lowerBound < range.upperBound }
     // "redacted:" in a text, without a placeholder's brackets: nothing to keep apart.
     guard !done.isEmpty else { return }
@@ -269,9 +254,23 @@ private struct Masking {
     }
   }
 
+  /// The index of the first of `items` (in order, their ranges apart) whose range ends after
+  /// `bound`, found by halves.
+  private static func firstEnding<Item>(
+    after bound: String.Index, in items: [Item], _ range: (Item) -> Range<String.Index>
+  ) -> Int {
+    var low = 0
+    var high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if range(items[middle]).upperBound <= bound { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
   /// The claims a masking of `text[range]` alone makes, made here.
   private mutating func addMasking(of range: Range<String.Index>) {
-    guard scannedGaps.insert(ScannedGap(range)).inserted else { return }
+    guard scannedGaps.insert(range).inserted else { return }
     let inner = Masking(String(text[range]), naming: naming)
     for claim in inner.claims {
       let lower = text.utf8.index(
@@ -302,11 +301,10 @@ private struct Masking {
       guard let nameRange = Range(match.range(at: nameGroup), in: text),
         let valueRange = Range(match.range(at: valueGroup), in: text)
       else { continue }
-      let name = Self.unescaped(String(text[nameRange]))
       // A pair's value may be a URL holding a credential behind escapes, in a header value or a
       // body as in a request URL (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`).
       guard
-        NamedSecrets.isSecret(name.removingPercentEncoding ?? name, at: place, naming: naming)
+        isSecret(text[nameRange], at: place)
           || (place == .parameter
             && LogRedaction.nestsSecret(
               text[valueRange], naming: naming, levels: CompiledRedaction.nestedURLLevels))
@@ -315,64 +313,72 @@ private struct Masking {
     }
   }
 
-  /// `Name: value` inside a line (``headerInLineName``): the value runs to a quote or the line's
-  /// end. Only the name, `:` and the spaces after it are matched, and a value's end is found by
-  /// one walk forward. Matched ahead by the expression, every name on a long line was read to
-  /// the line's end (minified CSS in a traffic attachment, `color:red;margin:0`, took time the
-  /// square of the line: 20 s for 680 KB).
-  private mutating func claimHeadersInLines() {
-    var valueEnd = text.startIndex
-    for match in Self.headerInLineName.matches(in: text) {
-      guard let nameRange = Range(match.range(at: 1), in: text),
-        let start = Range(match.range, in: text)?.upperBound,
-        isSecret(text[nameRange], at: .header)
-      else { continue }
-      if valueEnd < start {
-        valueEnd =
-          text.unicodeScalars[start...].firstIndex(where: Self.endsHeaderValue) ?? text.endIndex
-      }
-      add(start..<valueEnd, LogRedaction.masked(String(text[start..<valueEnd])))
-    }
-  }
-
-  private static func endsHeaderValue(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == "'" || scalar == "\"" || scalar == "\r" || scalar == "\n"
-  }
-
-  /// `name=value` pairs in a query, form body or cookie. The value runs to the line's end or the
-  /// next pair's delimiter: reports show form and query values decoded (`password=correct horse
-  /// battery`), and a URL's value may hold a `'`; what follows a value on its line is masked
-  /// with it. Only the name and `=` are matched (``pairName``), so a pair inside another's
-  /// value is found too (`a=1 token=…`, `next=https://app/cb?token=…`): a whole pair matched
-  /// at once hid every later pair on its line. Values end where the first delimiter after them
-  /// is, found by one walk forward over the text.
-  private mutating func claimPairs() {
+  /// A credential's name and the value after it: `Name: value` inside a line
+  /// (``headerInLineName``; the value runs to a quote or the line's end) and `name=value` in a
+  /// query, form body or cookie (``pairName``; the value runs to the line's end or the next
+  /// pair's delimiter, since reports show form and query values decoded, `password=correct horse
+  /// battery`, and a URL's value may hold a `'`). What follows a value on its line is masked
+  /// with it.
+  ///
+  /// Only the name and what leads to its value are matched, so a name inside another's value is
+  /// found too (`a=1 token=…`, `next=https://app/cb?token=…`), and each value's end is found by
+  /// one walk forward over the text. A whole pair matched at once hid every later pair on its
+  /// line, and a value matched ahead was read to the line's end for every name on the line:
+  /// minified CSS in a traffic attachment (`color:red;margin:0`) took time the square of the
+  /// line, 20 s for 680 KB.
+  private mutating func claimNamedValues(
+    _ names: SharedRegex, at place: CredentialName.Place,
+    endingAt ends: (Unicode.Scalar) -> Bool
+  ) {
     var valueEnd = text.startIndex
     var nextPercent = text.startIndex
     // Values before it were searched for a URL with a credential behind escapes already, as
-    // part of an earlier pair's value.
+    // part of an earlier value.
     var searchedForNesting = text.startIndex
-    for match in Self.pairName.matches(in: text) {
+    for match in names.matches(in: text) {
       guard let nameRange = Range(match.range(at: 1), in: text),
         let start = Range(match.range, in: text)?.upperBound
       else { continue }
-      if valueEnd < start {
-        valueEnd =
-          text.unicodeScalars[start...].firstIndex(where: Self.endsPairValue) ?? text.endIndex
-      }
-      let value = start..<valueEnd
-      if isSecret(text[nameRange], at: .parameter) {
+      let value = start..<firstIndex(from: start, after: &valueEnd, where: ends)
+      if isSecret(text[nameRange], at: place) {
         add(value, LogRedaction.masked(String(text[value])))
-      } else if start >= searchedForNesting, hasPercent(in: value, after: &nextPercent) {
+      } else if place == .parameter, start >= searchedForNesting,
+        firstIndex(from: start, after: &nextPercent, where: { $0 == "%" }) < value.upperBound
+      {
         // A value may be a URL holding a credential behind escapes
         // (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`).
-        searchedForNesting = valueEnd
+        searchedForNesting = value.upperBound
         if LogRedaction.nestsSecret(
           text[value], naming: naming, levels: CompiledRedaction.nestedURLLevels)
         {
           add(value, LogRedaction.masked(String(text[value])))
         }
       }
+    }
+  }
+
+  /// The first index at or after `start` whose scalar `stops` a run. `found` is the one asked for
+  /// last, from a lower `start`: names come in order, so while it lies ahead it is still the
+  /// answer, and one walk over the text serves every name (values overlap, and a walk each took
+  /// time the square of a long line).
+  private func firstIndex(
+    from start: String.Index, after found: inout String.Index,
+    where stops: (Unicode.Scalar) -> Bool
+  ) -> String.Index {
+    if found < start {
+      found = text.unicodeScalars[start...].firstIndex(where: stops) ?? text.endIndex
+    }
+    return found
+  }
+
+  private static func endsHeaderValue(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "'" || scalar == "\"" || scalar == "\r" || scalar == "\n"
+  }
+
+  private static func endsPairValue(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "&", ";", "#", "\r", "\n", "\"", "<", ">", "\\": true
+    default: false
     }
   }
 
@@ -386,22 +392,6 @@ private struct Masking {
       unescaped.removingPercentEncoding ?? unescaped, at: place, naming: naming)
     secretNames[key] = secret
     return secret
-  }
-
-  /// Whether `value` holds a `%`, with `next` the first `%` at or after the last value asked
-  /// about: values overlap, and searching each to its end took time the square of a long line.
-  private func hasPercent(in value: Range<String.Index>, after next: inout String.Index) -> Bool {
-    if next < value.lowerBound {
-      next = text.unicodeScalars[value.lowerBound...].firstIndex(of: "%") ?? text.endIndex
-    }
-    return next < value.upperBound
-  }
-
-  private static func endsPairValue(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar {
-    case "&", ";", "#", "\r", "\n", "\"", "<", ">", "\\": true
-    default: false
-    }
   }
 
   /// Each echo where it shows, longest first, as written or percent-encoded; what a rule
@@ -519,12 +509,6 @@ private struct Masking {
     let place: CredentialName.Place
   }
 
-  private struct ScannedGap: Hashable {
-    let start: String.Index
-    let end: String.Index
-    init(_ range: Range<String.Index>) { (start, end) = (range.lowerBound, range.upperBound) }
-  }
-
   /// A value masked already: ``LogRedaction/masked(_:)`` writes `••••(N chars)`, after the
   /// label a credential's shape keeps (`AKIA••••(16 chars)`, `github_pat_••••(…)`: 11
   /// characters at most, a word of its own). A longer word before it is no label, but a secret.
@@ -538,8 +522,8 @@ private struct Masking {
     literal: "(?m)^[ \\t]*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \\t]*:[ \\t]*(.*?)[ \\t]*$")
   /// `Name:` inside a line, and the spaces after it: a header quoted in a command
   /// (`curl -H 'X-Api-Key: …'`), in a message, or in another header's value
-  /// (``claimHeadersInLines()`` finds the value, so a header inside another's value is found
-  /// too). A report's own `✗ field: expected …, got …` lines are masked where they are written
+  /// (``claimNamedValues(_:at:endingAt:)`` finds the value, so a header inside another's value
+  /// is found too). A report's own `✗ field: expected …, got …` lines are masked where they are written
   /// (what the request had, inside them, is still read here).
   static let headerInLineName = SharedRegex(
     literal: "(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):[ \\t]*+(?!expected )")
@@ -556,7 +540,7 @@ private struct Masking {
   /// `("name", "value")`: Swift source the tool generates, such as `.query("code", "…")`.
   static let quotedArguments = SharedRegex(
     literal: "\"([^\"\\\\\\n]{1,100})\"[ \\t]*,[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
-  /// The `name=` of a pair (``claimPairs()`` finds its value).
+  /// The `name=` of a pair (``claimNamedValues(_:at:endingAt:)`` finds its value).
   static let pairName = SharedRegex(
     literal: "(?<![A-Za-z0-9_.%+\\[\\]-])([A-Za-z0-9_.%+\\[\\]-]+)=")
   /// `"name":` before a value that is not a string.
