@@ -773,30 +773,13 @@ extension InterceptingProtocol {
   private func startResponse(_ reply: HTTPReply, _ client: URLProtocolClient) {
     let source: BodySender.Source
     let length: Int?
-    switch reply.body.storage {
-    case .unavailable(let message):
+    do {
+      (source, length) = try BodySender.Source.opening(reply.body)
+    } catch {
       markFinished()
       client.urlProtocol(
-        self, didFailWithError: URLError.understudy(.fileDoesNotExist, message, reply.url))
+        self, didFailWithError: URLError.understudy(error.code, error.message, reply.url))
       return
-    case .data(let data):
-      source = .data(data, offset: 0)
-      length = data.count
-    case .file(let fileURL):
-      let handle: FileHandle
-      do {
-        handle = try FileHandle(forReadingFrom: fileURL)
-      } catch {
-        markFinished()
-        client.urlProtocol(
-          self,
-          didFailWithError: URLError.understudy(
-            .noPermissionsToReadFile, ResponseBody.cannotOpen(fileURL, because: error), reply.url))
-        return
-      }
-      source = .file(handle)
-      length =
-        (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? nil
     }
     client.urlProtocol(
       self, didReceive: reply.httpResponse(bodyLength: length), cacheStoragePolicy: .notAllowed)

@@ -240,24 +240,13 @@ package final class ServedExchange: @unchecked Sendable {
       headers = http.headers
       bodyDelay = http.bodyDelay
       waitsInBody = http.bodyDelay > 0 || http.bytesPerSecond != nil || http.chunks != nil
+      if case .file = http.body.storage { waitsInBody = true }
       let source: BodySender.Source
       let length: Int?
-      switch http.body.storage {
-      case .data(let data):
-        source = .data(data, offset: 0)
-        length = data.count
-      case .file(let url):
-        waitsInBody = true
-        let handle: FileHandle
-        do {
-          handle = try FileHandle(forReadingFrom: url)
-        } catch {
-          return setText(500, ResponseBody.cannotOpen(url, because: error), for: request)
-        }
-        source = .file(handle)
-        length = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
-      case .unavailable(let message):
-        return setText(500, message, for: request)
+      do {
+        (source, length) = try BodySender.Source.opening(http.body)
+      } catch {
+        return setText(500, error.message, for: request)
       }
       // A streamed body has no length up front, as with a real server sending events.
       if http.chunks == nil, let length { headers = Self.framing(headers, length: length) }
