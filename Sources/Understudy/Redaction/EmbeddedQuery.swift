@@ -73,18 +73,24 @@ extension CompiledRedaction {
   }
 }
 
-/// Finds `name=value` pairs right after `?`, `&`, `;` or `#` in UTF-8 text, byte by byte.
+/// Finds `name=value` pairs in UTF-8 text, byte by byte: right after `?`, `&`, `;` or `#` (a
+/// URL's query in a page, a JSON string or a header), and right after white space or at the
+/// start of the text (a log line, `level=info token=…`, in a body that is no form).
 ///
 /// It finds exactly what the regular expression
-/// `(?<=[?&;#])([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests compare the
-/// two): a name of 1 to 100 URL characters and a value that stops where a URL, a JSON string
-/// or an HTML attribute would end, so JSON stays JSON. ICU ran that expression over a 50 MB
-/// body at under 10 MB/s, most of a credential scan's time.
+/// `(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
+/// compare the two): a name of 1 to 100 URL characters and a value that stops where a URL, a
+/// JSON string or an HTML attribute would end, so JSON stays JSON. ICU ran the expression it
+/// grew from over a 50 MB body at under 10 MB/s, most of a credential scan's time.
 enum EmbeddedQueryPairs {
   /// The longest name the expression accepts.
   static let maximumNameLength = 100
 
   /// Calls `body` with the byte ranges of each pair's name and value, in order.
+  ///
+  /// It looks for each `=` and reads the name backwards from it: `=` is rarer than what may come
+  /// before a name (every space of a text), and no name character is a delimiter, so the name
+  /// before an `=` is the whole run of name characters there.
   static func forEach(
     in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void
   ) {
@@ -92,44 +98,54 @@ enum EmbeddedQueryPairs {
     // A local copy: the loop then reads the table without the global's lazy-initialisation
     // check.
     let classes = Self.classes
-    var index = 1
+    var index = 0
     while index < count {
-      if index + 7 <= count {
-        // Pairs are rare in a large body: eight bytes without a delimiter are passed at once.
-        let word = ByteWord.load(bytes, at: index - 1)
-        let delimiters =
-          ByteWord.matches(word, UInt8(ascii: "?")) | ByteWord.matches(word, UInt8(ascii: "&"))
-          | ByteWord.matches(word, UInt8(ascii: ";")) | ByteWord.matches(word, UInt8(ascii: "#"))
-        guard delimiters != 0 else {
+      if index + 8 <= count {
+        // Eight bytes without an `=` are passed at once.
+        let signs = ByteWord.matches(ByteWord.load(bytes, at: index), UInt8(ascii: "="))
+        guard signs != 0 else {
           index += 8
           continue
         }
-        index += ByteWord.firstFlagged(delimiters)
+        index += ByteWord.firstFlagged(signs)
       }
-      guard classes[Int(bytes[index - 1])] & delimiter != 0 else {
+      guard bytes[index] == UInt8(ascii: "=") else {
         index += 1
         continue
       }
-      var nameEnd = index
-      while nameEnd < count, classes[Int(bytes[nameEnd])] & nameCharacter != 0 { nameEnd += 1 }
-      let nameLength = nameEnd - index
-      guard nameLength >= 1, nameLength <= maximumNameLength, nameEnd < count,
-        bytes[nameEnd] == UInt8(ascii: "=")
-      else {
-        // No delimiter is a name character, so no match can start inside this name.
-        index = max(nameEnd, index + 1)
-        continue
+      let nameEnd = index
+      index += 1
+      var nameStart = nameEnd
+      while nameStart > 0, nameEnd - nameStart <= maximumNameLength,
+        classes[Int(bytes[nameStart - 1])] & nameCharacter != 0
+      {
+        nameStart -= 1
       }
-      let valueStart = nameEnd + 1
-      let valueEnd = self.valueEnd(in: bytes, from: valueStart)
-      guard valueEnd > valueStart else {
-        index = valueStart
-        continue
-      }
-      body(index..<nameEnd, valueStart..<valueEnd)
+      let nameLength = nameEnd - nameStart
+      guard nameLength >= 1, nameLength <= maximumNameLength,
+        startsAfterDelimiter(nameStart, in: bytes, classes)
+      else { continue }
+      let valueEnd = self.valueEnd(in: bytes, from: index)
+      guard valueEnd > index else { continue }
+      body(nameStart..<nameEnd, index..<valueEnd)
       // The search goes on after the value, as a regular expression's next match does.
-      index = valueEnd + 1
+      index = valueEnd
     }
+  }
+
+  /// Whether a name may start at `start`: at the start of the text, or after a delimiter or a
+  /// white space character, which may be several bytes long.
+  private static func startsAfterDelimiter(
+    _ start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ classes: [UInt8]
+  ) -> Bool {
+    guard start > 0 else { return true }
+    let before = bytes[start - 1]
+    if before < 0x80 { return classes[Int(before)] & delimiter != 0 }
+    if start >= 2, bytes[start - 2] == 0xC2 { return isWhiteSpace(in: bytes, at: start - 2) }
+    if start >= 3, (0xE1...0xE3).contains(bytes[start - 3]) {
+      return isWhiteSpace(in: bytes, at: start - 3)
+    }
+    return false
   }
 
   /// Where the run of value characters starting at `start` ends: at `&`, `#`, `;`, `"`, `'`,
@@ -191,7 +207,9 @@ enum EmbeddedQueryPairs {
       classes[Int(byte)] |= nameCharacter
     }
     for byte in "&#;\"'<>\\".utf8 { classes[Int(byte)] |= valueStop }
-    for byte: UInt8 in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] { classes[Int(byte)] |= valueStop }
+    for byte: UInt8 in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] {
+      classes[Int(byte)] |= valueStop | delimiter
+    }
     return classes
   }()
 }

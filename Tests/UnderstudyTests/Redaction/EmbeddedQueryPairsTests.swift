@@ -8,7 +8,7 @@ import Testing
 @Suite struct EmbeddedQueryPairsTests {
   /// The expression the scanner replaced, run by ICU as it was.
   private static let expression = try! NSRegularExpression(
-    pattern: #"(?<=[?&;#])([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)"#)
+    pattern: #"(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)"#)
 
   private static func byExpression(_ text: String) -> [[Range<Int>]] {
     expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in

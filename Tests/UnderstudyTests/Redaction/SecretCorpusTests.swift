@@ -207,6 +207,25 @@ import Testing
       withAllowedCharacters: .alphanumerics)!
     _ = try? await session.data(for: request("/redirect-to?url=\(target)"))
 
+    // Credential pairs in text that is no form: log lines, a sentence in a JSON string, a
+    // header, each pair after a space or at the start of the text.
+    try await reply(
+      "text/plain",
+      "level=info token=\(corpus.plant("log line token"))\n"
+        + "password=\(corpus.plant("log line at the start")) user=ada\n"
+        + "retry\u{A0}api_key=\(corpus.plant("log line after a no-break space"))")
+    try await send(
+      request(
+        "/echo/log", body: "ts=1 level=debug client_secret=\(corpus.plant("request log line"))",
+        type: "text/plain"))
+    try await reply(
+      "application/json",
+      "{\"message\":\"signed in with access_token=\(corpus.plant("pair in a JSON string")) ok\"}")
+    var pairHeader = request("/echo/pair-header")
+    pairHeader.setValue(
+      "mode=debug session=\(corpus.plant("pair in a header"))", forHTTPHeaderField: "X-Debug")
+    try await send(pairHeader)
+
     // Echoes: in a response header, and in a later entry's bodies.
     let echoedKey = corpus.plant("echo in response header")
     var echo = request("/reply?type=text/plain", body: "key \(echoedKey)")

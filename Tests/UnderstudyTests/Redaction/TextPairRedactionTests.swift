@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A credential pair written in text that is no form, after a space or at the start of the text
+/// (`level=info token=…` in a log line, a sentence in a JSON string, a header): redaction read
+/// pairs only after `?`, `&`, `;` or `#`, so a cassette kept these while a printed report masked
+/// them (found 2026-11-28).
+@Suite struct TextPairRedactionTests {
+  static func logLines(_ token: String, _ secret: String) -> String {
+    "2026-11-28T03:00:00Z level=info msg=\"signed in\" token=\(token)\n"
+      + "client_secret=\(secret) retry=2\n"
+  }
+
+  @Test func aPairInAPlainTextBodyIsRedactedAndScanned() throws {
+    let token = plantedSecret("text token")
+    let secret = plantedSecret("text secret")
+    let entry = HAR.Entry.sample(
+      method: "POST",
+      postData: HAR.PostData(mimeType: "text/plain", text: Self.logLines(token, secret)),
+      content: HAR.Content(body: Data(Self.logLines(token, secret).utf8), mimeType: "text/plain"))
+    #expect(CredentialScanner().scan(HAR(entries: [entry])).count >= 2)
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(token) && !text.contains(secret))
+    #expect(try Redaction.default.redact(redacted).encodedText == text, "redacting is idempotent")
+    // The request is redacted first; the response then meets the same values as echoes.
+    #expect(
+      redacted.log.entries[0].request.postData?.text
+        == "2026-11-28T03:00:00Z level=info msg=\"signed in\" token=%3Credacted:token%3E\n"
+        + "client_secret=%3Credacted:client_secret%3E retry=2\n")
+    #expect(
+      redacted.log.entries[0].response.content.text
+        == "2026-11-28T03:00:00Z level=info msg=\"signed in\" token=<redacted:token>\n"
+        + "client_secret=<redacted:client_secret> retry=2\n")
+    #expect(CredentialScanner().scan(redacted).isEmpty)
+  }
+
+  @Test func pairsThatNameNoCredentialAreKept() throws {
+    let text = "level=info user=ada page=2 a==b =c token= done"
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(text.utf8), mimeType: "text/plain"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    #expect(redacted.log.entries[0].response.content.text == text)
+  }
+
+  /// Recorded through a real server, written, then replayed with the body compared byte for
+  /// byte: the live request is redacted the same way, so it still finds its entry.
+  @Test func aRecordedLogLineReplaysByItsRedactedBody() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("understudy-text-pairs-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("log.har")
+    let token = plantedSecret("replayed token")
+    var post = URLRequest(url: server.url("/echo/log"))
+    post.httpMethod = "POST"
+    post.httpBody = Data("level=debug token=\(token)".utf8)
+    post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+    let matching = ReplayMatching([.method, .path, .body])
+
+    let recording = StubRegistry()
+    let recorder = Cassette(at: file, mode: .missing, matching: matching)
+    recording.use(recorder)
+    _ = try await recording.makeSession().data(for: post)
+    #expect(recorder.finish().isEmpty)
+    let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+    while let written = files?.nextObject() as? URL {
+      let data = try Data(contentsOf: written)
+      #expect(data.range(of: Data(token.utf8)) == nil, "\(written.lastPathComponent) holds it")
+    }
+
+    let replaying = StubRegistry()
+    let replayer = Cassette(at: file, mode: .never, matching: matching)
+    replaying.use(replayer)
+    let (_, response) = try await replaying.makeSession().data(for: post)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(replayer.finish().isEmpty)
+  }
+}
