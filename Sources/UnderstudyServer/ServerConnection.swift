@@ -181,7 +181,7 @@
       _ parts: ResponseParts, to channel: any Channel, after seconds: TimeInterval
     ) -> Task<Void, Never> {
       Task {
-        if seconds > 0, (try? await Task.sleep(for: .seconds(seconds))) == nil {
+        if seconds > 0, (try? await Task.sleep(for: .wait(seconds: seconds))) == nil {
           parts.exchange.finish()
           return channel.close(promise: nil)
         }
@@ -235,7 +235,7 @@
           if let last = parts.last { try await channel.writeAndFlush(last).get() }
           switch then {
           case .wait(let seconds):
-            try await Task.sleep(for: .seconds(seconds))
+            try await Task.sleep(for: .wait(seconds: seconds))
           case .end(let keepingConnection):
             if !keepingConnection { channel.close(promise: nil) }
             return

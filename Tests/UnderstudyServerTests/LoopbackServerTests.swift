@@ -108,6 +108,44 @@
     }
 
     /// On Linux no custom protocol can serve a download task; a real server can.
+    /// A delay no clock can count is an answer that never comes: the client's timeout ends the
+    /// request, and the server goes on answering (it trapped converting the delay before).
+    @Test(
+      .servedStubs {
+        $0.stub(.get("/never"), StubResponse.text("late").delayed(by: .infinity))
+        $0.stub(.get("/huge"), StubResponse.text("late").delayed(by: 1e300))
+        $0.stub(.get("/never-body"), StubResponse.text("late").bodyDelayed(by: .infinity))
+        $0.stub(
+          .get("/never-part"),
+          .streaming([(Data("first".utf8), after: 0), (Data("never".utf8), after: .infinity)]))
+        $0.stub(.get("/ok"), .text("still here"))
+      })
+    func aDelayNoClockCanCountNeverAnswersAndTheServerGoesOn() async throws {
+      let base = try #require(LoopbackServer.current).baseURL
+      // A whole second: FoundationNetworking's own timer fails a request with a shorter
+      // timeout at once (0.3 s did), before the server has read it.
+      let codes = await withTaskGroup(of: (String, URLError.Code?).self) { group in
+        for path in ["never", "huge", "never-body", "never-part"] {
+          var request = URLRequest(url: base.appending(path: path))
+          request.timeoutInterval = 1
+          group.addTask { [request] in
+            do {
+              _ = try await plainSession.data(for: request)
+              return (path, nil)
+            } catch {
+              return (path, (error as? URLError)?.code)
+            }
+          }
+        }
+        return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+      }
+      #expect(
+        codes == [
+          "never": .timedOut, "huge": .timedOut, "never-body": .timedOut, "never-part": .timedOut,
+        ])
+      #expect(text(try await plainSession.data(from: base.appending(path: "ok")).0) == "still here")
+    }
+
     @Test(.servedStubs { $0.stub(.get("/report.csv"), .text("a,b\n1,2\n")) })
     func aDownloadTaskIsServed() async throws {
       let base = try #require(LoopbackServer.current).baseURL

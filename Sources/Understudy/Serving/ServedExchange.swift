@@ -156,7 +156,7 @@ package final class ServedExchange: @unchecked Sendable {
   ) async {
     switch decision.resolution {
     case .respond(let response) where response.delay > 0:
-      try? await Task.sleep(for: .seconds(response.delay))
+      try? await Task.sleep(for: .wait(seconds: response.delay))
       set(response, for: request)
     case .passThrough(let rewrite, let recording)
     where !settle(decision, for: request, origin: origin):

@@ -85,10 +85,11 @@ import Testing
     }
   }
 
-  @Test(arguments: API.allCases)
-  func aStubSlowerThanTheRequestTimeoutTimesOut(api: API) async throws {
+  /// An hour, and delays no clock can count: an infinite one is an answer that never comes.
+  @Test(arguments: API.allCases, [3_600, .infinity, .greatestFiniteMagnitude])
+  func aStubSlowerThanTheRequestTimeoutTimesOut(api: API, delay: TimeInterval) async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/data"), StubResponse.text("late").delayed(by: 3_600))
+    registry.stub(.get("/data"), StubResponse.text("late").delayed(by: delay))
     var request = URLRequest(url: url)
     request.timeoutInterval = 0.2
     let start = Date()
@@ -115,9 +116,14 @@ import Testing
     #expect(error?.code == .timedOut)
   }
 
-  @Test func aBodyDelayLongerThanTheTimeoutTimesOut() async throws {
+  @Test(arguments: [
+    StubResponse.text("late body").bodyDelayed(by: 5),
+    StubResponse.text("late body").bodyDelayed(by: .infinity),
+    .streaming([(Data("first".utf8), after: 0), (Data("never".utf8), after: .infinity)]),
+  ])
+  func aBodyDelayLongerThanTheTimeoutTimesOut(response: StubResponse) async throws {
     let registry = StubRegistry()
-    registry.stub(.get("/data"), StubResponse.text("late body").bodyDelayed(by: 5))
+    registry.stub(.get("/data"), response)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForResource = 0.3
     let error = try await withWatchdog {
