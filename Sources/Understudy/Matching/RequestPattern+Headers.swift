@@ -36,7 +36,8 @@ extension RequestPattern {
   ///
   /// An expression that does not compile puts a sentence in ``problems`` and never matches.
   public static func header(_ name: String, matching regex: String) -> RequestPattern {
-    withRegex(regex, field: "header \(name)") { regex, expected in
+    if let invalid = invalid(name, expected: "matches regex \(regex)") { return invalid }
+    return withRegex(regex, field: "header \(name)") { regex, expected in
       let last = LastVerdict()
       return headerCondition(name, expected: expected) { value in
         last.verdict(on: value) { regex.firstMatch(in: $0) != nil }
@@ -55,7 +56,8 @@ extension RequestPattern {
   /// .get("/public") && .noHeader("Authorization")
   /// ```
   public static func noHeader(_ name: String) -> RequestPattern {
-    RequestPattern(
+    if let invalid = invalid(name, expected: "absent") { return invalid }
+    return RequestPattern(
       Condition(
         field: "header \(name)".clipped(), expected: "absent",
         // Matching only asks whether the name is there; a report gathers the values it shows.
@@ -66,10 +68,21 @@ extension RequestPattern {
       })
   }
 
+  /// A pattern that never matches and says why, when `name` is no header name a request can
+  /// carry: matched, it would never match; as ``noHeader(_:)``, it would always match.
+  private static func invalid(_ name: String, expected: String) -> RequestPattern? {
+    guard let problem = HTTPHeaders.nameProblem(name) else { return nil }
+    return .invalid(
+      field: "header \(name)".clipped(), expected: expected,
+      problem: problem.prefix(1).uppercased() + problem.dropFirst()
+        + "; write the name as the request sends it, such as \"X-Request-ID\"")
+  }
+
   private static func headerCondition(
     _ name: String, expected: String, test: @escaping @Sendable (String) -> Bool
   ) -> RequestPattern {
-    RequestPattern(
+    if let invalid = invalid(name, expected: expected) { return invalid }
+    return RequestPattern(
       Condition(
         field: "header \(name)".clipped(), expected: expected.clipped(),
         // Matching walks the fields in place; only a report needs the values gathered.

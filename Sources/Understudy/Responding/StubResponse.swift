@@ -337,10 +337,7 @@ public struct StubResponse: Sendable {
 
   /// Why a header field with this name and value cannot go out on the wire, or `nil`.
   package static func fieldProblem(name: String, value: String) -> String? {
-    if name.isEmpty || !name.utf8.allSatisfy(ASCIIByte.isTokenCharacter) {
-      return "the header name \(name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
-        + "(letters, digits and !#$%&'*+-.^_`|~ only)"
-    }
+    if let problem = HTTPHeaders.nameProblem(name) { return problem }
     if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
       return "the value of header \(name) holds a line break or a NUL, which would end "
         + "the header or the response on the wire"

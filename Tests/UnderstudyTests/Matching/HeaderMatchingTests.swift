@@ -70,4 +70,32 @@ import Testing
       .noHeader("Content-Type"), json,
       field: "header Content-Type", expected: "absent", actual: "present: application/json")
   }
+
+  /// A name no request can carry never matched (and `noHeader` always did), silently: a space
+  /// or a colon copied from a raw request (`"X-Trace: "`), or an empty name.
+  @Test(arguments: ["Bad Name", "X-Trace:", "", "Accept\n", "Ünïcode"])
+  func aNameNoRequestCanCarryIsAProblem(name: String) {
+    let problem =
+      "The header name \(name.oneLine.quoted(limit: 40)) is not a valid HTTP field name (letters, "
+      + "digits and !#$%&'*+-.^_`|~ only); write the name as the request sends it, such as "
+      + "\"X-Request-ID\""
+    let sent = request("GET", "https://a.test/", headers: ["X-Trace": "1"])
+    for pattern in [
+      RequestPattern.header(name, "1"), .header(name, containing: "1"),
+      .header(name, matching: "1"), .header(name, matching: "[unbalanced"), .header(name),
+      .noHeader(name),
+    ] {
+      expectInvalid(pattern, problem: problem, against: sent)
+      expectInvalid(pattern, problem: problem, against: none)
+    }
+  }
+
+  @Test func aStubOnAnInvalidNameIsReportedWhereItIsDeclared() {
+    let registry = StubRegistry()
+    withKnownIssue {
+      registry.stub(.get("https://a.test/") && .header("Bad Name", "1"), .ok)
+    } matching: { issue in
+      issue.description.contains("is not a valid HTTP field name")
+    }
+  }
 }
