@@ -309,8 +309,13 @@ private struct ShapeScanner {
       end += 1
       padding += 1
     }
+    // A value masked already right after the run stands for characters the run went on with
+    // (`Bearer abc123password=••••(6 chars)` was `…password=secret`), so it is not the
+    // credential's end: taken for one, masking that text again masked more.
     guard
-      end == count || !(isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "="))
+      end == count
+        || !(isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "=")
+          || has("••••", at: end))
     else { return nil }
     let secret = secretStart..<end
     switch kind {

@@ -208,6 +208,7 @@ private struct Masking {
   /// masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
     guard !range.isEmpty else { return }
+    if let kept = keepingEscape(range) { return add(kept, LogRedaction.masked(String(text[kept]))) }
     guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
     let low = Self.firstEnding(after: range.lowerBound, in: claims) { $0.range }
     var end = low
@@ -220,6 +221,23 @@ private struct Masking {
     if end - low == 1, union == claims[low].range { return }
     let merged = union == range ? replacement : LogRedaction.masked(String(text[union]))
     claims.replaceSubrange(low..<end, with: [(union, merged)])
+  }
+
+  /// `range` without its last character when that is a backslash escaping the character after
+  /// the range (`"x-api-key: \"` in a JSON string, cut short), or `nil` when it ends otherwise.
+  /// Masked away, the backslash would free that quote: the masked text would then hold a JSON
+  /// string the text did not, and masking it again would mask more.
+  private func keepingEscape(_ range: Range<String.Index>) -> Range<String.Index>? {
+    guard range.upperBound < text.endIndex else { return nil }
+    var start = range.upperBound
+    while start > text.startIndex,
+      text.unicodeScalars[text.unicodeScalars.index(before: start)] == "\\"
+    {
+      start = text.unicodeScalars.index(before: start)
+    }
+    let run = text.unicodeScalars.distance(from: start, to: range.upperBound)
+    guard run % 2 == 1 else { return nil }
+    return range.lowerBound..<text.unicodeScalars.index(before: range.upperBound)
   }
 
   /// A rule's range that holds values masked already (or placeholders): the masked values stay

@@ -173,6 +173,21 @@ import Testing
     #expect(LogRedaction.mask(once) == once)
   }
 
+  /// Masking made text that read differently: a value ending in the backslash of an escaped
+  /// quote freed that quote (a JSON string cut short in a report became a whole one), and a
+  /// value masked right after a token looked like the token's end. Masking the result again
+  /// masked more.
+  @Test(arguments: [
+    (#""password":"x-api-key: \""#, #""password":"x-api-key: \""#),
+    (#""password":"token=abc:\""#, #""password":"token=••••(4 chars)\""#),
+    ("Bearer abc123password=abcabc", "Bearer abc123password=••••(6 chars)"),
+  ])
+  func maskingLeavesNoTextThatReadsDifferently(text: String, masked: String) {
+    let once = LogRedaction.mask(text)
+    #expect(once == masked)
+    #expect(LogRedaction.mask(once) == once)
+  }
+
   @Test func textWithoutCredentialsIsUnchangedAndUnnoted() {
     let text = "Understudy: no stub matched GET https://api.test/users/7?page=2\n  Accept: */*"
     #expect(LogRedaction.mask(text, noting: true) == text)
