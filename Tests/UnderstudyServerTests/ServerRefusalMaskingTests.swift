@@ -13,8 +13,7 @@
 
     /// The whole answer, head and body, as curl received it.
     private static func raw(_ arguments: String...) async throws -> String {
-      let curl = try await Subprocess.run(
-        ["curl", "--silent", "--show-error", "--max-time", "10", "--include"] + arguments)
+      let curl = try await Subprocess.curl(["--include"] + arguments)
       #expect(curl.status == 0, "\(curl.errors)")
       return curl.output
     }

@@ -52,6 +52,11 @@
 
     /// `curl` with a time limit, so a server that hangs fails the test instead of stalling it.
     static func curl(_ arguments: String...) async throws -> Subprocess {
+      try await curl(arguments)
+    }
+
+    /// The same, with the arguments in an array.
+    static func curl(_ arguments: [String]) async throws -> Subprocess {
       try await run(["curl", "--silent", "--show-error", "--max-time", "10"] + arguments)
     }
   }
