@@ -11,6 +11,9 @@ import Foundation
 /// - the value of a header, query or form parameter, or JSON member whose name says so
 ///   (``CredentialName``): `Authorization`, `Cookie`, `*-Token`, `*-Key`, `password`,
 ///   `client_secret`, `apiKey`, OAuth's `code` parameter, and their other spellings;
+/// - a value in quotes assigned to such a name in a configuration file or a script
+///   (`password = "…"`, `apiKey: '…'`), and the `value` or `content` of a tag that such a
+///   `name` names (`<meta name="csrf-token" content="…">`);
 /// - URL userinfo (`https://user:pass@host`);
 /// - any value ``CredentialScanner`` recognises by shape (JWTs, `ghp_…`, AWS keys, PEM keys).
 package enum LogRedaction {
@@ -173,6 +176,7 @@ private struct Masking {
     claimUnquotedMembers()
     claimXMLElements()
     claimXMLAttributes()
+    claimAssignments()
     claimJSONDifferences()
     claimNamedValues(Self.pairName, at: .parameter, endingAt: Self.endsPairValue)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
@@ -468,6 +472,15 @@ private struct Masking {
       in: text, selecting: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
     {
       add(attribute.value, LogRedaction.masked(String(text[attribute.value])))
+    }
+  }
+
+  /// A credential assigned by name in quotes, in a configuration file or a script
+  /// (`password = "…"`, `apiKey: '…'`); the header rules read bare `name: value` lines.
+  private mutating func claimAssignments() {
+    for assignment in TextAssignments.assignments(in: text, quotedOnly: true)
+    where isSecret(assignment.name, at: .jsonMember) {
+      add(assignment.value, LogRedaction.masked(String(text[assignment.value])))
     }
   }
 

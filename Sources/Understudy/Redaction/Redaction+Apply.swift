@@ -269,6 +269,7 @@ struct CompiledRedaction: Sendable {
       text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
       if !isJSON {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
+        text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
       }
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
     }

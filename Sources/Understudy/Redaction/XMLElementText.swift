@@ -72,28 +72,45 @@ enum XMLElementContent {
   private static let tagWithAttributes = SharedRegex(
     literal: #"<[A-Za-z_][\w.:\-]*(\s[^<>]*?)/?>"#)
   /// One attribute: its local name (group 1, after any namespace prefix) and its value in double
-  /// (group 2) or single quotes (group 3).
+  /// (group 2) or single quotes (group 3), or unquoted as HTML allows (group 4).
   private static let attribute = SharedRegex(
-    literal: #"(?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+    literal:
+      #"(?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"#)
 
-  /// The values of the attributes `selecting` chooses by local name (`<auth token="…"/>`), in
-  /// order; each with its local name and the range of its value, which is never empty.
+  /// The attributes that name the value of their tag's `value` or `content` attribute, as an
+  /// HTML form's hidden field and a page's meta tag do: `<input name="csrf_token" value="…">`,
+  /// `<meta name="csrf-token" content="…">`.
+  private static let namingAttributes: Set<String> = ["name", "id", "property"]
+  private static let namedAttributes: Set<String> = ["value", "content"]
+
+  /// The values of the attributes `selecting` chooses by local name (`<auth token="…"/>`), and
+  /// of those another attribute of the tag names (`<input name="csrf_token" value="…">`), in
+  /// order; each with its name and the range of its value, which is never empty.
   static func attributes(in text: String, selecting: (String) -> Bool)
     -> [(name: String, value: Range<String.Index>)]
   {
     var found: [(name: String, value: Range<String.Index>)] = []
     for tag in tagWithAttributes.matches(in: text) {
       guard let inside = Range(tag.range(at: 1), in: text) else { continue }
+      var named: (name: String, value: Range<String.Index>)?
+      var naming: String?
       for match in attribute.matches(in: text, within: inside) {
-        guard let name = Range(match.range(at: 1), in: text),
-          selecting(String(text[name])),
-          let value = Range(match.range(at: 2), in: text) ?? Range(match.range(at: 3), in: text),
+        guard let nameRange = Range(match.range(at: 1), in: text),
+          let value = (2...4).lazy.compactMap({ Range(match.range(at: $0), in: text) }).first,
           !value.isEmpty
         else { continue }
-        found.append((String(text[name]), value))
+        let name = String(text[nameRange])
+        if selecting(name) {
+          found.append((name, value))
+        } else if namingAttributes.contains(name.lowercased()), selecting(String(text[value])) {
+          naming = String(text[value])
+        } else if namedAttributes.contains(name.lowercased()) {
+          named = (name, value)
+        }
       }
+      if let naming, let named { found.append((naming, named.value)) }
     }
-    return found
+    return found.sorted { $0.value.lowerBound < $1.value.lowerBound }
   }
 
   /// The first end tag for `name` from `start`: `</name>`, or `<\/name>` as JSON escapes it.

@@ -221,6 +221,21 @@ import Testing
     try await reply(
       "application/json",
       "{\"message\":\"signed in with access_token=\(corpus.plant("pair in a JSON string")) ok\"}")
+    // Credentials a configuration file, a script or a page names.
+    try await reply(
+      "application/yaml",
+      "kind: Secret\npassword: \(corpus.plant("YAML bare"))\n"
+        + "client_secret: '\(corpus.plant("YAML quoted"))'\n")
+    try await send(
+      request(
+        "/echo/toml", body: "[db]\npassword = \"\(corpus.plant("TOML request"))\"\n",
+        type: "application/toml"))
+    try await reply(
+      "text/html",
+      "<form><input type=\"hidden\" name=\"authenticity_token\" value=\""
+        + "\(corpus.plant("HTML hidden field"))\"></form>"
+        + "<meta name=\"csrf-token\" content=\"\(corpus.plant("HTML meta tag"))\">"
+        + "<script>const apiKey = '\(corpus.plant("script literal"))';</script>")
     var pairHeader = request("/echo/pair-header")
     pairHeader.setValue(
       "mode=debug session=\(corpus.plant("pair in a header"))", forHTTPHeaderField: "X-Debug")

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// Credentials a text body names without JSON or a form: a YAML or TOML configuration, an `.env`
+/// file, a script, an HTML form's hidden field and a page's meta tag. An audit (2026-11-28)
+/// found every one of these written to cassettes raw, and all but the YAML ones printed raw.
+@Suite struct TextAssignmentRedactionTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    var mimeType: String
+    var body: @Sendable (String) -> String
+    var redacted: String
+    var testDescription: String { mimeType + " " + redacted.prefix(30) }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      mimeType: "application/yaml", body: { "apiVersion: v1\npassword: \($0) # rotated\n" },
+      redacted: "apiVersion: v1\npassword: %3Credacted:password%3E\n"),
+    Case(
+      mimeType: "application/yaml", body: { "db:\n  client_secret: '\($0)'\n" },
+      redacted: "db:\n  client_secret: '<redacted:client_secret>'\n"),
+    Case(
+      mimeType: "application/toml", body: { "[db]\npassword = \"\($0)\"\n" },
+      redacted: "[db]\npassword = \"<redacted:password>\"\n"),
+    Case(
+      mimeType: "text/plain", body: { "export API_SECRET=\"\($0)\"\n" },
+      redacted: "export API_SECRET=\"<redacted:API_SECRET>\"\n"),
+    Case(
+      mimeType: "application/javascript", body: { "const config = { apiKey: '\($0)' };" },
+      redacted: "const config = { apiKey: '<redacted:apiKey>' };"),
+    Case(
+      mimeType: "text/plain", body: { "user: ada password: \($0)" },
+      redacted: "user: ada password: %3Credacted:password%3E"),
+    Case(
+      mimeType: "text/html",
+      body: { "<form><input type=hidden name=authenticity_token value=\($0)></form>" },
+      redacted:
+        "<form><input type=hidden name=authenticity_token value=%3Credacted:authenticity_token%3E></form>"
+    ),
+    Case(
+      mimeType: "text/html", body: { "<head><meta name=\"csrf-token\" content=\"\($0)\"></head>" },
+      redacted: "<head><meta name=\"csrf-token\" content=\"%3Credacted:csrf-token%3E\"></head>"),
+  ]
+
+  @Test(arguments: cases)
+  func aCredentialNamedInATextBodyIsRedactedScannedAndMasked(_ example: Case) throws {
+    let secret = plantedSecret("assignment")
+    var body = example.body(secret)
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(body.utf8), mimeType: example.mimeType))
+    #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 1)
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let text = try redacted.encodedText
+    #expect(!text.contains(secret))
+    // A YAML comment after a bare value is part of it: nothing tells the two apart.
+    body = redacted.log.entries[0].response.content.text ?? ""
+    #expect(body == example.redacted)
+    #expect(try Redaction.default.redact(redacted).encodedText == text, "redacting is idempotent")
+    #expect(CredentialScanner().scan(redacted).isEmpty)
+    let masked = LogRedaction.mask(example.body(secret))
+    #expect(!masked.contains(secret), "\(masked)")
+    #expect(LogRedaction.mask(masked) == masked)
+  }
+
+  @Test func namesNoRuleSelectsAndProseAreKept() {
+    let text = """
+      apiVersion: v1
+      name: csrf_token
+      title = "Settings"
+      <input name="username" value="ada"> <meta name="viewport" content="width=device-width">
+      See https://example.com:8443/docs for help.
+      """
+    let entry = HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: "text/html"))
+    #expect(Redaction.default.redact(entry) == entry)
+    #expect(LogRedaction.mask(text) == text)
+  }
+}
