@@ -8,7 +8,8 @@ extension CompiledRedaction {
   /// (`next=https%3A%2F%2Fapi%2Fcb%3Fcode%3D…`), as in the request URL; with `nesting`, those
   /// are replaced too, up to ``nestedURLLevels`` levels down.
   func embeddedQueryReplacements(
-    in text: String, nesting: Bool = true, echoes: inout RedactionEchoes
+    in text: String, nesting: Bool = true, commaSeparated: Bool = false,
+    echoes: inout RedactionEchoes
   ) -> [(Range<Int>, String)] {
     guard !queryNames.isEmpty || redactsUserinfo else { return [] }
     var text = text
@@ -26,7 +27,8 @@ extension CompiledRedaction {
       // A large body repeats a few names (`page`, `ref`) millions of times; each is decoded
       // and matched once.
       var verdicts: [String: Bool] = [:]
-      EmbeddedQueryPairs.forEach(in: bytes) { nameRange, valueRange in
+      EmbeddedQueryPairs.forEach(in: bytes, commaSeparated: commaSeparated) {
+        nameRange, valueRange in
         let rawName = String(decoding: bytes[nameRange], as: UTF8.self)
         let isSelected: Bool
         if let known = verdicts[rawName] {
@@ -90,14 +92,17 @@ enum EmbeddedQueryPairs {
   ///
   /// It looks for each `=` and reads the name backwards from it: `=` is rarer than what may come
   /// before a name (every space of a text), and no name character is a delimiter, so the name
-  /// before an `=` is the whole run of name characters there.
+  /// before an `=` is the whole run of name characters there. With `commaSeparated`, a `,` also
+  /// ends a value and may come before a name, as in a header's list (`Baggage: userId=ada,
+  /// sessionToken=…`).
   static func forEach(
-    in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void
+    in bytes: UnsafeBufferPointer<UInt8>, commaSeparated: Bool = false,
+    _ body: (Range<Int>, Range<Int>) -> Void
   ) {
     let count = bytes.count
     // A local copy: the loop then reads the table without the global's lazy-initialisation
     // check.
-    let classes = Self.classes
+    let classes = commaSeparated ? Self.listClasses : Self.classes
     var index = 0
     while index < count {
       if index + 8 <= count {
@@ -125,7 +130,7 @@ enum EmbeddedQueryPairs {
       guard nameLength >= 1, nameLength <= maximumNameLength,
         startsAfterDelimiter(nameStart, in: bytes, classes)
       else { continue }
-      let valueEnd = self.valueEnd(in: bytes, from: index)
+      let valueEnd = self.valueEnd(in: bytes, from: index, classes)
       guard valueEnd > index else { continue }
       body(nameStart..<nameEnd, index..<valueEnd)
       // The search goes on after the value, as a regular expression's next match does.
@@ -150,7 +155,9 @@ enum EmbeddedQueryPairs {
 
   /// Where the run of value characters starting at `start` ends: at `&`, `#`, `;`, `"`, `'`,
   /// `<`, `>`, `\` or white space (Unicode's, as ICU's `\s` has it).
-  private static func valueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  private static func valueEnd(
+    in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ classes: [UInt8]
+  ) -> Int {
     var index = start
     let count = bytes.count
     while index < count {
@@ -210,6 +217,13 @@ enum EmbeddedQueryPairs {
     for byte: UInt8 in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] {
       classes[Int(byte)] |= valueStop | delimiter
     }
+    return classes
+  }()
+
+  /// ``classes`` with `,` a delimiter and the end of a value, for a header's list.
+  private static let listClasses: [UInt8] = {
+    var classes = Self.classes
+    classes[Int(UInt8(ascii: ","))] |= delimiter | valueStop
     return classes
   }()
 }

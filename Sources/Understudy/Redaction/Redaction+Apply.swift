@@ -102,11 +102,15 @@ struct CompiledRedaction: Sendable {
     func has(_ text: String?, _ character: Unicode.Scalar) -> Bool {
       text?.utf8.contains(UInt8(ascii: character)) ?? false
     }
-    // A header may hold a URL with a query or user information (`Link: <https://u:p@host/>`).
+    // A header may hold a URL with a query or user information (`Link: <https://u:p@host/>`),
+    // or a pair, a JSON member or an assignment no header rule names: those are looked for only
+    // in a value with an `=` or a `:`, as redaction would.
     let headerMayChange = { (field: HTTPHeaders.Field) in
-      headerNames.matches(field.name)
-        || (has(field.value, "=") && (has(field.value, "?") || has(field.value, "#")))
-        || (redactsUserinfo && has(field.value, "@"))
+      if headerNames.matches(field.name) { return true }
+      if redactsUserinfo && has(field.value, "@") { return true }
+      guard has(field.value, "=") || has(field.value, ":") else { return false }
+      var scratch = RedactionEchoes()
+      return redact(field.value, in: .header(name: field.name), echoes: &scratch) != field.value
     }
     if request.headers.contains(where: headerMayChange) { return true }
     // An absolute URL's decoded path is the snapshot's (which says "/" for an empty one);
@@ -206,8 +210,7 @@ struct CompiledRedaction: Sendable {
         return RedactionPlaceholder.text(key)
       }
       if Self.urlHeaders.contains(name.lowercased()) { return redactURL(value, echoes: &echoes) }
-      // A `Link` header, or any other that carries URLs.
-      return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
+      return redactHeaderText(value, echoes: &echoes)
     case .cookie(let isRequest):
       let key = isRequest ? "cookie" : "set-cookie"
       guard headerNames.matches(key) else { return value }
@@ -236,6 +239,17 @@ struct CompiledRedaction: Sendable {
     case .text:
       return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     }
+  }
+
+  /// A header no rule names: a `Link` with URLs, a list of pairs (`Baggage: userId=ada,
+  /// sessionToken=…`), or a JSON object or a configuration line a service passes along, each
+  /// with its credentials replaced as a text body's are.
+  private func redactHeaderText(_ value: String, echoes: inout RedactionEchoes) -> String {
+    var value = Self.splice(
+      value, JSONMemberText.replacements(in: value, rules: self, echoes: &echoes))
+    value = Self.splice(value, assignmentReplacements(in: value, echoes: &echoes))
+    return Self.splice(
+      value, embeddedQueryReplacements(in: value, commaSeparated: true, echoes: &echoes))
   }
 
   private func redactBody(_ text: String, mimeType: String, echoes: inout RedactionEchoes)

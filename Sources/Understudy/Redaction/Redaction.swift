@@ -75,6 +75,7 @@ public struct Redaction: Sendable {
     "*-Token", "*-Api-Key", "*-Access-Key",
     "*-Secret-Key", "*-Private-Key", "*-Subscription-Key", "*-Functions-Key", "*-Secret",
     "*-Password", "*-Credential", "*-Signature", "*-Session", "*-Session-Id", "*-Auth",
+    "Authentication", "*-Authentication",
   ]
 
   /// Query parameters and form fields that carry credentials in OAuth (the authorization

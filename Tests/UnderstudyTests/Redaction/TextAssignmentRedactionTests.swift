@@ -3,6 +3,10 @@ import Testing
 
 @testable import Understudy
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Credentials a text body names without JSON or a form: a YAML or TOML configuration, an `.env`
 /// file, a script, an HTML form's hidden field and a page's meta tag. An audit (2026-11-28)
 /// found every one of these written to cassettes raw, and all but the YAML ones printed raw.
@@ -76,4 +80,50 @@ import Testing
     #expect(Redaction.default.redact(entry) == entry)
     #expect(LogRedaction.mask(text) == text)
   }
+}
+
+/// Headers no rule names that still carry a credential: a list of pairs, a JSON object, a
+/// configuration line, and `Authentication`, which some services use for `Authorization`.
+@Suite struct HeaderTextRedactionTests {
+  static let headers: [(name: String, value: @Sendable (String) -> String)] = [
+    ("Baggage", { "userId=ada,sessionToken=\($0),region=eu" }),
+    ("X-Client-Data", { #"{"apiKey":"\#($0)","v":2}"# }),
+    ("X-Config", { #"mode=fast password="\#($0)""# }),
+    ("X-Debug", { "token: \($0)" }),
+    ("Authentication", { "Bearer \($0)" }),
+  ]
+
+  @Test func aCredentialInAHeaderNoRuleNamesIsRedactedScannedAndMasked() throws {
+    for header in Self.headers {
+      let secret = plantedSecret(header.name)
+      let value = header.value(secret)
+      let entry = HAR.Entry.sample(requestHeaders: [HAR.Header(name: header.name, value: value)])
+      #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 1, "\(header.name)")
+      let redacted = Redaction.default.redact(HAR(entries: [entry]))
+      let text = try redacted.encodedText
+      #expect(!text.contains(secret), "\(header.name)")
+      #expect(try Redaction.default.redact(redacted).encodedText == text)
+      #expect(!LogRedaction.mask("\(header.name): \(value)").contains(secret), "\(header.name)")
+    }
+    let baggage = HAR.Entry.sample(requestHeaders: [
+      HAR.Header(name: "Baggage", value: "userId=ada,sessionToken=abc123def456,region=eu")
+    ])
+    #expect(
+      Redaction.default.redact(baggage).request.headers.first?.value
+        == "userId=ada,sessionToken=%3Credacted:sessiontoken%3E,region=eu")
+  }
+
+  /// The live request is redacted before matching only when redaction would change it; a header
+  /// that holds a credential pair must count, or a recorded placeholder never matches it.
+  @Test func aReplayMatchingTheHeaderFindsTheRedactedEntry() async throws {
+    let secret = plantedSecret("replayed baggage")
+    try await expectRecordedAndReplayed(
+      keeping: secret, matching: ReplayMatching([.method, .path, .headers(["Baggage"])])
+    ) { server in
+      var request = URLRequest(url: server.url("/echo/baggage"))
+      request.setValue("userId=ada,sessionToken=\(secret)", forHTTPHeaderField: "Baggage")
+      return request
+    }
+  }
+
 }

@@ -52,35 +52,15 @@ import Testing
   /// Recorded through a real server, written, then replayed with the body compared byte for
   /// byte: the live request is redacted the same way, so it still finds its entry.
   @Test func aRecordedLogLineReplaysByItsRedactedBody() async throws {
-    let server = try await LoopbackServer.start()
-    defer { server.stop() }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("understudy-text-pairs-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("log.har")
     let token = plantedSecret("replayed token")
-    var post = URLRequest(url: server.url("/echo/log"))
-    post.httpMethod = "POST"
-    post.httpBody = Data("level=debug token=\(token)".utf8)
-    post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-    let matching = ReplayMatching([.method, .path, .body])
-
-    let recording = StubRegistry()
-    let recorder = Cassette(at: file, mode: .missing, matching: matching)
-    recording.use(recorder)
-    _ = try await recording.makeSession().data(for: post)
-    #expect(recorder.finish().isEmpty)
-    let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
-    while let written = files?.nextObject() as? URL {
-      let data = try Data(contentsOf: written)
-      #expect(data.range(of: Data(token.utf8)) == nil, "\(written.lastPathComponent) holds it")
+    try await expectRecordedAndReplayed(
+      keeping: token, matching: ReplayMatching([.method, .path, .body])
+    ) { server in
+      var post = URLRequest(url: server.url("/echo/log"))
+      post.httpMethod = "POST"
+      post.httpBody = Data("level=debug token=\(token)".utf8)
+      post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+      return post
     }
-
-    let replaying = StubRegistry()
-    let replayer = Cassette(at: file, mode: .never, matching: matching)
-    replaying.use(replayer)
-    let (_, response) = try await replaying.makeSession().data(for: post)
-    #expect((response as? HTTPURLResponse)?.statusCode == 200)
-    #expect(replayer.finish().isEmpty)
   }
 }
