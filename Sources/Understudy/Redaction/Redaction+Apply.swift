@@ -283,8 +283,9 @@ struct CompiledRedaction: Sendable {
       text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
       if !isJSON {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
-        text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
       }
+      // In JSON too: a GraphQL query names its arguments inside a string.
+      text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
     }
     return applyPatterns(text)

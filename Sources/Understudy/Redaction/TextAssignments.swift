@@ -1,17 +1,11 @@
-/// Values assigned to a name in text that is neither JSON nor a form: YAML (`password: …`),
-/// TOML and INI files (`password = "…"`), `.env` files (`API_SECRET="…"`) and scripts
-/// (`const apiKey = '…'`, `{ apiKey: '…' }`). Cassettes redact, and logs mask, those whose name
+/// Values assigned to a name in text that is no form: YAML (`password: …`), TOML and INI
+/// files (`password = "…"`), `.env` files (`API_SECRET="…"`), scripts (`const apiKey = '…'`,
+/// `{ apiKey: '…' }`), and a GraphQL query's arguments in a JSON string. Cassettes redact, and logs mask, those whose name
 /// a JSON member rule selects: the names a configuration file or a script gives its secrets are
 /// the names a JSON body gives them.
 enum TextAssignments {
-  /// A bare name at a word's start, `:` or `=` (group 2), and maybe a value in quotes on the
-  /// same line (group 4 holds what is inside them). A bare value is read by
-  /// ``bareValueEnd(in:from:)`` instead, so a name in it (`user: ada password: …`) is still
-  /// found.
-  private static let assignment = SharedRegex(
-    literal:
-      #"(?<![\w."'])([A-Za-z_][\w.\-]{0,99})[ \t]*([:=])[ \t]*(?:(["'])((?:(?!\3)[^\\\n]|\\.)*)\3)?"#
-  )
+  /// The longest name read.
+  static let maximumNameLength = 100
 
   /// One assignment: the name, and the range of its value (inside its quotes, when quoted).
   struct Assignment {
@@ -20,43 +14,162 @@ enum TextAssignments {
     var isQuoted: Bool
   }
 
-  /// The assignments in `text` whose value is not empty, in order. A bare value after `:` runs
-  /// to the end of its line (`Authorization: Bearer …` whole, a YAML scalar), or to a
-  /// character that ends a value in a script or markup: a quote, `,`, `;`, `<`, `>` or a
-  /// bracket. A bare value after `=` is a pair's, which ``EmbeddedQueryPairs`` reads; with
-  /// `quotedOnly`, bare values are left out altogether.
+  /// The assignments in `text` whose value is not empty, in order.
+  ///
+  /// A name is a bare word (`[A-Za-z_][\w.-]*`, up to 100 characters) at a word's start, then
+  /// `:` or `=`, with spaces or tabs around it. Its value is in quotes on the same line (`"…"`,
+  /// `'…'`, or `\"…\"` inside a JSON string, as a GraphQL query sends `password: \"…\"`), or
+  /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
+  /// or to a character that ends a value in a script, a JSON string or markup (a quote, a
+  /// backslash, `,`, `;`, `<`, `>` or a bracket). A bare value after `=` is a pair's, which
+  /// ``EmbeddedQueryPairs`` reads; with `quotedOnly`, bare values are left out altogether. A
+  /// bare value may hold the next name on its line (`user: ada password: …`); that one is
+  /// found too.
+  ///
+  /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
+  /// are quoted, costs a byte comparison per member.
   static func assignments(in text: String, quotedOnly: Bool = false) -> [Assignment] {
-    guard text.contains(":") || text.contains("=") else { return [] }
-    return assignment.matches(in: text).compactMap { match in
-      guard let name = Range(match.range(at: 1), in: text), let whole = Range(match.range, in: text)
-      else { return nil }
-      if let quoted = Range(match.range(at: 4), in: text) {
-        return quoted.isEmpty ? nil : Assignment(name: text[name], value: quoted, isQuoted: true)
-      }
-      guard !quotedOnly, text[whole].contains(":") else { return nil }
-      let end = bareValueEnd(in: text, from: whole.upperBound)
-      guard whole.upperBound < end else { return nil }
-      return Assignment(name: text[name], value: whole.upperBound..<end, isQuoted: false)
+    var text = text
+    let found = text.withUTF8 { bytes in ranges(in: bytes, quotedOnly: quotedOnly) }
+    let utf8 = text.utf8
+    func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+    return found.map { match in
+      Assignment(
+        name: text[index(match.name.lowerBound)..<index(match.name.upperBound)],
+        value: index(match.value.lowerBound)..<index(match.value.upperBound),
+        isQuoted: match.isQuoted)
     }
   }
 
-  private static func bareValueEnd(in text: String, from start: String.Index) -> String.Index {
-    let scalars = text.unicodeScalars
+  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>, quotedOnly: Bool)
+    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool)]
+  {
+    var found: [(name: Range<Int>, value: Range<Int>, isQuoted: Bool)] = []
+    let count = bytes.count
+    // No match starts before the end of the previous one, as a regular expression's next.
+    var consumed = 0
+    var index = 0
+    while index < count {
+      let separator = bytes[index]
+      index += 1
+      guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
+      let at = index - 1
+      guard let name = name(endingBefore: at, in: bytes, from: consumed) else { continue }
+      var start = at + 1
+      while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+      if let quoted = quotedValue(at: start, in: bytes) {
+        consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
+        index = consumed
+        if !quoted.isEmpty { found.append((name, quoted, true)) }
+        continue
+      }
+      consumed = start
+      guard !quotedOnly, separator == UInt8(ascii: ":") else { continue }
+      let end = bareValueEnd(in: bytes, from: start)
+      if start < end { found.append((name, start..<end, false)) }
+    }
+    return found
+  }
+
+  /// The name before the separator at `separator` (spaces or tabs between), starting at
+  /// `floor` or later, or `nil`: the leftmost start in the run of name characters there that
+  /// begins with a letter or `_` and follows no word character or `.`.
+  private static func name(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Range<Int>? {
+    var end = separator
+    while end > floor, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+    var run = end
+    while run > floor, end - run <= maximumNameLength, isNameByte(bytes[run - 1]) { run -= 1 }
+    for start in run..<end where end - start <= maximumNameLength {
+      if isLetterOrUnderscore(bytes[start]), start == 0 || mayPrecedeName(bytes[start - 1]) {
+        return start..<end
+      }
+    }
+    return nil
+  }
+
+  /// What is inside the quotes that start at `start`, on one line, or `nil` when no quote
+  /// starts there or it is not closed: `"…"` and `'…'` with `\` escaping the next character,
+  /// and `\"…\"` as a JSON string holds a quoted value.
+  private static func quotedValue(at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let count = bytes.count
+    guard start < count else { return nil }
+    let opening = bytes[start]
+    if opening == UInt8(ascii: "\\") {
+      guard start + 1 < count, bytes[start + 1] == UInt8(ascii: "\"") else { return nil }
+      var index = start + 2
+      while index < count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") || byte == 0x0A { return nil }
+        if byte == UInt8(ascii: "\\") {
+          guard index + 1 < count else { return nil }
+          if bytes[index + 1] == UInt8(ascii: "\"") { return (start + 2)..<index }
+          index += 2
+        } else {
+          index += 1
+        }
+      }
+      return nil
+    }
+    guard opening == UInt8(ascii: "\"") || opening == UInt8(ascii: "'") else { return nil }
+    var index = start + 1
+    while index < count {
+      let byte = bytes[index]
+      if byte == opening { return (start + 1)..<index }
+      if byte == 0x0A { return nil }
+      if byte == UInt8(ascii: "\\") {
+        guard index + 1 < count, bytes[index + 1] != 0x0A else { return nil }
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  private static func bareValueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var end = start
     var index = start
-    while index < scalars.endIndex, !endsBareValue(scalars[index]) {
-      index = scalars.index(after: index)
-      if !scalars[scalars.index(before: index)].properties.isWhitespace { end = index }
+    while index < bytes.count, !endsBareValue(bytes[index]) {
+      if bytes[index] != 0x20 && bytes[index] != 0x09 { end = index + 1 }
+      index += 1
     }
     return end
   }
 
-  private static func endsBareValue(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar {
-    case "\n", "\r", "\"", "'", "`", ",", ";", "<", ">", "{", "}", "[", "]", "(", ")": true
+  private static func endsBareValue(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x0A, 0x0D, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"),
+      UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"),
+      UInt8(ascii: ">"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
+      UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"):
+      true
     default: false
     }
   }
+
+  /// A letter, digit, `_`, `.` or `-`.
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    isLetterOrUnderscore(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "-")
+  }
+
+  private static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+  }
+
+  /// Whether a name may start after `byte`: not after a word character (any byte of a
+  /// non-ASCII character counts, as a Unicode letter is one) or `.`, which would make it part
+  /// of something longer. A quote may come before it: a JSON string or a script's string can
+  /// hold `password: …` (a JSON member's own name ends in a quote before its `:`, so it is
+  /// never read as one).
+  private static func mayPrecedeName(_ byte: UInt8) -> Bool {
+    !(isNameByte(byte) && byte != UInt8(ascii: "-")) && byte < 0x80
+  }
+
 }
 
 extension CompiledRedaction {

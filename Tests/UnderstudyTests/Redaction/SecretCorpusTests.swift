@@ -236,6 +236,11 @@ import Testing
         + "\(corpus.plant("HTML hidden field"))\"></form>"
         + "<meta name=\"csrf-token\" content=\"\(corpus.plant("HTML meta tag"))\">"
         + "<script>const apiKey = '\(corpus.plant("script literal"))';</script>")
+    try await send(
+      request(
+        "/echo/graphql",
+        body: #"{"query":"mutation { login(email: \"ada@example.test\", password: \""#
+          + corpus.plant("GraphQL argument") + #"\") { id } }"}"#, type: "application/json"))
     var pairHeader = request("/echo/pair-header")
     pairHeader.setValue(
       "mode=debug session=\(corpus.plant("pair in a header"))", forHTTPHeaderField: "X-Debug")

@@ -7,8 +7,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Credentials a text body names without JSON or a form: a YAML or TOML configuration, an `.env`
-/// file, a script, an HTML form's hidden field and a page's meta tag. An audit (2026-11-28)
+/// Credentials a text body names without JSON members or a form: a YAML or TOML configuration,
+/// an `.env` file, a script, an HTML form's hidden field, a page's meta tag, and a GraphQL
+/// query's arguments inside a JSON string. An audit (2026-11-28)
 /// found every one of these written to cassettes raw, and all but the YAML ones printed raw.
 @Suite struct TextAssignmentRedactionTests {
   struct Case: Sendable, CustomTestStringConvertible {
@@ -46,6 +47,20 @@ import Testing
     Case(
       mimeType: "text/html", body: { "<head><meta name=\"csrf-token\" content=\"\($0)\"></head>" },
       redacted: "<head><meta name=\"csrf-token\" content=\"%3Credacted:csrf-token%3E\"></head>"),
+    Case(
+      mimeType: "application/json",
+      body: {
+        #"{"query":"mutation { login(email: \"a@b.test\", password: \"\#($0)\") { id } }"}"#
+      },
+      redacted:
+        #"{"query":"mutation { login(email: \"a@b.test\", password: \"<redacted:password>\") { id } }"}"#
+    ),
+    Case(
+      mimeType: "application/json", body: { #"{"config":"password: \#($0)","v":1}"# },
+      redacted: #"{"config":"password: %3Credacted:password%3E","v":1}"#),
+    Case(
+      mimeType: "text/plain", body: { "run --db-password=\"\($0)\" now" },
+      redacted: "run --db-password=\"<redacted:db-password>\" now"),
   ]
 
   @Test(arguments: cases)
