@@ -27,6 +27,10 @@ extension StubRegistry {
 
   /// A session answered by this registry.
   ///
+  /// Without a `delegateQueue`, its delegate and completion handlers are called one at a time, as
+  /// on the queue URLSession would make, but on a thread that other tests cannot hold back (see
+  /// Reliability in the documentation).
+  ///
   /// ```swift
   /// let session = registry.makeSession()
   /// let (data, response) = try await session.data(from: url)
@@ -37,7 +41,7 @@ extension StubRegistry {
   ) -> URLSession {
     URLSession(
       configuration: makeSessionConfiguration(from: consume base), delegate: delegate,
-      delegateQueue: delegateQueue)
+      delegateQueue: delegateQueue ?? SessionDelegateQueue())
   }
 
   /// The `URLProtocol` subclass bound to this registry, for configurations you assemble yourself.

@@ -6,7 +6,7 @@
 /// a serial dispatch queue of their own, which libdispatch serves from its overcommitting pool:
 /// it starts another thread when every thread is blocked, so a closure that blocks for seconds
 /// delays only its own request. Async responders run in a detached task, which cancelling the
-/// request cancels. The answer goes back to the protocol through its re-entry path, as a
+/// request cancels, on the same overcommitting pool (``UserCodeExecutor``). The answer goes back to the protocol through its re-entry path, as a
 /// delayed answer does.
 final class UserCodeRun: Sendable {
   /// What is running, as reports name it, and where it was declared.
@@ -38,7 +38,12 @@ final class UserCodeRun: Sendable {
   /// Runs `work` as a detached task, which ``cancel()`` cancels.
   func runAsync(_ closure: Closure, _ work: @escaping @Sendable () async -> Void) {
     begin(closure)
-    let task = Task.detached { await work() }
+    let task: Task<Void, Never>
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      task = Task.detached(executorPreference: UserCodeExecutor.shared) { await work() }
+    } else {
+      task = Task.detached { await work() }
+    }
     let cancelled = state.withLock { state -> Bool in
       state.task = task
       return state.cancelled

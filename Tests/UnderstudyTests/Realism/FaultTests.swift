@@ -137,19 +137,22 @@ import Testing
     let registry = StubRegistry()
     registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: TestTiming.never))
     let session = registry.makeSession()
-    let arrival = Arrival()
     let innerCancelled = Locked(false)
     registry.stub(.get("/outer")) { _ async throws in
-      arrival.signal()
       do {
-        _ = try await session.data(from: URL(string: "https://api.test/inner")!)
+        var inner = URLRequest(url: URL(string: "https://api.test/inner")!)
+        inner.timeoutInterval = TestTiming.never
+        _ = try await session.data(for: inner)
       } catch {
         innerCancelled.withLock { $0 = (error as? URLError)?.code == .cancelled }
         throw error
       }
       return .text("outer")
     }
-    let outer = URL(string: "https://api.test/outer")!
+    // Only the cancel may end either request: the test's next step waits its turn on the executor
+    // every test shares, and took over the default 60 s under the thread sanitizer.
+    var outer = URLRequest(url: URL(string: "https://api.test/outer")!)
+    outer.timeoutInterval = TestTiming.never
     let error: URLError?
     switch cancelling {
     case .theTask:
@@ -158,15 +161,13 @@ import Testing
         outcome.withLock { $0 = (error as? URLError, true) }
       }
       task.resume()
-      try await arrival.wait(within: 20)
-      try await Task.sleep(nanoseconds: 50_000_000)
+      try await eventually(within: 20) { registry.isInFlight("/inner") }
       task.cancel()
       try await eventually { outcome.current.1 }
       error = outcome.current.0
     case .theSwiftTask, .theSession:
-      let work = Task { try await session.data(from: outer) }
-      try await arrival.wait(within: 20)
-      try await Task.sleep(nanoseconds: 50_000_000)
+      let work = Task { [outer] in try await session.data(for: outer) }
+      try await eventually(within: 20) { registry.isInFlight("/inner") }
       if cancelling == .theSwiftTask { work.cancel() } else { session.invalidateAndCancel() }
       error = try await withWatchdog { try await errorOf { try await work.value } }
     }
@@ -185,10 +186,8 @@ import Testing
       let registry = StubRegistry()
       registry.stub(.get("/inner"), StubResponse.text("inner").delayed(by: TestTiming.never))
       let session = registry.makeSession()
-      let arrival = Arrival()
       let innerError = Locked<URLError?>(nil)
       registry.stub(.get("/outer")) { _ async throws in
-        arrival.signal()
         do {
           _ = try await session.data(from: URL(string: "https://api.test/inner")!)
         } catch {
@@ -198,8 +197,9 @@ import Testing
         return .text("outer")
       }
       let work = Task { try await session.data(from: URL(string: "https://api.test/outer")!) }
-      try await arrival.wait(within: 20)
-      try await Task.sleep(nanoseconds: 2_000_000)
+      // Not sooner: a request the responder made on the session after it was invalidated would
+      // never start, and time out.
+      try await eventually(within: 20) { registry.isInFlight("/inner") }
       session.invalidateAndCancel()
       let error = try await withWatchdog { try await errorOf { try await work.value } }
       #expect(error?.code == .cancelled, "round \(round)")
@@ -284,5 +284,12 @@ import Testing
     let challenge = response.value(forHTTPHeaderField: "WWW-Authenticate")
     #expect(challenge?.trimmingCharacters(in: .whitespaces) == #"Basic realm="test""#)
     #expect(registry.journal.count == 1)
+  }
+}
+
+extension StubRegistry {
+  /// Whether a request for `path` is in flight: the cancel a test sends next reaches it.
+  func isInFlight(_ path: String) -> Bool {
+    requestsInFlight.contains { $0.url.path == path }
   }
 }

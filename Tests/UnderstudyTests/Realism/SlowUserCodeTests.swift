@@ -108,6 +108,106 @@ import UnderstudyTestSupport
   }
 }
 
+/// Swift's cooperative pool has a thread per core and adds none, and every test body shares it.
+/// An async responder must not need one of its threads: while other tests compute, it would wait
+/// for a thread past its request's timeout.
+@Suite(.serialized) struct BusySharedPoolTests {
+  @Test func anAsyncResponderRunsWhileEveryThreadOfTheSharedPoolComputes() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("https://hooks.test/ping"), .text("pong"))
+    let session = registry.makeSession()
+    registry.stub(.get("/outer")) { _ async throws in
+      let (data, _) = try await session.data(from: URL(string: "https://hooks.test/ping")!)
+      return .text("outer after " + String(decoding: data, as: UTF8.self))
+    }
+    let outcome = await PoolHolder().send(URL(string: "https://api.test/outer")!, through: session)
+    #expect(outcome.body == "outer after pong")
+    #expect(outcome.whileHeld, "the responder waited for a thread of the shared pool")
+  }
+
+  @Test func aSessionsAnswerArrivesWhileEveryThreadOfTheSharedPoolComputes() async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("/ping"), .text("pong"))
+    let session = registry.makeSession()
+    let outcome = await PoolHolder().send(URL(string: "https://api.test/ping")!, through: session)
+    #expect(outcome.body == "pong")
+    #expect(outcome.whileHeld, "the completion handler waited for a thread of the shared pool")
+  }
+}
+
+/// Holds every thread of Swift's cooperative pool with a task that computes (a blocked thread may
+/// be replaced; a busy one never is) until released, or for 10 s at most.
+///
+/// Its tasks compute only once all of them run. Until then each sleeps, so that libdispatch may
+/// lend the pool a thread in its place: in the parallel run the last task waited behind every
+/// other test's work, and a first one that computed all that time took a thread from all of them
+/// (the thread-sanitizer run took half as long again). A thread lent that way may stay and serve
+/// the responder, so the check is sharp when the suite runs alone, as it is for the test below.
+final class PoolHolder: Sendable {
+  private struct State {
+    var running = 0
+    var released = false
+    var heldUntil: Date?
+  }
+  private let state = Locked(State())
+  private let threads: Int
+
+  init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.threads = threads
+    for _ in 0..<threads {
+      Task.detached { [state] in
+        state.withLock { $0.running += 1 }
+        // Should the pool never be held whole, the tasks still end.
+        let givingUp = Date() + 60 * TestTiming.scale
+        while true {
+          let (done, holding) = state.withLock { state in
+            (state.released || Date() > (state.heldUntil ?? givingUp), state.heldUntil != nil)
+          }
+          if done { return }
+          if holding { sched_yield() } else { usleep(1000) }
+        }
+      }
+    }
+  }
+
+  /// Waits until a task holds each thread, and starts the 10 s; gives up after a minute, and
+  /// then ``release()`` says the threads were not held.
+  private func waitUntilHeld() {
+    let givingUp = Date() + 60 * TestTiming.scale
+    while Date() < givingUp {
+      let held = state.withLock { state in
+        if state.running == threads { state.heldUntil = Date() + 10 * TestTiming.scale }
+        return state.heldUntil != nil
+      }
+      if held { return }
+      usleep(1000)
+    }
+  }
+
+  /// Sends `url` through `session` once every thread is held, from a thread of its own (no
+  /// task runs then), and lets the threads go when the answer arrives: its body, and whether
+  /// the threads were still held.
+  func send(_ url: URL, through session: URLSession) async -> (body: String?, whileHeld: Bool) {
+    await withCheckedContinuation { continuation in
+      DispatchQueue(label: "sends once the pool is held").async {
+        self.waitUntilHeld()
+        session.dataTask(with: url) { data, _, _ in
+          let held = self.release()
+          continuation.resume(returning: (data.map { String(decoding: $0, as: UTF8.self) }, held))
+        }.resume()
+      }
+    }
+  }
+
+  /// Lets the threads go; whether they were still held.
+  private func release() -> Bool {
+    state.withLock { state in
+      defer { state.released = true }
+      return state.heldUntil.map { Date() <= $0 } == true && !state.released
+    }
+  }
+}
+
 /// Fixture files that are not regular files would block or never end a read: they are refused.
 @Suite struct SpecialFixtureTests {
   static func temporaryPath(_ name: String) -> String {
