@@ -43,12 +43,16 @@ extension CompiledRedaction {
 /// (`<password><!-- x -->secret</password>`) nor markup hides a value. Cassettes and logs both
 /// read XML through it.
 enum XMLElementContent {
-  /// A start tag that is not self-closing; the prefix before `:` is a namespace.
+  /// A start tag that is not self-closing; the prefix before `:` is a namespace, and group 3
+  /// holds the attributes.
   private static let startTag = SharedRegex(
-    literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*))(?:\s[^<>]*)?(?<!/)>"#)
+    literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*))(\s[^<>]*)?(?<!/)>"#)
 
-  /// The elements `selecting` chooses by local name, in order, without overlaps; each with its
-  /// local name and the range of its content, which is never empty.
+  /// The elements `selecting` chooses by local name, or by the name their `key` attribute gives
+  /// them (`<entry key="password">…</entry>`, as a Java properties file in XML and Spring's
+  /// `<prop key="…">` write one), in order, without overlaps; each with that name and the range
+  /// of its content, which is never empty. An HTML `id` or `name` does not name an element's
+  /// content: `<section id="password-reset">` holds a page, not a password.
   static func elements(in text: String, selecting: (String) -> Bool)
     -> [(name: String, content: Range<String.Index>)]
   {
@@ -57,12 +61,18 @@ enum XMLElementContent {
     for match in startTag.matches(in: text) {
       guard let tag = Range(match.range, in: text), tag.lowerBound >= covered,
         let qualified = Range(match.range(at: 1), in: text),
-        let local = Range(match.range(at: 2), in: text),
-        selecting(String(text[local])),
-        let end = endTag(of: text[qualified], in: text, after: tag.upperBound),
+        let local = Range(match.range(at: 2), in: text)
+      else { continue }
+      let name =
+        selecting(String(text[local]))
+        ? String(text[local])
+        : Range(match.range(at: 3), in: text).flatMap {
+          namingValue(in: text, within: $0, by: ["key"], selecting: selecting)
+        }
+      guard let name, let end = endTag(of: text[qualified], in: text, after: tag.upperBound),
         tag.upperBound < end.lowerBound
       else { continue }
-      found.append((String(text[local]), tag.upperBound..<end.lowerBound))
+      found.append((name, tag.upperBound..<end.lowerBound))
       covered = end.upperBound
     }
     return found
@@ -80,37 +90,62 @@ enum XMLElementContent {
   /// The attributes that name the value of their tag's `value` or `content` attribute, as an
   /// HTML form's hidden field and a page's meta tag do: `<input name="csrf_token" value="…">`,
   /// `<meta name="csrf-token" content="…">`.
-  private static let namingAttributes: Set<String> = ["name", "id", "property"]
+  private static let namingAttributes: Set<String> = ["name", "id", "property", "key"]
   private static let namedAttributes: Set<String> = ["value", "content"]
 
   /// The values of the attributes `selecting` chooses by local name (`<auth token="…"/>`), and
-  /// of those another attribute of the tag names (`<input name="csrf_token" value="…">`), in
-  /// order; each with its name and the range of its value, which is never empty.
+  /// of those another attribute of the tag names (`<input name="csrf_token" value="…">`,
+  /// `.NET`'s `<add key="ApiKey" value="…"/>`), in order; each with its name and the range of
+  /// its value, which is never empty.
   static func attributes(in text: String, selecting: (String) -> Bool)
     -> [(name: String, value: Range<String.Index>)]
   {
     var found: [(name: String, value: Range<String.Index>)] = []
     for tag in tagWithAttributes.matches(in: text) {
       guard let inside = Range(tag.range(at: 1), in: text) else { continue }
-      var named: (name: String, value: Range<String.Index>)?
-      var naming: String?
-      for match in attribute.matches(in: text, within: inside) {
-        guard let nameRange = Range(match.range(at: 1), in: text),
-          let value = (2...4).lazy.compactMap({ Range(match.range(at: $0), in: text) }).first,
-          !value.isEmpty
-        else { continue }
-        let name = String(text[nameRange])
+      var named: Range<String.Index>?
+      for (name, value) in attributeValues(in: text, within: inside) {
         if selecting(name) {
           found.append((name, value))
-        } else if namingAttributes.contains(name.lowercased()), selecting(String(text[value])) {
-          naming = String(text[value])
         } else if namedAttributes.contains(name.lowercased()) {
-          named = (name, value)
+          named = value
         }
       }
-      if let naming, let named { found.append((naming, named.value)) }
+      if let named,
+        let naming = namingValue(
+          in: text, within: inside, by: namingAttributes, selecting: selecting)
+      {
+        found.append((naming, named))
+      }
     }
     return found.sorted { $0.value.lowerBound < $1.value.lowerBound }
+  }
+
+  /// The value of the tag's attribute among `naming`, when `selecting` chooses it: the name
+  /// of what the tag holds.
+  private static func namingValue(
+    in text: String, within attributes: Range<String.Index>, by naming: Set<String>,
+    selecting: (String) -> Bool
+  ) -> String? {
+    for (name, value) in attributeValues(in: text, within: attributes)
+    where naming.contains(name.lowercased()) && selecting(String(text[value])) {
+      return String(text[value])
+    }
+    return nil
+  }
+
+  /// Each attribute in `attributes` with a value that is not empty: its local name and the
+  /// range of its value.
+  private static func attributeValues(in text: String, within attributes: Range<String.Index>)
+    -> [(name: String, value: Range<String.Index>)]
+  {
+    attribute.matches(in: text, within: attributes).compactMap { match in
+      guard let name = Range(match.range(at: 1), in: text),
+        let value = (2...4).lazy.compactMap({ Range(match.range(at: $0), in: text) }).first,
+        !value.isEmpty
+      else { return nil }
+      return (String(text[name]), value)
+    }
   }
 
   /// The first end tag for `name` from `start`: `</name>`, or `<\/name>` as JSON escapes it.

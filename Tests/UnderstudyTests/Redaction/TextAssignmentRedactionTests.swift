@@ -59,6 +59,16 @@ import Testing
       mimeType: "application/json", body: { #"{"config":"password: \#($0)","v":1}"# },
       redacted: #"{"config":"password: %3Credacted:password%3E","v":1}"#),
     Case(
+      mimeType: "application/xml",
+      body: { #"<appSettings><add key="ApiKey" value="\#($0)"/></appSettings>"# },
+      redacted: #"<appSettings><add key="ApiKey" value="%3Credacted:ApiKey%3E"/></appSettings>"#),
+    Case(
+      mimeType: "application/xml",
+      body: { #"<properties><entry key="db.password">\#($0)</entry></properties>"# },
+      redacted:
+        #"<properties><entry key="db.password">%3Credacted:db.password%3E</entry></properties>"#
+    ),
+    Case(
       mimeType: "text/plain", body: { "run --db-password=\"\($0)\" now" },
       redacted: "run --db-password=\"<redacted:db-password>\" now"),
   ]
@@ -89,6 +99,7 @@ import Testing
       name: csrf_token
       title = "Settings"
       <input name="username" value="ada"> <meta name="viewport" content="width=device-width">
+      <section id="password-reset"><h2>Forgot it?</h2></section>
       See https://example.com:8443/docs for help.
       """
     let entry = HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: "text/html"))
