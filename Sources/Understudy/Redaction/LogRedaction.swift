@@ -475,11 +475,14 @@ private struct Masking {
     }
   }
 
-  /// A credential assigned by name in quotes, in a configuration file or a script
-  /// (`password = "…"`, `apiKey: '…'`); the header rules read bare `name: value` lines.
+  /// A credential assigned by name in a configuration file or a script (`password = "…"`,
+  /// `apiKey: '…'`, an INI file's bare `password = …`); the header rules read bare `name: value`
+  /// lines.
   private mutating func claimAssignments() {
-    for assignment in TextAssignments.assignments(in: text, quotedOnly: true)
-    where isSecret(assignment.name, at: .jsonMember) {
+    for assignment in TextAssignments.assignments(in: text)
+    where (assignment.isQuoted || assignment.separator == UInt8(ascii: "="))
+      && isSecret(assignment.name, at: .jsonMember)
+    {
       add(assignment.value, LogRedaction.masked(String(text[assignment.value])))
     }
   }

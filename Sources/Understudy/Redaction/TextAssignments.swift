@@ -12,6 +12,8 @@ enum TextAssignments {
     var name: Substring
     var value: Range<String.Index>
     var isQuoted: Bool
+    /// `:` or `=`.
+    var separator: UInt8
   }
 
   /// The assignments in `text` whose value is not empty, in order.
@@ -21,30 +23,30 @@ enum TextAssignments {
   /// `'…'`, or `\"…\"` inside a JSON string, as a GraphQL query sends `password: \"…\"`), or
   /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
   /// or to a character that ends a value in a script, a JSON string or markup (a quote, a
-  /// backslash, `,`, `;`, `<`, `>` or a bracket). A bare value after `=` is a pair's, which
-  /// ``EmbeddedQueryPairs`` reads; with `quotedOnly`, bare values are left out altogether. A
-  /// bare value may hold the next name on its line (`user: ada password: …`); that one is
+  /// backslash, `,`, `;`, `<`, `>` or a bracket). A bare value after `=` is read only with
+  /// a space or tab before the `=` (`password = hunter2`); without, it is a pair's, which
+  /// ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line (`user: ada password: …`); that one is
   /// found too.
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
   /// are quoted, costs a byte comparison per member.
-  static func assignments(in text: String, quotedOnly: Bool = false) -> [Assignment] {
+  static func assignments(in text: String) -> [Assignment] {
     var text = text
-    let found = text.withUTF8 { bytes in ranges(in: bytes, quotedOnly: quotedOnly) }
+    let found = text.withUTF8 { bytes in ranges(in: bytes) }
     let utf8 = text.utf8
     func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
     return found.map { match in
       Assignment(
         name: text[index(match.name.lowerBound)..<index(match.name.upperBound)],
         value: index(match.value.lowerBound)..<index(match.value.upperBound),
-        isQuoted: match.isQuoted)
+        isQuoted: match.isQuoted, separator: match.separator)
     }
   }
 
-  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>, quotedOnly: Bool)
-    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool)]
+  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>)
+    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8)]
   {
-    var found: [(name: Range<Int>, value: Range<Int>, isQuoted: Bool)] = []
+    var found: [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8)] = []
     let count = bytes.count
     // No match starts before the end of the previous one, as a regular expression's next.
     var consumed = 0
@@ -60,13 +62,19 @@ enum TextAssignments {
       if let quoted = quotedValue(at: start, in: bytes) {
         consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
         index = consumed
-        if !quoted.isEmpty { found.append((name, quoted, true)) }
+        if !quoted.isEmpty { found.append((name, quoted, true, separator)) }
         continue
       }
       consumed = start
-      guard !quotedOnly, separator == UInt8(ascii: ":") else { continue }
+      if separator == UInt8(ascii: "=") {
+        // A pair has no white space before its `=`, so `EmbeddedQueryPairs` reads it; an INI or
+        // .properties line (`password = hunter2`) has, and nothing else reads it. `==` compares.
+        // Space after it only is a log's empty value (`token= done`).
+        let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
+        guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
+      }
       let end = bareValueEnd(in: bytes, from: start)
-      if start < end { found.append((name, start..<end, false)) }
+      if start < end { found.append((name, start..<end, false, separator)) }
     }
     return found
   }

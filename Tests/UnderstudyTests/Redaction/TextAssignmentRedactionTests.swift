@@ -10,7 +10,8 @@ import Testing
 /// Credentials a text body names without JSON members or a form: a YAML or TOML configuration,
 /// an `.env` file, a script, an HTML form's hidden field, a page's meta tag, and a GraphQL
 /// query's arguments inside a JSON string. An audit (2026-11-28)
-/// found every one of these written to cassettes raw, and all but the YAML ones printed raw.
+/// found every one of these written to cassettes raw, and all but the YAML ones printed raw; an
+/// INI or .properties line with spaces around its `=` was still written raw after that.
 @Suite struct TextAssignmentRedactionTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var mimeType: String
@@ -69,6 +70,12 @@ import Testing
         #"<properties><entry key="db.password">%3Credacted:db.password%3E</entry></properties>"#
     ),
     Case(
+      mimeType: "text/plain", body: { "[database]\npassword = \($0)\nport = 5432\n" },
+      redacted: "[database]\npassword = %3Credacted:password%3E\nport = 5432\n"),
+    Case(
+      mimeType: "text/x-java-properties", body: { "db.user=ada\ndb.password =\t\($0)\n" },
+      redacted: "db.user=ada\ndb.password =\t%3Credacted:db.password%3E\n"),
+    Case(
       mimeType: "text/plain", body: { "run --db-password=\"\($0)\" now" },
       redacted: "run --db-password=\"<redacted:db-password>\" now"),
   ]
@@ -98,6 +105,7 @@ import Testing
       apiVersion: v1
       name: csrf_token
       title = "Settings"
+      if (password == expected) { retries = 0 }
       <input name="username" value="ada"> <meta name="viewport" content="width=device-width">
       <section id="password-reset"><h2>Forgot it?</h2></section>
       See https://example.com:8443/docs for help.
