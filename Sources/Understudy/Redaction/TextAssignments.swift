@@ -25,8 +25,8 @@ enum TextAssignments {
   /// or to a character that ends a value in a script, a JSON string or markup (a quote, a
   /// backslash, `,`, `;`, `<`, `>` or a bracket). A bare value after `=` is read only with
   /// a space or tab before the `=` (`password = hunter2`); without, it is a pair's, which
-  /// ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line (`user: ada password: …`); that one is
-  /// found too.
+  /// ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line
+  /// (`user: ada password: …`); that one is found too.
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
   /// are quoted, costs a byte comparison per member.

@@ -6,8 +6,8 @@
 /// a serial dispatch queue of their own, which libdispatch serves from its overcommitting pool:
 /// it starts another thread when every thread is blocked, so a closure that blocks for seconds
 /// delays only its own request. Async responders run in a detached task, which cancelling the
-/// request cancels, on the same overcommitting pool (``UserCodeExecutor``). The answer goes back to the protocol through its re-entry path, as a
-/// delayed answer does.
+/// request cancels, on the same overcommitting pool (``UserCodeExecutor``). The answer goes back
+/// to the protocol through its re-entry path, as a delayed answer does.
 final class UserCodeRun: Sendable {
   /// What is running, as reports name it, and where it was declared.
   struct Closure: Sendable {
