@@ -61,15 +61,17 @@ struct Bar: Codable, Sendable {
   static let cassetteLoad = Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: 0.3)
   /// A 1 GiB fixture streamed to a delegate: peak RSS above the baseline, in MiB.
   static let fixturePeak = Bar(comparison: .below, limit: 64, unit: " MiB", ciLimit: nil)
-  /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50). These rows
-  /// are CPU time, steadier than the wall clock (74-200 MB/s on one machine), so CI fails below
-  /// 40 MB/s: a second parse of the whole file ran `scan` at 39 MB/s and passed CI unseen when
-  /// only ratio rows were judged.
-  static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 40)
+  /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50). CI judges it
+  /// as a multiple of ``SpeedGauge``'s speed measured just before, since a busy host slowed these
+  /// rows' CPU time 1.6x-2.2x (40 MB/s, this limit's old form, failed a commit that passes
+  /// at 72-83 MB/s here): it fails below 1.2x the gauge. The slowest row runs at 2.0x-2.6x (the
+  /// gauge parses at about 33 MB/s here), and a second parse of the whole file, which once ran
+  /// `scan` at 39 MB/s, halves that.
+  static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 1.2)
   /// An `understudy` command on a 50 MB body, in MB/s (issue 15: at least 50); CI fails below
-  /// 40 MB/s, as for `scan`.
+  /// 1.2x the gauge's speed, as for `scan`.
   static let commandLineThroughput = Bar(
-    comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 40)
+    comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 1.2)
   /// Growth of RSS over 100,000 requests, in MiB; "no growth" allows allocator noise of a few
   /// MiB, far below the ~50 MiB that keeping each request would cost.
   static let noGrowth = Bar(comparison: .below, limit: 4, unit: " MiB", ciLimit: nil)

@@ -66,12 +66,14 @@ enum BenchmarkRun {
     if options.isCI {
       let failures = report.ciFailures
       for row in failures {
-        let unit = row.ratio == nil ? row.bar!.unit : "x"
+        let unit = row.ciUnit
+        let gauge = row.gaugeMultiple == nil ? "" : " the gauge's speed"
         print(
-          "CI: \(row.scenario) is at \(Format.fixed(row.checkedValue!, 2))\(unit), past the CI "
-            + "limit of \(Format.number(row.bar!.ciLimit!))\(unit) (bar \(row.bar!.text))")
+          "CI: \(row.scenario) is at \(Format.fixed(row.ciCheckedValue!, 2))\(unit)\(gauge), past "
+            + "the CI limit of \(Format.number(row.bar!.ciLimit!))\(unit)\(gauge) "
+            + "(bar \(row.bar!.text))")
       }
-      let gated = rows.filter { $0.bar?.ciLimit != nil && $0.checkedValue != nil }.count
+      let gated = rows.filter { $0.bar?.ciLimit != nil && $0.ciCheckedValue != nil }.count
       if failures.isEmpty {
         print("understudy-bench --ci: OK, \(gated) bars within their CI limits")
       } else {

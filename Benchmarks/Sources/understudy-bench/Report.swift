@@ -69,10 +69,11 @@ struct Report: Codable {
     }
   }
 
-  /// Rows whose median ratio, or measured value, is past the CI limit of their bar.
+  /// Rows whose median ratio, measured value or multiple of the speed gauge is past the CI limit
+  /// of their bar.
   var ciFailures: [Row] {
     rows.filter { row in
-      guard let bar = row.bar, let value = row.checkedValue else { return false }
+      guard let bar = row.bar, let value = row.ciCheckedValue else { return false }
       return bar.breaksCI(value)
     }
   }

@@ -24,9 +24,18 @@ struct Row: Codable, Sendable {
   var bar: Bar? = nil
   var verdict: Verdict = .info
   var note: String? = nil
+  /// A throughput's best run as a multiple of ``SpeedGauge``'s speed measured just before it.
+  var gaugeMultiple: Double? = nil
 
   /// What a bar is checked against: the median ratio, or the value.
   var checkedValue: Double? { ratio?.median ?? value }
+
+  /// What `--ci` checks against the bar's CI limit: the multiple of the gauge for a throughput,
+  /// since the machine's speed moves under it; otherwise the checked value.
+  var ciCheckedValue: Double? { gaugeMultiple ?? checkedValue }
+
+  /// The unit of ``ciCheckedValue``.
+  var ciUnit: String { gaugeMultiple != nil || ratio != nil ? "x" : bar?.unit ?? "" }
 
   static func compared(
     _ group: String, _ scenario: String, _ comparison: Comparison, bar: Bar? = nil,
@@ -53,6 +62,18 @@ struct Row: Codable, Sendable {
     row.bar = bar
     row.note = note
     row.verdict = bar.map { $0.passes(value) ? .pass : .fail } ?? .info
+    return row
+  }
+
+  /// Megabytes per CPU second, and the same as a multiple of the speed gauge (in the note).
+  static func throughput(
+    _ group: String, _ scenario: String, _ megabytesPerSecond: Double, gaugeMultiple: Double,
+    bar: Bar?, note: String
+  ) -> Row {
+    var row = measured(
+      group, scenario, megabytesPerSecond, unit: "MB/s", bar: bar,
+      note: note + "; \(Format.fixed(gaugeMultiple, 2))x the gauge's speed")
+    row.gaugeMultiple = gaugeMultiple
     return row
   }
 
