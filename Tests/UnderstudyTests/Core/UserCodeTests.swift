@@ -180,7 +180,8 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
     let session = registry.makeSession()
     let slowError = Locked<URLError?>(nil)
     let slowDone = DispatchSemaphore(value: 0)
-    let slow = session.dataTask(with: URL(string: "https://api.test/slow")!) { _, _, error in
+    let slow = session.dataTask(with: .heldOpen(URL(string: "https://api.test/slow")!)) {
+      _, _, error in
       slowError.withLock { $0 = error as? URLError }
       slowDone.signal()
     }
@@ -201,7 +202,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
     let registry = StubRegistry()
     registry.stub(.get("/slow"), StubResponse.text("never").delayed(by: TestTiming.never))
     let session = registry.makeSession()
-    let slow = Unchecked(session.dataTask(with: URL(string: "https://api.test/slow")!))
+    let slow = Unchecked(session.dataTask(with: .heldOpen(URL(string: "https://api.test/slow")!)))
     slow.value.resume()
     registry.stub(
       .get("/cancel")
@@ -256,7 +257,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
     registry.stub(.get("/slow")) { _ async throws -> StubResponse in
       arrival.signal()
       do {
-        try await Task.sleep(nanoseconds: 60_000_000_000)
+        try await Task.sleep(for: .seconds(TestTiming.never))
       } catch {
         sawCancellation.signal()
         throw error
@@ -264,7 +265,7 @@ func blockingGet(_ url: URL, through session: URLSession) -> String? {
       return .text("too late")
     }
     let session = registry.makeSession()
-    let task = session.dataTask(with: URL(string: "https://api.test/slow")!)
+    let task = session.dataTask(with: .heldOpen(URL(string: "https://api.test/slow")!))
     task.resume()
     try await arrival.wait(within: 20)
     task.cancel()

@@ -81,7 +81,7 @@ import Testing
     let registry = slowRegistry(arrival)
     let session = registry.makeSession()
     let outcome = Locked<(error: URLError?, calls: Int)>((nil, 0))
-    let task = session.dataTask(with: url) { _, _, error in
+    let task = session.dataTask(with: .heldOpen(url)) { _, _, error in
       outcome.withLock {
         $0.error = error as? URLError
         $0.calls += 1
@@ -103,7 +103,7 @@ import Testing
     let arrival = Arrival()
     let registry = slowRegistry(arrival)
     let session = registry.makeSession()
-    let work = Task { try await session.data(from: url) }
+    let work = Task { try await session.data(for: .heldOpen(url)) }
     try await arrival.wait(within: 20)
     work.cancel()
     let error = try await withWatchdog { try await errorOf { try await work.value } }
@@ -115,7 +115,7 @@ import Testing
     let arrival = Arrival()
     let registry = slowRegistry(arrival)
     let session = registry.makeSession()
-    let work = Task { try await session.data(from: url) }
+    let work = Task { try await session.data(for: .heldOpen(url)) }
     try await arrival.wait(within: 20)
     session.invalidateAndCancel()
     let error = try await withWatchdog { try await errorOf { try await work.value } }
@@ -189,7 +189,7 @@ import Testing
       let innerError = Locked<URLError?>(nil)
       registry.stub(.get("/outer")) { _ async throws in
         do {
-          _ = try await session.data(from: URL(string: "https://api.test/inner")!)
+          _ = try await session.data(for: .heldOpen(URL(string: "https://api.test/inner")!))
         } catch {
           innerError.withLock { $0 = error as? URLError }
           throw error
@@ -213,7 +213,7 @@ import Testing
     let registry = slowRegistry(arrival)
     let session = registry.makeSession()
     for _ in 0..<40 {
-      let work = Task { try await session.data(from: url) }
+      let work = Task { try await session.data(for: .heldOpen(url)) }
       try await arrival.wait(within: 20)
       work.cancel()
       let error = try await withWatchdog { try await errorOf { try await work.value } }

@@ -44,6 +44,16 @@ enum TestTiming {
   static let never: TimeInterval = 3600
 }
 
+extension URLRequest {
+  /// A GET of `url` that URLSession leaves in flight for ``TestTiming/never``: for a request a
+  /// test holds open on purpose. With the default timeout of 60 s, a thread-sanitizer run on a
+  /// busy machine timed such a request out before the test's next step, which then found
+  /// nothing in flight.
+  static func heldOpen(_ url: URL) -> URLRequest {
+    URLRequest(url: url, timeoutInterval: TestTiming.never)
+  }
+}
+
 /// The three ways code under test receives a body.
 enum API: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case async

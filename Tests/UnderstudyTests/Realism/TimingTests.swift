@@ -25,7 +25,7 @@ import Testing
     registry.stub(.get("/slow"), StubResponse.text("slow").delayed(by: TestTiming.never))
     registry.stub(.get("/fast"), .text("fast"))
     let slow = Task {
-      try await registry.makeSession().text(from: URL(string: "https://api.test/slow")!)
+      try await registry.makeSession().data(for: .heldOpen(URL(string: "https://api.test/slow")!))
     }
     try await eventually { !registry.requestsInFlight.isEmpty }
     #expect(
@@ -42,7 +42,7 @@ import Testing
     registry.stub(.get("/data"), StubResponse.text("body").bodyDelayed(by: TestTiming.never))
     let delegate = TimestampingDelegate()
     let session = registry.makeSession(delegate: delegate)
-    let task = session.dataTask(with: url)
+    let task = session.dataTask(with: .heldOpen(url))
     task.resume()
     // Order, not time: the response is out while the body still waits for its delay.
     try await withWatchdog { try await delegate.responded() }

@@ -141,7 +141,7 @@ struct NestedTraitTests {
     // The report names the request: a credential in its URL must not reach the test log.
     let secret = plantedSecret("stream")
     let task = registry.makeSession(delegate: delegate)
-      .dataTask(with: URL(string: "https://api.test/stream?access_token=\(secret)")!)
+      .dataTask(with: .heldOpen(URL(string: "https://api.test/stream?access_token=\(secret)")!))
     task.resume()
     try await withWatchdog { try await delegate.responded() }
     #expect(registry.journal.first?.response?.status == 200)
@@ -169,7 +169,9 @@ struct NestedTraitTests {
       return StubResponse.text("late").delayed(by: TestTiming.never)
     }
     let session = registry.makeSession()
-    let inFlight = Task { try await session.text(from: URL(string: "https://api.test/slow")!) }
+    let inFlight = Task {
+      try await session.data(for: .heldOpen(URL(string: "https://api.test/slow")!))
+    }
     // Other suites load URLSession's one shared queue; wait for the request, not for a time.
     try await arrival.wait(within: 20)
     let failures = registry.endScope(testName: "slowTest()", location: SourceLocation())
