@@ -151,7 +151,10 @@ package enum LogRedaction {
 private struct Masking {
   let text: String
   let naming: NamedSecrets?
-  private var claims: [(range: Range<String.Index>, replacement: String)] = []
+  /// A `nil` replacement masks the range as one value when the result is made: ranges merge one
+  /// claim at a time, and masking each union as it grew cost the square of a line of
+  /// overlapping values (`secret = [x] secret = [x] …`, 40 KB took 6 s).
+  private var claims: [(range: Range<String.Index>, replacement: String?)] = []
   /// The texts between masked values that ``addAround(_:)`` masked on their own, so the rules
   /// that meet the same masked values on a line scan what follows them once.
   private var scannedGaps: Set<Range<String.Index>> = []
@@ -198,7 +201,7 @@ private struct Masking {
     var position = text.startIndex
     for claim in claims {
       result += text[position..<claim.range.lowerBound]
-      result += claim.replacement
+      result += claim.replacement ?? LogRedaction.masked(String(text[claim.range]))
       position = claim.range.upperBound
     }
     result += text[position...]
@@ -210,7 +213,7 @@ private struct Masking {
   /// first (a URL's user information) must not keep a wider one (the pair whose value is that
   /// URL) from masking the rest. Claims stay sorted and apart, so a body with thousands of
   /// masked values costs a binary search per claim, not a scan of all of them.
-  private mutating func add(_ range: Range<String.Index>, _ replacement: String) {
+  private mutating func add(_ range: Range<String.Index>, _ replacement: String?) {
     guard !range.isEmpty else { return }
     if let kept = keepingEscape(range) { return add(kept, LogRedaction.masked(String(text[kept]))) }
     guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
@@ -223,7 +226,7 @@ private struct Masking {
         claims[low].range.lowerBound, range.lowerBound)..<max(
         claims[end - 1].range.upperBound, range.upperBound)
     if end - low == 1, union == claims[low].range { return }
-    let merged = union == range ? replacement : LogRedaction.masked(String(text[union]))
+    let merged = union == range ? replacement : nil
     claims.replaceSubrange(low..<end, with: [(union, merged)])
   }
 
@@ -357,13 +360,19 @@ private struct Masking {
     // Values before it were searched for a URL with a credential behind escapes already, as
     // part of an earlier value.
     var searchedForNesting = text.startIndex
+    // The end of the last value masked here: a later name inside it has a value inside it too
+    // (values share their ends), which that mask covers. Masking each again cost the square of
+    // a line holding many (`token:[x]token:[x]…`, 45 KB took 46 s).
+    var maskedThrough = text.startIndex
     for match in names.matches(in: text) {
       guard let nameRange = Range(match.range(at: 1), in: text),
         let start = Range(match.range, in: text)?.upperBound
       else { continue }
       let value = start..<firstIndex(from: start, after: &valueEnd, where: ends)
+      if start < maskedThrough, value.upperBound <= maskedThrough { continue }
       if isSecret(text[nameRange], at: place) {
         add(value, LogRedaction.masked(String(text[value])))
+        maskedThrough = value.upperBound
       } else if place == .parameter, start >= searchedForNesting,
         firstIndex(from: start, after: &nextPercent, where: { $0 == "%" }) < value.upperBound
       {
@@ -479,11 +488,16 @@ private struct Masking {
   /// `apiKey: '…'`, an INI file's bare `password = …`); the header rules read bare `name: value`
   /// lines.
   private mutating func claimAssignments() {
+    // A bare value runs over the names after it on its line, and theirs end where it does: the
+    // first covers them (`password = a)password = a)…` took the square of the line).
+    var maskedThrough = text.startIndex
     for assignment in TextAssignments.assignments(in: text)
     where (assignment.isQuoted || assignment.separator == UInt8(ascii: "="))
+      && assignment.value.upperBound > maskedThrough
       && isSecret(assignment.name, at: .jsonMember)
     {
-      add(assignment.value, LogRedaction.masked(String(text[assignment.value])))
+      add(assignment.value, nil)
+      maskedThrough = assignment.value.upperBound
     }
   }
 

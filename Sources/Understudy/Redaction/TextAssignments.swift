@@ -22,8 +22,8 @@ enum TextAssignments {
   /// `:` or `=`, with spaces or tabs around it. Its value is in quotes on the same line (`"…"`,
   /// `'…'`, or `\"…\"` inside a JSON string, as a GraphQL query sends `password: \"…\"`), or
   /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
-  /// or to a character that ends a value in a script, a JSON string or markup (a quote, a
-  /// backslash, `,`, `;`, `<`, `>` or a bracket). A bare value after `=` is read only with
+  /// or to where a value ends in a script, a JSON string or markup (see ``BareValueEnds``). A
+  /// bare value after `=` is read only with
   /// a space or tab before the `=` (`password = hunter2`); without, it is a pair's, which
   /// ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line
   /// (`user: ada password: …`); that one is found too.
@@ -51,6 +51,7 @@ enum TextAssignments {
     // No match starts before the end of the previous one, as a regular expression's next.
     var consumed = 0
     var index = 0
+    var bareValueEnds = BareValueEnds(bytes)
     while index < count {
       let separator = bytes[index]
       index += 1
@@ -73,7 +74,7 @@ enum TextAssignments {
         let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
         guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
       }
-      let end = bareValueEnd(in: bytes, from: start)
+      let end = bareValueEnds.end(from: start)
       if start < end { found.append((name, start..<end, false, separator)) }
     }
     return found
@@ -138,34 +139,13 @@ enum TextAssignments {
     return nil
   }
 
-  private static func bareValueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    var end = start
-    var index = start
-    while index < bytes.count, !endsBareValue(bytes[index]) {
-      if bytes[index] != 0x20 && bytes[index] != 0x09 { end = index + 1 }
-      index += 1
-    }
-    return end
-  }
-
-  private static func endsBareValue(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x0A, 0x0D, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"),
-      UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"),
-      UInt8(ascii: ">"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
-      UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"):
-      true
-    default: false
-    }
-  }
-
   /// A letter, digit, `_`, `.` or `-`.
   private static func isNameByte(_ byte: UInt8) -> Bool {
     isLetterOrUnderscore(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
       || byte == UInt8(ascii: "-")
   }
 
-  private static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
+  static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
     (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
   }
 

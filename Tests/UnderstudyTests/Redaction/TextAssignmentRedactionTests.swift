@@ -78,6 +78,27 @@ import Testing
     Case(
       mimeType: "text/plain", body: { "run --db-password=\"\($0)\" now" },
       redacted: "run --db-password=\"<redacted:db-password>\" now"),
+    // A password may hold `,`, `;` and brackets: YAML and INI read a bare value to its line's
+    // end. The part after the first of them was written raw until 2026-11-29.
+    Case(
+      mimeType: "application/yaml", body: { "password: \($0),Cd2;Ef3(Gh4)!\nport: 1\n" },
+      redacted: "password: %3Credacted:password%3E\nport: 1\n"),
+    Case(
+      mimeType: "text/plain", body: { "[db]\npassword = \($0);Cd2,[Ef3]\n" },
+      redacted: "[db]\npassword = %3Credacted:password%3E\n"),
+    Case(
+      mimeType: "application/json", body: { #"{"config":"secret: \#($0),Cd2","v":1}"# },
+      redacted: #"{"config":"secret: %3Credacted:secret%3E","v":1}"#),
+    // Where a script, a query or markup closes the value, it ends there still.
+    Case(
+      mimeType: "application/javascript", body: { "const c = { apiKey: \($0), retries: 2 };" },
+      redacted: "const c = { apiKey: %3Credacted:apiKey%3E, retries: 2 };"),
+    Case(
+      mimeType: "application/graphql", body: { "mutation { login(password: \($0)) { id } }" },
+      redacted: "mutation { login(password: %3Credacted:password%3E) { id } }"),
+    Case(
+      mimeType: "text/html", body: { "<td>password: \($0),Cd2</td><td>next</td>" },
+      redacted: "<td>password: %3Credacted:password%3E</td><td>next</td>"),
   ]
 
   @Test(arguments: cases)
