@@ -284,6 +284,7 @@ struct CompiledRedaction: Sendable {
       if !isJSON {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
       }
+      text = Self.splice(text, tableReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.
       text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))

@@ -230,6 +230,15 @@ import Testing
       request(
         "/echo/toml", body: "[db]\npassword = \"\(corpus.plant("TOML request"))\"\n",
         type: "application/toml"))
+    // A value's part after a comma, a semicolon or a bracket, and a table's cells (2026-11-29).
+    try await reply(
+      "application/yaml", "password: Ab1,\(corpus.plant("YAML value after a comma"))\n")
+    try await reply(
+      "text/plain", "[db]\npassword = Ab1;(\(corpus.plant("INI value after a bracket")))\n")
+    try await reply(
+      "text/csv",
+      "id,email,api_key\r\n1,ada@example.test,\(corpus.plant("CSV cell"))\r\n"
+        + "2,bob@example.test,\"x,\(corpus.plant("CSV quoted cell"))\"\r\n")
     try await reply(
       "text/html",
       "<form><input type=\"hidden\" name=\"authenticity_token\" value=\""

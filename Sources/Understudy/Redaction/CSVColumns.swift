@@ -1,0 +1,120 @@
+/// The cells of a table body (`text/csv`, `text/tab-separated-values`) under a header that
+/// names a credential: an export of users or API keys has a header row (`id,email,api_key`) and
+/// the secrets in its rows, where no name stands beside them.
+///
+/// Read as RFC 4180 reads it: a cell in double quotes may hold the delimiter, a line break and a
+/// doubled quote; a row ends at a line feed, a carriage return before it left out.
+enum CSVColumns {
+  /// One cell under a selected column: its bytes (inside its quotes, when quoted), its text
+  /// (a doubled quote read as one) and what its column's header was mapped to.
+  struct Cell {
+    var range: Range<Int>
+    var text: String
+    var key: String
+  }
+
+  /// The delimiter of a table body of type `mimeType`, or `nil` for any other type.
+  static func delimiter(mimeType: String) -> UInt8? {
+    let type = mimeType.lowercased().split(separator: ";").first?.trimmingCharacters(
+      in: .whitespaces)
+    switch type {
+    case "text/csv", "application/csv", "text/comma-separated-values": return UInt8(ascii: ",")
+    case "text/tab-separated-values": return 0x09
+    default: return nil
+    }
+  }
+
+  /// The non-empty cells of the rows after the header, in order, in the columns whose header
+  /// `key` maps to a key (a placeholder's name).
+  static func cells(
+    in bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, key: (String) -> String?
+  ) -> [Cell] {
+    var selected: [Int: String] = [:]
+    var cells: [Cell] = []
+    var column = 0
+    var isHeader = true
+    var index = 0
+    while index <= bytes.count {
+      let field = self.field(at: index, in: bytes, delimiter: delimiter)
+      func text() -> String {
+        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[field.value]), as: UTF8.self)
+        return field.isQuoted ? raw.replacingOccurrences(of: "\"\"", with: "\"") : raw
+      }
+      if isHeader {
+        selected[column] = key(text().trimmingCharacters(in: .whitespaces))
+      } else if let key = selected[column], !field.value.isEmpty {
+        cells.append(Cell(range: field.value, text: text(), key: key))
+      }
+      index = field.next
+      if field.endsRow {
+        // A header that selects nothing: no row can hold a cell to replace.
+        if isHeader, selected.isEmpty { return [] }
+        isHeader = false
+        column = 0
+      } else {
+        column += 1
+      }
+    }
+    return cells
+  }
+
+  /// The field that starts at `start`: its value, whether it was quoted, where the next one
+  /// starts, and whether a row ends after it (a line feed or the text's end).
+  private static func field(
+    at start: Int, in bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8
+  ) -> (value: Range<Int>, isQuoted: Bool, next: Int, endsRow: Bool) {
+    let count = bytes.count
+    var index = start
+    var value = start..<start
+    var isQuoted = false
+    if index < count, bytes[index] == UInt8(ascii: "\"") {
+      isQuoted = true
+      index += 1
+      let opened = index
+      while index < count {
+        if bytes[index] == UInt8(ascii: "\"") {
+          if index + 1 < count, bytes[index + 1] == UInt8(ascii: "\"") {
+            index += 2
+            continue
+          }
+          break
+        }
+        index += 1
+      }
+      value = opened..<min(index, count)
+      index = min(index + 1, count)
+    }
+    // Unquoted, or what follows a closing quote (kept as the cell's, as readers do).
+    let bare = index
+    while index < count, bytes[index] != delimiter, bytes[index] != 0x0A { index += 1 }
+    if !isQuoted {
+      var end = index
+      if end > bare, bytes[end - 1] == 0x0D { end -= 1 }
+      value = bare..<end
+    }
+    guard index < count else { return (value, isQuoted, count + 1, true) }
+    return (value, isQuoted, index + 1, bytes[index] == 0x0A)
+  }
+}
+
+extension CompiledRedaction {
+  /// The byte ranges of the cells under a credential's header in a table body, each with its
+  /// placeholder.
+  func tableReplacements(in text: String, mimeType: String, echoes: inout RedactionEchoes)
+    -> [(Range<Int>, String)]
+  {
+    guard !memberNames.isEmpty, let delimiter = CSVColumns.delimiter(mimeType: mimeType) else {
+      return []
+    }
+    var text = text
+    let cells = text.withUTF8 { bytes in
+      CSVColumns.cells(in: bytes, delimiter: delimiter) { placeholderName(forMember: $0) }
+    }
+    var replacements: [(Range<Int>, String)] = []
+    for cell in cells where !RedactionPlaceholder.isPresent(in: cell.text) {
+      echoes.remember(memberValue: cell.text, as: cell.key)
+      replacements.append((cell.range, RedactionPlaceholder.text(cell.key)))
+    }
+    return replacements
+  }
+}

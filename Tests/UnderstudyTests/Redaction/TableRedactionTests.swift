@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// Table bodies: a CSV or tab-separated export names its secrets once, in its header row
+/// (`id,email,api_key`), and holds them in the rows below, where no name stands beside them.
+/// Until 2026-11-29 every such cell reached the cassette raw.
+@Suite struct TableRedactionTests {
+  private static func redacted(_ body: String, mimeType: String) throws -> (HAR, String) {
+    let entry = HAR.Entry.sample(content: HAR.Content(body: Data(body.utf8), mimeType: mimeType))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    return (redacted, redacted.log.entries[0].response.content.text ?? "")
+  }
+
+  @Test func cellsUnderACredentialHeaderAreRedactedAndScanned() throws {
+    let bare = plantedSecret("csv bare")
+    let quoted = plantedSecret("csv quoted")
+    let doubled = plantedSecret("csv doubled")
+    let body =
+      "id,email,api_key,note\r\n"
+      + "1,ada@example.test,\(bare),first\r\n"
+      + "2,bob@example.test,\"\(quoted),x\",\"has, comma\"\r\n"
+      + "3,cy@example.test,\"\(doubled)\"\"q\",\r\n"
+      + "4,dee@example.test,,empty\r\n"
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(body.utf8), mimeType: "text/csv; charset=utf-8"))
+    #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 3)
+    let (har, text) = try Self.redacted(body, mimeType: "text/csv; charset=utf-8")
+    #expect(
+      text
+        == "id,email,api_key,note\r\n"
+        + "1,ada@example.test,<redacted:api_key>,first\r\n"
+        + "2,bob@example.test,\"<redacted:api_key>\",\"has, comma\"\r\n"
+        + "3,cy@example.test,\"<redacted:api_key>\",\r\n"
+        + "4,dee@example.test,,empty\r\n")
+    let encoded = try har.encodedText
+    for secret in [bare, quoted, doubled] { #expect(!encoded.contains(secret)) }
+    #expect(try Redaction.default.redact(har).encodedText == encoded, "redacting is idempotent")
+    #expect(CredentialScanner().scan(redacted: har).isEmpty)
+  }
+
+  @Test func aTabSeparatedExportAndAQuotedHeaderAreReadToo() throws {
+    let secret = plantedSecret("tsv")
+    let (_, tsv) = try Self.redacted(
+      "user\tpassword\nada\t\(secret)\n", mimeType: "text/tab-separated-values")
+    #expect(tsv == "user\tpassword\nada\t<redacted:password>\n")
+    let other = plantedSecret("csv header")
+    let (_, csv) = try Self.redacted(
+      "\"name\",\" client_secret \"\n\"ada\",\"\(other)\"", mimeType: "text/csv")
+    #expect(csv == "\"name\",\" client_secret \"\n\"ada\",\"<redacted:client_secret>\"")
+  }
+
+  @Test func aCellInALaterRowEchoedElsewhereIsRedactedThere() throws {
+    let secret = plantedSecret("csv echo")
+    let (har, _) = try Self.redacted(
+      "id,token\n1,\(secret)\n\nsee 1: \(secret)\n", mimeType: "text/csv")
+    #expect(try !har.encodedText.contains(secret))
+  }
+
+  @Test func aTableWhoseHeaderNamesNoCredentialIsKept() throws {
+    let body = "id,name,note\n1,token,\"password, reset\"\n"
+    let (_, text) = try Self.redacted(body, mimeType: "text/csv")
+    #expect(text == body)
+  }
+}
