@@ -208,6 +208,9 @@ private struct Masking {
     return result
   }
 
+  /// Claims `range`, masked as one value when the result is written.
+  private mutating func mask(_ range: Range<String.Index>) { add(range, nil) }
+
   /// Claims `range`. A range inside an earlier claim is left to it; one that reaches past
   /// earlier claims takes them in, and the whole is masked as one value: a narrow rule that ran
   /// first (a URL's user information) must not keep a wider one (the pair whose value is that
@@ -215,7 +218,7 @@ private struct Masking {
   /// masked values costs a binary search per claim, not a scan of all of them.
   private mutating func add(_ range: Range<String.Index>, _ replacement: String?) {
     guard !range.isEmpty else { return }
-    if let kept = keepingEscape(range) { return add(kept, LogRedaction.masked(String(text[kept]))) }
+    if let kept = keepingEscape(range) { return mask(kept) }
     guard !LogRedaction.isMaskedOrPlaceholder(text[range]) else { return addAround(range) }
     let low = Self.firstEnding(after: range.lowerBound, in: claims) { $0.range }
     var end = low
@@ -270,7 +273,7 @@ private struct Masking {
       let gap = text[start..<end].trimmingCharacters(in: .whitespaces)
       // `Bearer ••••(13 chars)`: the scheme a masked value kept is no value of its own.
       if index == 0, !gap.isEmpty, !LogRedaction.schemes.contains(gap.lowercased()) {
-        add(start..<end, LogRedaction.masked(String(text[start..<end])))
+        mask(start..<end)
       } else if index > 0, start < end {
         addMasking(of: start..<end)
       }
@@ -334,7 +337,7 @@ private struct Masking {
             && LogRedaction.nestsSecret(
               text[valueRange], naming: naming, levels: CompiledRedaction.nestedURLLevels))
       else { continue }
-      add(valueRange, LogRedaction.masked(String(text[valueRange])))
+      mask(valueRange)
     }
   }
 
@@ -371,7 +374,7 @@ private struct Masking {
       let value = start..<firstIndex(from: start, after: &valueEnd, where: ends)
       if start < maskedThrough, value.upperBound <= maskedThrough { continue }
       if isSecret(text[nameRange], at: place) {
-        add(value, LogRedaction.masked(String(text[value])))
+        mask(value)
         maskedThrough = value.upperBound
       } else if place == .parameter, start >= searchedForNesting,
         firstIndex(from: start, after: &nextPercent, where: { $0 == "%" }) < value.upperBound
@@ -382,7 +385,7 @@ private struct Masking {
         if LogRedaction.nestsSecret(
           text[value], naming: naming, levels: CompiledRedaction.nestedURLLevels)
         {
-          add(value, LogRedaction.masked(String(text[value])))
+          mask(value)
         }
       }
     }
@@ -433,7 +436,7 @@ private struct Masking {
       for form in Set([echo, RedactionPlaceholder.percentEncode(echo), encoded]) {
         var start = text.startIndex
         while let found = text.range(of: form, range: start..<text.endIndex) {
-          add(found, LogRedaction.masked(String(text[found])))
+          mask(found)
           start = found.upperBound
         }
       }
@@ -450,7 +453,7 @@ private struct Masking {
           Self.unescaped(String(text[nameRange])), at: .jsonMember, naming: naming)
       else { continue }
       let end = Self.endOfJSONValue(in: text, from: start)
-      add(start..<end, LogRedaction.masked(String(text[start..<end])))
+      mask(start..<end)
     }
   }
 
@@ -468,7 +471,7 @@ private struct Masking {
     for element in XMLElementContent.elements(
       in: text, selecting: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
     {
-      add(element.content, LogRedaction.masked(String(text[element.content])))
+      mask(element.content)
     }
   }
 
@@ -480,7 +483,7 @@ private struct Masking {
     for attribute in XMLElementContent.attributes(
       in: text, selecting: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
     {
-      add(attribute.value, LogRedaction.masked(String(text[attribute.value])))
+      mask(attribute.value)
     }
   }
 
@@ -496,7 +499,7 @@ private struct Masking {
       && assignment.value.upperBound > maskedThrough
       && isSecret(assignment.name, at: .jsonMember)
     {
-      add(assignment.value, nil)
+      mask(assignment.value)
       maskedThrough = assignment.value.upperBound
     }
   }
@@ -548,7 +551,7 @@ private struct Masking {
       guard
         names.contains(where: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
       else { continue }
-      add(actualRange, LogRedaction.masked(String(text[actualRange])))
+      mask(actualRange)
     }
   }
 

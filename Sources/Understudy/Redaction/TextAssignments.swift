@@ -23,9 +23,8 @@ enum TextAssignments {
   /// `'…'`, or `\"…\"` inside a JSON string, as a GraphQL query sends `password: \"…\"`), or
   /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
   /// or to where a value ends in a script, a JSON string or markup (see ``BareValueEnds``). A
-  /// bare value after `=` is read only with
-  /// a space or tab before the `=` (`password = hunter2`); without, it is a pair's, which
-  /// ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line
+  /// bare value after `=` is read only with a space or tab before the `=` (`password =
+  /// hunter2`); without, it is a pair's, which ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line
   /// (`user: ada password: …`); that one is found too.
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
