@@ -84,13 +84,15 @@ enum CSVColumns {
       value = opened..<min(index, count)
       index = min(index + 1, count)
     }
-    // Unquoted, or what follows a closing quote (kept as the cell's, as readers do).
+    // An unquoted value, or text after a closing quote, which readers take as the cell's too
+    // (`"Ab1"Cd2` is `Ab1Cd2`): then the cell is the whole field, quotes and all.
     let bare = index
     while index < count, bytes[index] != delimiter, bytes[index] != 0x0A { index += 1 }
-    if !isQuoted {
-      var end = index
-      if end > bare, bytes[end - 1] == 0x0D { end -= 1 }
-      value = bare..<end
+    var end = index
+    if end > bare, bytes[end - 1] == 0x0D { end -= 1 }
+    if !isQuoted || end > bare {
+      value = (isQuoted ? start : bare)..<end
+      isQuoted = false
     }
     guard index < count else { return (value, isQuoted, count + 1, true) }
     return (value, isQuoted, index + 1, bytes[index] == 0x0A)

@@ -58,6 +58,16 @@ import Testing
     #expect(try !har.encodedText.contains(secret))
   }
 
+  /// A cell with text after its closing quote (`"Ab1"Cd2`) is read by CSV readers as one value
+  /// (`Ab1Cd2`); the part after the quote was written raw when only the quoted part was replaced.
+  @Test func aCellWithTextAfterItsClosingQuoteIsReplacedWhole() throws {
+    let secret = plantedSecret("csv after quote")
+    let (har, text) = try Self.redacted(
+      "id,api_key,n\n1,\"Ab1\"\(secret),2\n", mimeType: "text/csv")
+    #expect(text == "id,api_key,n\n1,<redacted:api_key>,2\n")
+    #expect(try !har.encodedText.contains(secret))
+  }
+
   @Test func aTableWhoseHeaderNamesNoCredentialIsKept() throws {
     let body = "id,name,note\n1,token,\"password, reset\"\n"
     let (_, text) = try Self.redacted(body, mimeType: "text/csv")
