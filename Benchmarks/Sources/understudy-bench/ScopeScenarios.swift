@@ -34,6 +34,14 @@ enum ScopeScenarios {
         Scenario(group: group, name: "1,000 test scopes, withStubs") { context in
           [try await compare("1,000 test scopes, withStubs", withStubsScopes(), context)]
         })
+      scenarios.append(
+        Scenario(group: group, name: ephemeralScopes) { context in
+          [
+            try await compare(
+              ephemeralScopes, withStubsScopes(configuration: { .ephemeral }), context, bar: nil,
+              note: "µs per scope; both sessions from .ephemeral: what the scope's machinery adds")
+          ]
+        })
     #endif
     return scenarios + parts
   }
@@ -41,8 +49,9 @@ enum ScopeScenarios {
   /// What each part of a scope adds to the floor's session and request, step by step: a
   /// registry made and released beside the floor's session, then one stub declared in it, then
   /// its protocol class minted, then the request sent through the registry's own session instead
-  /// of the floor's (no scope end; the `withStubs` row adds that). Each row's difference from the
-  /// one before is what that step costs; they explain the test-scope rows and have no bar.
+  /// of the floor's, made from `.ephemeral` as the floor's is (no scope end; the `withStubs` row
+  /// with a session from `.ephemeral` adds that). Each row's difference from the one before is
+  /// what that step costs; they explain what the machinery of a scope costs and have no bar.
   private static var parts: [Scenario] {
     let steps: [(String, @Sendable (Int) async throws -> Void)] = [
       (
@@ -70,7 +79,9 @@ enum ScopeScenarios {
       (
         "4. + the request through its session",
         { count in
-          for _ in 0..<count { try await oneRequest(stubbedRegistry()) }
+          for _ in 0..<count {
+            try await oneRequest(stubbedRegistry(), configuration: { .ephemeral })
+          }
         }
       ),
     ]
@@ -132,9 +143,18 @@ enum ScopeScenarios {
     }
   }
 
-  /// The body every Understudy scope runs with its registry current.
-  private static func oneRequest(_ registry: StubRegistry) async throws {
-    let session = registry.makeSession()
+  /// The `withStubs` row with the session made from `.ephemeral`, as the floor's is: Understudy's
+  /// own sessions start from a configuration that skips what `.ephemeral` builds on Linux and the
+  /// registry drops (its `URLCache`), which saves more than the rest of a scope costs. This row
+  /// keeps the cost of the rest in view, against the same session on both sides.
+  static let ephemeralScopes = "1,000 test scopes on .ephemeral sessions (withStubs)"
+
+  /// The body every Understudy scope runs with its registry current; `configuration` makes the
+  /// session's starting configuration (`nil`: the registry's default).
+  private static func oneRequest(
+    _ registry: StubRegistry, configuration: () -> URLSessionConfiguration? = { nil }
+  ) async throws {
+    let session = registry.makeSession(configuration: configuration())
     let (data, response) = try await session.data(for: request)
     try Workloads.check(data, response, CannedResponse.floorBody)
     session.invalidateAndCancel()
@@ -173,13 +193,15 @@ enum ScopeScenarios {
     private final class ScopeCase: XCTestCase {}
 
     /// Each scope is `withStubs { … }` in an XCTest case, declaring the stub in its body.
-    private static func withStubsScopes() -> Workload {
+    private static func withStubsScopes(
+      configuration: @escaping @Sendable () -> URLSessionConfiguration? = { nil }
+    ) -> Workload {
       let testCase = ScopeCase(name: "testOneRequest", testClosure: { _ in })
       return { count in
         for _ in 0..<count {
           try await testCase.withStubs { registry in
             declareStub(in: registry)
-            try await oneRequest(registry)
+            try await oneRequest(registry, configuration: configuration)
           }
         }
       }

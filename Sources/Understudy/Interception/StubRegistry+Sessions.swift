@@ -7,17 +7,24 @@ extension StubRegistry {
   /// send over the network (http, https, ftp, ftps, ws, wss) is claimed, so nothing reaches it
   /// unless a stub or, for http(s), ``unmatchedRequests`` says so.
   ///
-  /// - Parameter base: The configuration to start from. One you still hold is copied, never
-  ///   changed; one only this call holds (the default) is used as it is.
+  /// - Parameter base: The configuration to start from; without one, an ephemeral configuration
+  ///   (what `URLSessionConfiguration.ephemeral` gives: cookies and credentials in memory, kept
+  ///   for this session alone). One you still hold is copied, never changed; one only this call
+  ///   holds (a temporary) is used as it is.
   public func makeSessionConfiguration(
-    from base: consuming URLSessionConfiguration = .ephemeral
+    from base: consuming URLSessionConfiguration? = nil
   ) -> URLSessionConfiguration {
-    var configuration = consume base
+    var given = consume base
+    let configuration: URLSessionConfiguration
     // URLSessionConfiguration is a class: one the caller still holds is copied, so theirs stays
-    // untouched. One only this call holds (the default, or a temporary) is nobody else's to
-    // see change, and copying it was most of what making a session cost a test's scope.
-    if !isKnownUniquelyReferenced(&configuration) {
-      configuration = configuration.copy() as! URLSessionConfiguration
+    // untouched. One only this call holds is nobody else's to see change, and copying it was
+    // most of what making a session cost a test's scope.
+    if given == nil {
+      configuration = EphemeralConfiguration.make()
+    } else if isKnownUniquelyReferenced(&given) {
+      configuration = given.take()!
+    } else {
+      configuration = given!.copy() as! URLSessionConfiguration
     }
     configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
@@ -35,8 +42,16 @@ extension StubRegistry {
   /// let session = registry.makeSession()
   /// let (data, response) = try await session.data(from: url)
   /// ```
+  ///
+  /// - Parameters:
+  ///   - base: The configuration to start from, as in ``makeSessionConfiguration(from:)``;
+  ///     without one, an ephemeral configuration whose cookies and credentials this session
+  ///     alone keeps, in memory.
+  ///   - delegate: The session's delegate, if any.
+  ///   - delegateQueue: Where the delegate and completion handlers are called; without one, a
+  ///     serial queue of Understudy's.
   public func makeSession(
-    configuration base: consuming URLSessionConfiguration = .ephemeral,
+    configuration base: consuming URLSessionConfiguration? = nil,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
     URLSession(

@@ -47,3 +47,81 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self) == "default")
   }
 }
+
+/// Sessions made without a configuration start as `.ephemeral` ones do: cookies and credentials
+/// in memory, kept for that session alone. On Linux the cookie storages are lent again
+/// (``CookieStoragePool``), so these check that a storage never reaches a second holder and never
+/// carries a cookie across.
+@Suite struct EphemeralConfigurationTests {
+  @Test func sessionsAliveTogetherNeverShareCookiesOrCredentials() throws {
+    let registry = StubRegistry()
+    let sessions = (0..<4).map { _ in registry.makeSession() }
+    defer {
+      for session in sessions { session.invalidateAndCancel() }
+    }
+    let cookieStorages = try sessions.map { try #require($0.configuration.httpCookieStorage) }
+    let credentialStorages = try sessions.map {
+      try #require($0.configuration.urlCredentialStorage)
+    }
+    #expect(Set(cookieStorages.map(ObjectIdentifier.init)).count == 4)
+    #expect(Set(credentialStorages.map(ObjectIdentifier.init)).count == 4)
+    #expect(cookieStorages.allSatisfy { ($0.cookies ?? []).isEmpty })
+    #expect(cookieStorages.allSatisfy { $0.cookieAcceptPolicy == .always })
+    #expect(credentialStorages.allSatisfy { $0.allCredentials.isEmpty })
+    #expect(cookieStorages.allSatisfy { $0 !== HTTPCookieStorage.shared })
+    #expect(credentialStorages.allSatisfy { $0 !== URLCredentialStorage.shared })
+  }
+
+  @Test func aCookieSetInOneTestsSessionNeverReachesTheNext() async throws {
+    let url = URL(string: "https://api.test/me")!
+    for round in 0..<8 {
+      let registry = StubRegistry()
+      registry.stub(
+        .get("https://api.test/login"),
+        StubResponse.ok.header("Set-Cookie", "round=\(round); Path=/"))
+      registry.stub(.get("https://api.test/me")) { .text($0.headers["Cookie"] ?? "none") }
+      let session = registry.makeSession()
+      #expect(try await session.text(from: url) == "none")
+      _ = try await session.data(from: URL(string: "https://api.test/login")!)
+      #expect(try await session.text(from: url) == "round=\(round)")
+      session.invalidateAndCancel()
+    }
+  }
+
+  #if canImport(FoundationNetworking)
+    @Test func aCookieStorageIsLentAgainOnlyOnceNothingElseHoldsItAndEmptied() throws {
+      let pool = CookieStoragePool(capacity: 2)
+      var first: HTTPCookieStorage? = pool.take()
+      let firstID = ObjectIdentifier(try #require(first))
+      let cookie = try #require(
+        HTTPCookie(properties: [
+          .name: "token", .value: "abc", .domain: "api.test", .path: "/",
+        ]))
+      first?.setCookie(cookie)
+      first?.cookieAcceptPolicy = .never
+
+      let second = pool.take()
+      #expect(ObjectIdentifier(second) != firstID)
+      let third = pool.take()
+      #expect(ObjectIdentifier(third) != firstID)
+      #expect(pool.count == 2)  // the third is beyond capacity: made, not kept
+
+      first = nil
+      let again = pool.take()
+      #expect(ObjectIdentifier(again) == firstID)
+      #expect((again.cookies ?? []).isEmpty)
+      #expect(again.cookieAcceptPolicy == .always)
+      withExtendedLifetime((second, third)) {}
+    }
+
+    @Test func aStorageATestStillHoldsIsNeverLent() throws {
+      let pool = CookieStoragePool(capacity: 4)
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.httpCookieStorage = pool.take()
+      let session = URLSession(configuration: configuration)
+      let held = try #require(session.configuration.httpCookieStorage)
+      session.invalidateAndCancel()
+      for _ in 0..<3 { #expect(pool.take() !== held) }
+    }
+  #endif
+}
