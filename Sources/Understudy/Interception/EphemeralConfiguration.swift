@@ -15,16 +15,17 @@ import Foundation
 /// in memory only there, as `.ephemeral`'s is) and an empty cookie storage no other session
 /// holds (``CookieStoragePool``). On Darwin, `.ephemeral` is used as it is.
 enum EphemeralConfiguration {
-  static func make() -> URLSessionConfiguration {
-    #if canImport(FoundationNetworking)
+  #if canImport(FoundationNetworking)
+    /// - Parameter pool: Where the cookie storage comes from; tests pass one of their own.
+    static func make(lendingFrom pool: CookieStoragePool = .shared) -> URLSessionConfiguration {
       let configuration = prototype.copy() as! URLSessionConfiguration
-      configuration.httpCookieStorage = CookieStoragePool.shared.take()
+      configuration.httpCookieStorage = pool.take()
       configuration.urlCredentialStorage = URLCredentialStorage()
       return configuration
-    #else
-      return .ephemeral
-    #endif
-  }
+    }
+  #else
+    static func make() -> URLSessionConfiguration { .ephemeral }
+  #endif
 
   #if canImport(FoundationNetworking)
     /// Only ever copied; its storages are replaced in every copy.

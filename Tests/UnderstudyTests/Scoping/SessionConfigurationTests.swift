@@ -114,6 +114,27 @@ import Testing
       withExtendedLifetime((second, third)) {}
     }
 
+    /// A session that is dropped, invalidated or not, lets its storage go, so a suite's sessions
+    /// keep taking the storages already made instead of building `.ephemeral` each time. Nothing
+    /// but the benchmark would notice if they did not.
+    @Test(arguments: [true, false])
+    func sessionsThatAreDroppedGiveTheirStorageBack(invalidating: Bool) async throws {
+      let pool = CookieStoragePool(capacity: 64)
+      let registry = StubRegistry()
+      registry.stub(.get("https://api.test/one"), .text("one"))
+      var lent: Set<ObjectIdentifier> = []
+      for _ in 0..<20 {
+        let session = registry.makeSession(
+          configuration: EphemeralConfiguration.make(lendingFrom: pool))
+        lent.insert(ObjectIdentifier(try #require(session.configuration.httpCookieStorage)))
+        #expect(try await session.text(from: URL(string: "https://api.test/one")!) == "one")
+        if invalidating { session.invalidateAndCancel() }
+      }
+      // The pool keeps every storage it made (capacity 64), so no identifier is reused by a new
+      // object. A few sessions may still be letting go when the next starts.
+      #expect(lent.count < 10, "20 sessions were lent \(lent.count) storages")
+    }
+
     @Test func aStorageATestStillHoldsIsNeverLent() throws {
       let pool = CookieStoragePool(capacity: 4)
       let configuration = URLSessionConfiguration.ephemeral
