@@ -153,10 +153,26 @@ enum EmbeddedQueryPairs {
     return false
   }
 
-  /// Where the run of value characters starting at `start` ends: at `&`, `#`, `;`, `"`, `'`,
-  /// `<`, `>`, `\` or white space (Unicode's, as ICU's `\s` has it).
+  /// Where the value starting at `start` ends: at `&`, `#`, `;`, `"`, `'`, `<`, `>`, `\` or
+  /// white space (Unicode's, as ICU's `\s` has it), except that a value runs on over a `&`,
+  /// `#` or `;` that starts no pair (see ``continuesValue(after:in:_:)``).
   private static func valueEnd(
     in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ classes: [UInt8]
+  ) -> Int {
+    var stop = runEnd(in: bytes, from: start, classes)
+    // A value never starts with a delimiter: `token=#x` has none.
+    guard stop > start else { return stop }
+    while continuesValue(after: stop, in: bytes, classes) {
+      stop = runEnd(in: bytes, from: stop + 1, classes)
+    }
+    return stop
+  }
+
+  /// Where the run of value characters from `start` ends (at a byte that ends a value, or at
+  /// white space), or, with `stoppingAtSign`, at an `=` first.
+  private static func runEnd(
+    in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ classes: [UInt8],
+    stoppingAtSign: Bool = false
   ) -> Int {
     var index = start
     let count = bytes.count
@@ -164,6 +180,7 @@ enum EmbeddedQueryPairs {
       let byte = bytes[index]
       if byte < 0x80 {
         if classes[Int(byte)] & valueStop != 0 { return index }
+        if stoppingAtSign, byte == UInt8(ascii: "=") { return index }
         index += 1
       } else if isWhiteSpace(in: bytes, at: index) {
         return index
@@ -172,6 +189,29 @@ enum EmbeddedQueryPairs {
       }
     }
     return index
+  }
+
+  /// Whether the value goes on over the `&`, `#` or `;` at `stop`: a password written in a text
+  /// (`password=P@ss#word;1&2`) holds them, and a query's next pair starts after them. It goes
+  /// on when value characters follow up to the next end of a value without an `=`, so no pair
+  /// is passed over; it stops before white space, another delimiter or the text's end, and
+  /// before an HTML character reference (`&amp;`), which a link in a page spells its `&` with.
+  private static func continuesValue(
+    after stop: Int, in bytes: UnsafeBufferPointer<UInt8>, _ classes: [UInt8]
+  ) -> Bool {
+    guard stop < bytes.count else { return false }
+    let delimiter = bytes[stop]
+    guard
+      delimiter == UInt8(ascii: "&") || delimiter == UInt8(ascii: "#")
+        || delimiter == UInt8(ascii: ";")
+    else { return false }
+    let next = stop + 1
+    let end = runEnd(in: bytes, from: next, classes, stoppingAtSign: true)
+    guard end > next, end == bytes.count || bytes[end] != UInt8(ascii: "=") else { return false }
+    let isCharacterReference =
+      delimiter == UInt8(ascii: "&") && end < bytes.count && bytes[end] == UInt8(ascii: ";")
+      && bytes[next..<end].allSatisfy { ASCIIByte.isLetter($0) }
+    return !isCharacterReference
   }
 
   /// Whether a non-ASCII Unicode white space character starts at `index`: U+0085, U+00A0,

@@ -181,7 +181,9 @@ private struct Masking {
     claimXMLAttributes()
     claimAssignments()
     claimJSONDifferences()
-    claimNamedValues(Self.pairName, at: .parameter, endingAt: Self.endsPairValue)
+    claimNamedValues(
+      Self.pairName, at: .parameter, endingAt: Self.endsPairValue,
+      continuingAt: continuesPairValue)
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for range in CredentialScanner.secretRanges(in: text) {
       add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
@@ -356,7 +358,8 @@ private struct Masking {
   /// line, 20 s for 680 KB.
   private mutating func claimNamedValues(
     _ names: SharedRegex, at place: CredentialName.Place,
-    endingAt ends: (Unicode.Scalar) -> Bool
+    endingAt ends: (Unicode.Scalar) -> Bool,
+    continuingAt continues: ((String.Index) -> Bool)? = nil
   ) {
     var valueEnd = text.startIndex
     var nextPercent = text.startIndex
@@ -371,7 +374,8 @@ private struct Masking {
       guard let nameRange = Range(match.range(at: 1), in: text),
         let start = Range(match.range, in: text)?.upperBound
       else { continue }
-      let value = start..<firstIndex(from: start, after: &valueEnd, where: ends)
+      let value =
+        start..<firstIndex(from: start, after: &valueEnd, where: ends, continuingAt: continues)
       if start < maskedThrough, value.upperBound <= maskedThrough { continue }
       if isSecret(text[nameRange], at: place) {
         mask(value)
@@ -395,14 +399,46 @@ private struct Masking {
   /// last, from a lower `start`: names come in order, so while it lies ahead it is still the
   /// answer, and one walk over the text serves every name (values overlap, and a walk each took
   /// time the square of a long line).
+  ///
+  /// With `continues`, a run goes on over a stop it says yes to, once the run before it is not
+  /// empty.
   private func firstIndex(
     from start: String.Index, after found: inout String.Index,
-    where stops: (Unicode.Scalar) -> Bool
+    where stops: (Unicode.Scalar) -> Bool,
+    continuingAt continues: ((String.Index) -> Bool)? = nil
   ) -> String.Index {
-    if found < start {
-      found = text.unicodeScalars[start...].firstIndex(where: stops) ?? text.endIndex
+    guard found < start else { return found }
+    let scalars = text.unicodeScalars
+    var end = scalars[start...].firstIndex(where: stops) ?? text.endIndex
+    if end > start, let continues {
+      while end < text.endIndex, continues(end) {
+        end = scalars[scalars.index(after: end)...].firstIndex(where: stops) ?? text.endIndex
+      }
     }
+    found = end
     return found
+  }
+
+  /// Whether a pair's value goes on over the `&`, `#` or `;` at `stop`, as a written cassette's
+  /// does (``EmbeddedQueryPairs``): when what follows, up to the next end of a value or white
+  /// space, is not empty, holds no `=` and is no HTML character reference (`&amp;`). So
+  /// `password=P@ss#word` is masked whole, and `token=…&page=2` still ends at the `&`.
+  private func continuesPairValue(at stop: String.Index) -> Bool {
+    let scalars = text.unicodeScalars
+    let delimiter = scalars[stop]
+    guard delimiter == "&" || delimiter == "#" || delimiter == ";" else { return false }
+    let next = scalars.index(after: stop)
+    let end =
+      scalars[next...].firstIndex {
+        Self.endsPairValue($0) || $0 == "=" || $0.properties.isWhitespace
+      } ?? text.endIndex
+    guard end > next else { return false }
+    guard end < text.endIndex else { return true }
+    if scalars[end] == "=" { return false }
+    let isCharacterReference =
+      delimiter == "&" && scalars[end] == ";"
+      && scalars[next..<end].allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+    return !isCharacterReference
   }
 
   private static func endsHeaderValue(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,12 +3,15 @@ import Testing
 
 @testable import Understudy
 
-/// The byte scanner that finds `name=value` pairs in bodies finds exactly what the regular
-/// expression it replaced found, on text built to reach every branch of it.
+/// The byte scanner that finds `name=value` pairs in bodies finds exactly what a regular
+/// expression finds, on text built to reach every branch of it.
 @Suite struct EmbeddedQueryPairsTests {
-  /// The expression the scanner replaced, run by ICU as it was.
+  /// The expression the scanner replaced, run by ICU, with what was added since: a value runs on
+  /// over a `&`, `#` or `;` followed by value characters up to the next end without an `=`,
+  /// unless that is an HTML character reference (`&amp;`).
   private static let expression = try! NSRegularExpression(
-    pattern: #"(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)"#)
+    pattern: #"(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})="#
+      + #"([^&#;\s"'<>\\]+(?:(?!&[A-Za-z]+;)[&#;][^&#;\s"'<>\\=]+(?![^&#;\s"'<>\\]))*)"#)
 
   private static func byExpression(_ text: String) -> [[Range<Int>]] {
     expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
@@ -36,6 +39,7 @@ import Testing
     "\u{1680}", "\u{2000}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
     "\u{3000}", "\u{200B}", "\u{1681}", "\u{2030}", "\u{3001}", "é", "日本", "👍", "/", ":",
     "http://h/p?", String(repeating: "n", count: 100), String(repeating: "n", count: 101),
+    "amp", "&amp;", "&#38;", "P@ss", "#x",
   ]
 
   @Test func findsWhatTheExpressionFinds() {
@@ -62,5 +66,28 @@ import Testing
       ranges.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) }
     }
     #expect(pairs == [["page", "2"], ["access_token", "abc123"]])
+  }
+
+  /// A secret written in a text holds `#`, `&` and `;` as often as any character; a query's next
+  /// pair, a fragment's pairs and a page's `&amp;` still end a value.
+  @Test(arguments: [
+    ("password=P@ss#word;1&2 next", [["password", "P@ss#word;1&2"]]),
+    ("db.password=Ab1;Cd2\nuser=ada", [["db.password", "Ab1;Cd2"], ["user", "ada"]]),
+    ("?token=abc&page=2", [["token", "abc"], ["page", "2"]]),
+    ("?token=abc&flag&page=2", [["token", "abc&flag"], ["page", "2"]]),
+    (
+      "cb#state=abc#access_token=xyz&type=bearer",
+      [["state", "abc"], ["access_token", "xyz"], ["type", "bearer"]]
+    ),
+    ("href=\"?token=abc&amp;page=2\"", [["token", "abc"], ["page", "2"]]),
+    ("token=abc# trailing; token=def;", [["token", "abc"], ["token", "def"]]),
+    ("token=abc&=x", [["token", "abc"]]),
+  ])
+  func aValueRunsOnOverDelimitersThatStartNoPair(text: String, expected: [[String]]) {
+    let pairs = Self.byScanner(text).map { ranges in
+      ranges.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) }
+    }
+    #expect(pairs == expected)
+    #expect(Self.byScanner(text) == Self.byExpression(text))
   }
 }

@@ -235,6 +235,12 @@ import Testing
       "application/yaml", "password: Ab1,\(corpus.plant("YAML value after a comma"))\n")
     try await reply(
       "text/plain", "[db]\npassword = Ab1;(\(corpus.plant("INI value after a bracket")))\n")
+    // A pair's value after a `#`, `;` or `&` that starts no pair (2026-11-29).
+    try await reply(
+      "text/plain",
+      "password=P@ss#\(corpus.plant("pair value after a hash"))\n"
+        + "db.password=Ab1;\(corpus.plant("pair value after a semicolon"))\n"
+        + "token=Ab1&\(corpus.plant("pair value after an ampersand")) next=1\n")
     try await reply(
       "text/csv",
       "id,email,api_key\r\n1,ada@example.test,\(corpus.plant("CSV cell"))\r\n"

@@ -41,6 +41,32 @@ import Testing
     #expect(CredentialScanner().scan(redacted).isEmpty)
   }
 
+  /// A password holds `#`, `;` and `&` as often as any character: the part after one reached
+  /// the cassette and the printed report (found 2026-11-29). A value now runs on over one that
+  /// starts no pair; a query's next pair and a page's `&amp;` still end it.
+  @Test func aValueRunsOnOverADelimiterThatStartsNoPair() throws {
+    let afterHash = plantedSecret("after a hash")
+    let afterSemicolon = plantedSecret("after a semicolon")
+    let afterAmpersand = plantedSecret("after an ampersand")
+    let text =
+      "password=P@ss#\(afterHash)\ndb.password=Ab1;\(afterSemicolon)\n"
+      + "token=Ab1&\(afterAmpersand) next=1\n<a href=\"/cb?code=abc&amp;page=2\">next</a>"
+    let entry = HAR.Entry.sample(
+      content: HAR.Content(body: Data(text.utf8), mimeType: "text/plain"))
+    let written = Redaction.default.redact(HAR(entries: [entry]))
+    #expect(
+      written.log.entries[0].response.content.text
+        == "password=%3Credacted:password%3E\ndb.password=%3Credacted:db.password%3E\n"
+        + "token=%3Credacted:token%3E next=1\n"
+        + "<a href=\"/cb?code=%3Credacted:code%3E&amp;page=2\">next</a>")
+    let printed = LogRedaction.mask(text)
+    for secret in [afterHash, afterSemicolon, afterAmpersand] {
+      #expect(!printed.contains(secret), "printed: \(printed)")
+      #expect(try !written.encodedText.contains(secret))
+    }
+    #expect(printed.contains("&amp;page=2"), "printed: \(printed)")
+  }
+
   @Test func pairsThatNameNoCredentialAreKept() throws {
     let text = "level=info user=ada page=2 a==b =c token= done"
     let entry = HAR.Entry.sample(
