@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/ and runs them, failing on any crash, broken invariant,
+# Builds the libFuzzer targets in Tests/Fuzz/ and runs them, failing on any crash, broken invariant,
 # timeout or out-of-memory.
 #
 #   bash .ci/fuzz.sh ci     # CI's pass: a fixed number of runs from a fixed seed, from the seeds
@@ -13,9 +13,9 @@
 # own (`bash .ci/fuzz.sh 600`), and what it finds becomes a seed once fixed.
 #
 # Seeds come from Fixtures/Fuzz/<target>/ and are never modified; the inputs a search finds
-# accumulate in Fuzz/.build/corpus/<target>/, so later searches start where earlier ones stopped.
-# A failing input is saved as Fuzz/.build/artifacts/<target>/crash-… (or timeout-…, oom-…);
-# replay it with `Fuzz/.build/release/<Target> <file>` (`debug` after CI's pass), then copy it
+# accumulate in Tests/Fuzz/.build/corpus/<target>/, so later searches start where earlier ones stopped.
+# A failing input is saved as Tests/Fuzz/.build/artifacts/<target>/crash-… (or timeout-…, oom-…);
+# replay it with `Tests/Fuzz/.build/release/<Target> <file>` (`debug` after CI's pass), then copy it
 # into the seed folder once the fix is in, so CI's pass guards against it from then on.
 #
 # FUZZ_JOBS=2 runs the two targets side by side; the default runs them one after the other,
@@ -31,7 +31,7 @@ case "$mode" in
     ;;
 esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-fuzz="$root/Fuzz"
+fuzz="$root/Tests/Fuzz"
 # CI's pass, and the build .ci/run starts for it, use a debug build: it compiles in less than half
 # the CPU time of a release build (34 s against 77 s on an idle 2-core machine), which CI's time
 # budget needs more than its pass needs the release build's speed (29 s against 13 s). A search

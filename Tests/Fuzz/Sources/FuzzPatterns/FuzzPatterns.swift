@@ -96,7 +96,7 @@ private func checkRegex(_ expression: String, request: InterceptedRequest) {
   let value = request.headers["X-Fuzz"] ?? ""
   let text = request.bodyText ?? ""
   // ICU backtracks without a limit, so an expression such as (a+)+$ can run for hours on a
-  // 30-character path. The library does not bound that (see Fuzz/README.md); such inputs are
+  // 30-character path. The library does not bound that (see Tests/Fuzz/README.md); such inputs are
   // checked for their problems only, so the fuzzer spends its time looking for crashes.
   if let compiled, isSlow(compiled, on: [request.path, value, text]) { return }
 
