@@ -8,12 +8,13 @@ import Foundation
 /// `URLSessionConfiguration.ephemeral` gives, without what it builds and the registry drops.
 ///
 /// On Linux, every `.ephemeral` builds a `URLCache` whose disk path comes from an XDG lookup
-/// that parses the whole process environment and creates a directory on disk: three quarters of
-/// the instructions of making a session (about 740,000 of 990,000), for a cache a registry's
-/// configuration sets to `nil`. So a registry's session starts from a copy of one ephemeral
-/// configuration made once, given a credential storage of its own (`URLCredentialStorage()` is
-/// in memory only there, as `.ephemeral`'s is) and an empty cookie storage no other session
-/// holds (``CookieStoragePool``). On Darwin, `.ephemeral` is used as it is.
+/// that parses the whole process environment and creates a directory on disk (or checks it is
+/// there): about 900,000 instructions, most of what a test's session costs, for a cache a
+/// registry's configuration sets to `nil`. So a registry's session starts from a copy of one
+/// ephemeral configuration made once, given a credential storage of its own
+/// (`URLCredentialStorage()` is in memory only there, as `.ephemeral`'s is) and an empty cookie
+/// storage no other session holds (``CookieStoragePool``). On Darwin, `.ephemeral` is used as it
+/// is.
 enum EphemeralConfiguration {
   #if canImport(FoundationNetworking)
     /// - Parameter pool: Where the cookie storage comes from; tests pass one of their own.
