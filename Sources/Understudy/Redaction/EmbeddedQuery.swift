@@ -14,15 +14,7 @@ extension CompiledRedaction {
     guard !queryNames.isEmpty || redactsUserinfo else { return [] }
     var text = text
     return text.withUTF8 { bytes in
-      var replacements: [(Range<Int>, String)] = []
-      if redactsUserinfo {
-        EmbeddedUserinfo.forEach(in: bytes) { range in
-          let userinfo = String(decoding: bytes[range], as: UTF8.self)
-          guard !RedactionPlaceholder.isPresent(in: userinfo) else { return }
-          echoes.remember(userinfo: userinfo)
-          replacements.append((range, RedactionPlaceholder.percentEncoded("userinfo")))
-        }
-      }
+      var replacements = userinfoReplacements(in: bytes, echoes: &echoes)
       guard !queryNames.isEmpty else { return replacements }
       // A large body repeats a few names (`page`, `ref`) millions of times; each is decoded
       // and matched once.
@@ -54,6 +46,32 @@ extension CompiledRedaction {
       }
       return replacements
     }
+  }
+
+  /// The byte ranges of the user information of URLs written in `text` (`postgres://ada:…@db`),
+  /// each with its percent-encoded placeholder; none unless the rules redact `Authorization`.
+  /// A form's values are read here too: a single `DATABASE_URL=postgres://…` line is taken for
+  /// one.
+  func userinfoReplacements(in text: String, echoes: inout RedactionEchoes)
+    -> [(Range<Int>, String)]
+  {
+    guard redactsUserinfo else { return [] }
+    var text = text
+    return text.withUTF8 { userinfoReplacements(in: $0, echoes: &echoes) }
+  }
+
+  private func userinfoReplacements(
+    in bytes: UnsafeBufferPointer<UInt8>, echoes: inout RedactionEchoes
+  ) -> [(Range<Int>, String)] {
+    guard redactsUserinfo else { return [] }
+    var replacements: [(Range<Int>, String)] = []
+    EmbeddedUserinfo.forEach(in: bytes) { range in
+      let userinfo = String(decoding: bytes[range], as: UTF8.self)
+      guard !RedactionPlaceholder.isPresent(in: userinfo) else { return }
+      echoes.remember(userinfo: userinfo)
+      replacements.append((range, RedactionPlaceholder.percentEncoded("userinfo")))
+    }
+    return replacements
   }
 
   /// `value`, a pair's value no rule selects, with the credentials of the URL it holds behind

@@ -279,6 +279,7 @@ struct CompiledRedaction: Sendable {
     }
     if FormBody.isForm(text, mimeType: mimeType) {
       text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
+      text = Self.splice(text, userinfoReplacements(in: text, echoes: &echoes))
     } else {
       text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
       if !isJSON {

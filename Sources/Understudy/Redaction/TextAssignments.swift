@@ -14,6 +14,8 @@ enum TextAssignments {
     var isQuoted: Bool
     /// `:` or `=`.
     var separator: UInt8
+    /// A YAML block scalar: the indicator and the lines under it.
+    var isBlock = false
   }
 
   /// The assignments in `text` whose value is not empty, in order.
@@ -38,14 +40,16 @@ enum TextAssignments {
       Assignment(
         name: text[index(match.name.lowerBound)..<index(match.name.upperBound)],
         value: index(match.value.lowerBound)..<index(match.value.upperBound),
-        isQuoted: match.isQuoted, separator: match.separator)
+        isQuoted: match.isQuoted, separator: match.separator, isBlock: match.isBlock)
     }
   }
 
   private static func ranges(in bytes: UnsafeBufferPointer<UInt8>)
-    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8)]
+    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool)]
   {
-    var found: [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8)] = []
+    var found:
+      [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool)] =
+        []
     let count = bytes.count
     // No match starts before the end of the previous one, as a regular expression's next.
     var consumed = 0
@@ -56,13 +60,20 @@ enum TextAssignments {
       index += 1
       guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
       let at = index - 1
-      guard let name = name(endingBefore: at, in: bytes, from: consumed) else { continue }
-      var start = at + 1
+      // `=>` assigns in PHP and Ruby (`'password' => '…'`).
+      let isArrow =
+        separator == UInt8(ascii: "=") && at + 1 < count
+        && bytes[at + 1] == UInt8(ascii: ">")
+      guard
+        let name = name(endingBefore: at, in: bytes, from: consumed)
+          ?? quotedName(endingBefore: at, in: bytes, from: consumed, doubleQuoted: isArrow)
+      else { continue }
+      var start = at + (isArrow ? 2 : 1)
       while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
       if let quoted = quotedValue(at: start, in: bytes) {
         consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
         index = consumed
-        if !quoted.isEmpty { found.append((name, quoted, true, separator)) }
+        if !quoted.isEmpty { found.append((name, quoted, true, separator, false)) }
         continue
       }
       consumed = start
@@ -73,10 +84,107 @@ enum TextAssignments {
         let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
         guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
       }
-      let end = bareValueEnds.end(from: start)
-      if start < end { found.append((name, start..<end, false, separator)) }
+      var end = bareValueEnds.end(from: start)
+      var isBlock = false
+      if separator == UInt8(ascii: ":"), isBlockIndicator(start..<end, in: bytes),
+        let blockEnd = blockEnd(
+          after: end, deeperThan: column(of: name.lowerBound, in: bytes), in: bytes)
+      {
+        // The lines of a YAML block scalar (`password: |`) are its value, indicator and all,
+        // so the placeholder leaves a plain scalar in their place.
+        end = blockEnd
+        consumed = end
+        index = end
+        isBlock = true
+      }
+      if start < end { found.append((name, start..<end, false, separator, isBlock)) }
     }
     return found
+  }
+
+  /// The name in quotes before the separator at `separator` (spaces or tabs between), as a
+  /// Python dict or a PHP array writes it (`'password': …`, `'password' => …`), or `nil`.
+  /// Double quotes only before `=>`: a `"name":` is a JSON member's, which the JSON rules read.
+  private static func quotedName(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int,
+    doubleQuoted: Bool
+  ) -> Range<Int>? {
+    var close = separator
+    while close > floor, bytes[close - 1] == 0x20 || bytes[close - 1] == 0x09 { close -= 1 }
+    guard close > floor else { return nil }
+    close -= 1
+    let quote = bytes[close]
+    guard quote == UInt8(ascii: "'") || (doubleQuoted && quote == UInt8(ascii: "\"")) else {
+      return nil
+    }
+    var start = close
+    while start > floor, close - start <= maximumNameLength, isNameByte(bytes[start - 1]) {
+      start -= 1
+    }
+    guard start < close, close - start <= maximumNameLength, start - 1 >= floor,
+      bytes[start - 1] == quote, isLetterOrUnderscore(bytes[start]),
+      start - 1 == 0 || mayPrecedeName(bytes[start - 2])
+    else { return nil }
+    return start..<close
+  }
+
+  /// Whether `value` is a YAML block scalar's indicator (`|`, `>`, `|-`, `>+2`), alone on its
+  /// line or before a comment.
+  private static func isBlockIndicator(_ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    guard let first = value.first,
+      bytes[first] == UInt8(ascii: "|") || bytes[first] == UInt8(ascii: ">")
+    else { return false }
+    var index = first + 1
+    var modifiers = 0
+    while index < value.upperBound, modifiers < 2,
+      bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")
+        || (0x31...0x39).contains(bytes[index])
+    {
+      index += 1
+      modifiers += 1
+    }
+    while index < value.upperBound, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+    let atLineEnd =
+      value.upperBound == bytes.count || bytes[value.upperBound] == 0x0A
+      || bytes[value.upperBound] == 0x0D
+    return atLineEnd && (index == value.upperBound || bytes[index] == UInt8(ascii: "#"))
+  }
+
+  /// How many bytes the line holding `offset` has before it.
+  private static func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var start = offset
+    while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+    return offset - start
+  }
+
+  /// The end of the last line of a block scalar whose indicator's line ends at `lineEnd`: the
+  /// lines after it indented more than `column` spaces, blank lines among them; `nil` when none
+  /// is.
+  private static func blockEnd(
+    after lineEnd: Int, deeperThan column: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int? {
+    let count = bytes.count
+    var end: Int?
+    var lineStart = lineEnd
+    if lineStart < count, bytes[lineStart] == 0x0D { lineStart += 1 }
+    guard lineStart < count, bytes[lineStart] == 0x0A else { return nil }
+    lineStart += 1
+    while lineStart < count {
+      var content = lineStart
+      while content < count, bytes[content] == 0x20 { content += 1 }
+      var lineStop = content
+      while lineStop < count, bytes[lineStop] != 0x0A { lineStop += 1 }
+      var contentEnd = lineStop
+      if contentEnd > content, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+      if content < contentEnd {
+        guard content - lineStart > column else { break }
+        end = contentEnd
+      }
+      lineStart = lineStop + 1
+    }
+    return end
   }
 
   /// The name before the separator at `separator` (spaces or tabs between), starting at

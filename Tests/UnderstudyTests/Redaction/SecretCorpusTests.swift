@@ -241,6 +241,15 @@ import Testing
       "password=P@ss#\(corpus.plant("pair value after a hash"))\n"
         + "db.password=Ab1;\(corpus.plant("pair value after a semicolon"))\n"
         + "token=Ab1&\(corpus.plant("pair value after an ampersand")) next=1\n")
+    // A name in quotes, `=>`, a YAML block scalar, and a URL's user information in a one-line
+    // `.env` body, which is read as a form (2026-11-29).
+    try await reply(
+      "application/x-httpd-php", "<?php return ['password' => '\(corpus.plant("PHP array"))'];")
+    try await reply("text/x-python", "cfg = {'api_key': '\(corpus.plant("Python dict"))'}")
+    try await reply(
+      "application/yaml", "stringData:\n  password: |\n    \(corpus.plant("YAML block"))\n")
+    try await reply(
+      "text/plain", "DATABASE_URL=postgres://ada:\(corpus.plant("one-line .env URL"))@db/app")
     try await reply(
       "text/csv",
       "id,email,api_key\r\n1,ada@example.test,\(corpus.plant("CSV cell"))\r\n"

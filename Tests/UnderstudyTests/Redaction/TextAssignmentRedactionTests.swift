@@ -99,6 +99,30 @@ import Testing
     Case(
       mimeType: "text/html", body: { "<td>password: \($0),Cd2</td><td>next</td>" },
       redacted: "<td>password: %3Credacted:password%3E</td><td>next</td>"),
+    // Written and printed raw until 2026-11-29: a name in quotes (a PHP or Ruby array, a Python
+    // dict), `=>`, a YAML block scalar's lines, and a URL's user information in a one-line
+    // `.env` body, which is read as a form.
+    Case(
+      mimeType: "application/x-httpd-php",
+      body: { "<?php return ['password' => '\($0)', 'host' => 'db'];" },
+      redacted: "<?php return ['password' => '<redacted:password>', 'host' => 'db'];"),
+    Case(
+      mimeType: "text/x-ruby", body: { "{ \"password\" => \"\($0)\", \"pool\" => 5 }" },
+      redacted: "{ \"password\" => \"<redacted:password>\", \"pool\" => 5 }"),
+    Case(
+      mimeType: "text/x-python", body: { "cfg = {'password': '\($0)', 'port': 5432}" },
+      redacted: "cfg = {'password': '<redacted:password>', 'port': 5432}"),
+    Case(
+      mimeType: "application/yaml",
+      body: { "stringData:\n  password: |\n    \($0)\n    second line\n  user: ada\n" },
+      redacted: "stringData:\n  password: %3Credacted:password%3E\n  user: ada\n"),
+    Case(
+      mimeType: "application/yaml",
+      body: { "password: >-\r\n\r\n  \($0)\r\n\r\n  more\r\nnext: 1" },
+      redacted: "password: %3Credacted:password%3E\r\nnext: 1"),
+    Case(
+      mimeType: "text/plain", body: { "DATABASE_URL=postgres://ada:\($0)@db/app" },
+      redacted: "DATABASE_URL=postgres://%3Credacted:userinfo%3E@db/app"),
   ]
 
   @Test(arguments: cases)
