@@ -531,7 +531,7 @@ private struct Masking {
     // first covers them (`password = a)password = a)…` took the square of the line).
     var maskedThrough = text.startIndex
     for assignment in TextAssignments.assignments(in: text)
-    where (assignment.isQuoted || assignment.isBlock || assignment.separator == UInt8(ascii: "="))
+    where (assignment.isQuoted || assignment.isBlock || assignment.separator != UInt8(ascii: ":"))
       && assignment.value.upperBound > maskedThrough
       && isSecret(assignment.name, at: .jsonMember)
     {

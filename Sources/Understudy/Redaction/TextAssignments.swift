@@ -26,8 +26,14 @@ enum TextAssignments {
   /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
   /// or to where a value ends in a script, a JSON string or markup (see ``BareValueEnds``). A
   /// bare value after `=` is read only with a space or tab before the `=` (`password =
-  /// hunter2`); without, it is a pair's, which ``EmbeddedQueryPairs`` reads. A bare value may hold the next name on its line
-  /// (`user: ada password: …`); that one is found too.
+  /// hunter2`); without, it is a pair's, which ``EmbeddedQueryPairs`` reads. A bare value may
+  /// hold the next name on its line (`user: ada password: …`); that one is found too.
+  ///
+  /// A name may also be in single quotes (`{'password': …}`, `['password' => …]`), or in double
+  /// quotes before `=>`; `=>` separates as `=` does. A YAML block scalar's value is its
+  /// indicator and the lines indented under its name (`password: |`). A command line's long
+  /// option takes the word after it (`--password …`, separator a space), unless that starts
+  /// with `-` or redirects.
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
   /// are quoted, costs a byte comparison per member.
@@ -58,6 +64,14 @@ enum TextAssignments {
     while index < count {
       let separator = bytes[index]
       index += 1
+      if separator == UInt8(ascii: "-"), index - 1 >= consumed,
+        let option = optionValue(at: index - 1, in: bytes)
+      {
+        found.append((option.name, option.value, option.isQuoted, 0x20, false))
+        consumed = option.value.upperBound + (option.isQuoted ? 1 : 0)
+        index = consumed
+        continue
+      }
       guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
       let at = index - 1
       // `=>` assigns in PHP and Ruby (`'password' => '…'`).
@@ -100,6 +114,40 @@ enum TextAssignments {
       if start < end { found.append((name, start..<end, false, separator, isBlock)) }
     }
     return found
+  }
+
+  /// A command line's long option at `dash` and the word after it (`--password hunter2`,
+  /// `--token "…"`), or `nil`: `--` at a word's start, a name, spaces or tabs, then a quoted
+  /// value on the line or a bare word that does not start with `-` (another option) or a
+  /// redirection. With `=` after the name it is a pair's or an assignment's, read as those.
+  private static func optionValue(at dash: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> (name: Range<Int>, value: Range<Int>, isQuoted: Bool)?
+  {
+    let count = bytes.count
+    guard dash + 2 < count, bytes[dash + 1] == UInt8(ascii: "-"),
+      dash == 0 || isBlank(bytes[dash - 1]), isLetterOrUnderscore(bytes[dash + 2])
+    else { return nil }
+    var nameEnd = dash + 2
+    while nameEnd < count, nameEnd - dash - 2 < maximumNameLength, isNameByte(bytes[nameEnd]) {
+      nameEnd += 1
+    }
+    var start = nameEnd
+    while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+    guard start > nameEnd, start < count else { return nil }
+    if let quoted = quotedValue(at: start, in: bytes), bytes[start] != UInt8(ascii: "\\") {
+      guard !quoted.isEmpty else { return nil }
+      return ((dash + 2)..<nameEnd, quoted, true)
+    }
+    let first = bytes[start]
+    guard !isBlank(first), !"-<>|&;\"'`$(".utf8.contains(first) else { return nil }
+    var end = start
+    while end < count, !isBlank(bytes[end]) { end += 1 }
+    return ((dash + 2)..<nameEnd, start..<end, false)
+  }
+
+  /// A space, a tab or a line break.
+  private static func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   /// The name in quotes before the separator at `separator` (spaces or tabs between), as a

@@ -247,6 +247,8 @@ import Testing
       "application/x-httpd-php", "<?php return ['password' => '\(corpus.plant("PHP array"))'];")
     try await reply("text/x-python", "cfg = {'api_key': '\(corpus.plant("Python dict"))'}")
     try await reply(
+      "text/plain", "$ deploy --password \(corpus.plant("command-line option")) --user ada\n")
+    try await reply(
       "application/yaml", "stringData:\n  password: |\n    \(corpus.plant("YAML block"))\n")
     try await reply(
       "text/plain", "DATABASE_URL=postgres://ada:\(corpus.plant("one-line .env URL"))@db/app")

@@ -100,8 +100,8 @@ import Testing
       mimeType: "text/html", body: { "<td>password: \($0),Cd2</td><td>next</td>" },
       redacted: "<td>password: %3Credacted:password%3E</td><td>next</td>"),
     // Written and printed raw until 2026-11-29: a name in quotes (a PHP or Ruby array, a Python
-    // dict), `=>`, a YAML block scalar's lines, and a URL's user information in a one-line
-    // `.env` body, which is read as a form.
+    // dict), `=>`, a YAML block scalar's lines, a command line's `--password …`, and a URL's
+    // user information in a one-line `.env` body, which is read as a form.
     Case(
       mimeType: "application/x-httpd-php",
       body: { "<?php return ['password' => '\($0)', 'host' => 'db'];" },
@@ -120,6 +120,12 @@ import Testing
       mimeType: "application/yaml",
       body: { "password: >-\r\n\r\n  \($0)\r\n\r\n  more\r\nnext: 1" },
       redacted: "password: %3Credacted:password%3E\r\nnext: 1"),
+    Case(
+      mimeType: "text/plain", body: { "$ deploy --password \($0) --user ada\n" },
+      redacted: "$ deploy --password %3Credacted:password%3E --user ada\n"),
+    Case(
+      mimeType: "text/plain", body: { "mysql --user=ada --api-key \"\($0)\" db" },
+      redacted: "mysql --user=ada --api-key \"<redacted:api-key>\" db"),
     Case(
       mimeType: "text/plain", body: { "DATABASE_URL=postgres://ada:\($0)@db/app" },
       redacted: "DATABASE_URL=postgres://%3Credacted:userinfo%3E@db/app"),
@@ -154,6 +160,7 @@ import Testing
       <input name="username" value="ada"> <meta name="viewport" content="width=device-width">
       <section id="password-reset"><h2>Forgot it?</h2></section>
       See https://example.com:8443/docs for help.
+      docker login --password-stdin < key.txt; deploy --token $TOKEN --api-key -
       """
     let entry = HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: "text/html"))
     #expect(Redaction.default.redact(entry) == entry)
