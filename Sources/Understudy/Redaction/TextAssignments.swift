@@ -131,6 +131,7 @@ enum TextAssignments {
     while nameEnd < count, nameEnd - dash - 2 < maximumNameLength, isNameByte(bytes[nameEnd]) {
       nameEnd += 1
     }
+    guard !isSwitch(bytes[(dash + 2)..<nameEnd]) else { return nil }
     var start = nameEnd
     while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
     guard start > nameEnd, start < count else { return nil }
@@ -144,6 +145,19 @@ enum TextAssignments {
     while end < count, !isBlank(bytes[end]) { end += 1 }
     return ((dash + 2)..<nameEnd, start..<end, false)
   }
+
+  /// Whether an option's name says it is a switch, which takes no value (`--allow-credentials
+  /// to skip the scan`, `--no-password`): the word after it belongs to the sentence or is the
+  /// next argument.
+  private static func isSwitch(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    let lowered = String(decoding: name, as: UTF8.self).lowercased()
+    return switchPrefixes.contains { lowered.hasPrefix($0) }
+  }
+
+  private static let switchPrefixes = [
+    "allow-", "no-", "skip-", "enable-", "disable-", "with-", "without-", "use-", "ignore-",
+    "require-", "show-", "print-",
+  ]
 
   /// A space, a tab or a line break.
   private static func isBlank(_ byte: UInt8) -> Bool {

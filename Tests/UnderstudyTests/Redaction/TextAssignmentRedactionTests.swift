@@ -161,6 +161,7 @@ import Testing
       <section id="password-reset"><h2>Forgot it?</h2></section>
       See https://example.com:8443/docs for help.
       docker login --password-stdin < key.txt; deploy --token $TOKEN --api-key -
+      Pass --allow-credentials to skip the scan, or --no-password when none is set.
       """
     let entry = HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: "text/html"))
     #expect(Redaction.default.redact(entry) == entry)
