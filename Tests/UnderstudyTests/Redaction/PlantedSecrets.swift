@@ -12,6 +12,14 @@ func plantedSecret(_ place: String) -> String {
   "S3CRET" + place.filter(\.isLetter).prefix(8) + String(UUID().uuidString.prefix(8))
 }
 
+/// `body` as one entry's response under `mimeType`, redacted by the default rules: the archive
+/// and the response body's text as written.
+func redactedResponse(_ body: String, mimeType: String) -> (HAR, String) {
+  let entry = HAR.Entry.sample(content: HAR.Content(body: Data(body.utf8), mimeType: mimeType))
+  let redacted = Redaction.default.redact(HAR(entries: [entry]))
+  return (redacted, redacted.log.entries[0].response.content.text ?? "")
+}
+
 /// Secrets planted in every part of a request a log could print, each value distinct so a grep
 /// over the output names the place that leaked.
 struct PlantedSecrets {

@@ -140,9 +140,7 @@ import Testing
     let xml =
       "<r><password><!-- set by the client -->\(afterComment)</password>"
       + "<apiKey>a<b/>\(mixed)</apiKey><n>1</n></r>"
-    let entry = HAR.Entry.sample(
-      content: HAR.Content(body: Data(xml.utf8), mimeType: "application/xml"))
-    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let (redacted, _) = redactedResponse(xml, mimeType: "application/xml")
     let text = try redacted.encodedText
     #expect(!text.contains(afterComment))
     #expect(!text.contains(mixed))

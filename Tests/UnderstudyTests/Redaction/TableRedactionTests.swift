@@ -7,12 +7,6 @@ import Testing
 /// (`id,email,api_key`), and holds them in the rows below, where no name stands beside them.
 /// Until 2026-11-29 every such cell reached the cassette raw.
 @Suite struct TableRedactionTests {
-  private static func redacted(_ body: String, mimeType: String) throws -> (HAR, String) {
-    let entry = HAR.Entry.sample(content: HAR.Content(body: Data(body.utf8), mimeType: mimeType))
-    let redacted = Redaction.default.redact(HAR(entries: [entry]))
-    return (redacted, redacted.log.entries[0].response.content.text ?? "")
-  }
-
   @Test func cellsUnderACredentialHeaderAreRedactedAndScanned() throws {
     let bare = plantedSecret("csv bare")
     let quoted = plantedSecret("csv quoted")
@@ -26,7 +20,7 @@ import Testing
     let entry = HAR.Entry.sample(
       content: HAR.Content(body: Data(body.utf8), mimeType: "text/csv; charset=utf-8"))
     #expect(CredentialScanner().scan(HAR(entries: [entry])).count == 3)
-    let (har, text) = try Self.redacted(body, mimeType: "text/csv; charset=utf-8")
+    let (har, text) = redactedResponse(body, mimeType: "text/csv; charset=utf-8")
     #expect(
       text
         == "id,email,api_key,note\r\n"
@@ -42,18 +36,18 @@ import Testing
 
   @Test func aTabSeparatedExportAndAQuotedHeaderAreReadToo() throws {
     let secret = plantedSecret("tsv")
-    let (_, tsv) = try Self.redacted(
+    let (_, tsv) = redactedResponse(
       "user\tpassword\nada\t\(secret)\n", mimeType: "text/tab-separated-values")
     #expect(tsv == "user\tpassword\nada\t<redacted:password>\n")
     let other = plantedSecret("csv header")
-    let (_, csv) = try Self.redacted(
+    let (_, csv) = redactedResponse(
       "\"name\",\" client_secret \"\n\"ada\",\"\(other)\"", mimeType: "text/csv")
     #expect(csv == "\"name\",\" client_secret \"\n\"ada\",\"<redacted:client_secret>\"")
   }
 
   @Test func aCellInALaterRowEchoedElsewhereIsRedactedThere() throws {
     let secret = plantedSecret("csv echo")
-    let (har, _) = try Self.redacted(
+    let (har, _) = redactedResponse(
       "id,token\n1,\(secret)\n\nsee 1: \(secret)\n", mimeType: "text/csv")
     #expect(try !har.encodedText.contains(secret))
   }
@@ -62,7 +56,7 @@ import Testing
   /// (`Ab1Cd2`); the part after the quote was written raw when only the quoted part was replaced.
   @Test func aCellWithTextAfterItsClosingQuoteIsReplacedWhole() throws {
     let secret = plantedSecret("csv after quote")
-    let (har, text) = try Self.redacted(
+    let (har, text) = redactedResponse(
       "id,api_key,n\n1,\"Ab1\"\(secret),2\n", mimeType: "text/csv")
     #expect(text == "id,api_key,n\n1,<redacted:api_key>,2\n")
     #expect(try !har.encodedText.contains(secret))
@@ -70,7 +64,7 @@ import Testing
 
   @Test func aTableWhoseHeaderNamesNoCredentialIsKept() throws {
     let body = "id,name,note\n1,token,\"password, reset\"\n"
-    let (_, text) = try Self.redacted(body, mimeType: "text/csv")
+    let (_, text) = redactedResponse(body, mimeType: "text/csv")
     #expect(text == body)
   }
 }

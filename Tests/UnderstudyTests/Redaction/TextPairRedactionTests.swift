@@ -51,11 +51,9 @@ import Testing
     let text =
       "password=P@ss#\(afterHash)\ndb.password=Ab1;\(afterSemicolon)\n"
       + "token=Ab1&\(afterAmpersand) next=1\n<a href=\"/cb?code=abc&amp;page=2\">next</a>"
-    let entry = HAR.Entry.sample(
-      content: HAR.Content(body: Data(text.utf8), mimeType: "text/plain"))
-    let written = Redaction.default.redact(HAR(entries: [entry]))
+    let (written, body) = redactedResponse(text, mimeType: "text/plain")
     #expect(
-      written.log.entries[0].response.content.text
+      body
         == "password=%3Credacted:password%3E\ndb.password=%3Credacted:db.password%3E\n"
         + "token=%3Credacted:token%3E next=1\n"
         + "<a href=\"/cb?code=%3Credacted:code%3E&amp;page=2\">next</a>")
