@@ -24,11 +24,7 @@ enum EphemeralConfiguration {
       configuration.urlCredentialStorage = URLCredentialStorage()
       return configuration
     }
-  #else
-    static func make() -> URLSessionConfiguration { .ephemeral }
-  #endif
 
-  #if canImport(FoundationNetworking)
     /// Only ever copied; its storages are replaced in every copy.
     private static let prototype: URLSessionConfiguration = {
       let configuration = URLSessionConfiguration.ephemeral
@@ -37,6 +33,8 @@ enum EphemeralConfiguration {
       configuration.urlCredentialStorage = nil
       return configuration
     }()
+  #else
+    static func make() -> URLSessionConfiguration { .ephemeral }
   #endif
 }
 

@@ -523,8 +523,9 @@ private struct Masking {
     }
   }
 
-  /// A credential assigned by name in a configuration file or a script (`password = "…"`,
-  /// `apiKey: '…'`, an INI file's bare `password = …`); the header rules read bare `name: value`
+  /// A credential assigned by name in a configuration file, a script or a command line
+  /// (`password = "…"`, `apiKey: '…'`, an INI file's bare `password = …`, `'password' => …`,
+  /// `--password …`, a YAML block scalar's lines); the header rules read bare `name: value`
   /// lines.
   private mutating func claimAssignments() {
     // A bare value runs over the names after it on its line, and theirs end where it does: the

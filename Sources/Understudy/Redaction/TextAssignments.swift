@@ -12,7 +12,7 @@ enum TextAssignments {
     var name: Substring
     var value: Range<String.Index>
     var isQuoted: Bool
-    /// `:` or `=`.
+    /// `:` or `=` (also for `=>`), or a space after a command line's option.
     var separator: UInt8
     /// A YAML block scalar: the indicator and the lines under it.
     var isBlock = false
@@ -50,12 +50,13 @@ enum TextAssignments {
     }
   }
 
-  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>)
-    -> [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool)]
-  {
-    var found:
-      [(name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool)] =
-        []
+  /// An ``Assignment`` as byte offsets.
+  private typealias Found = (
+    name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
+  )
+
+  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
+    var found: [Found] = []
     let count = bytes.count
     // No match starts before the end of the previous one, as a regular expression's next.
     var consumed = 0
