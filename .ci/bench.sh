@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark smoke test: builds the Benchmarks package (release) and runs its short CI mode, which
+# Benchmark smoke test: builds the Benchmarks package (release, then debug) and runs its short CI mode, which
 # compares Understudy with a trivial URLProtocol floor in the same process and exits non-zero only
 # when a ratio is far past its bar (ratios, never absolute times; limits in
-# Benchmarks/Sources/understudy-bench/Bar.swift). See Documentation/Performance.md.
+# Benchmarks/Sources/understudy-bench/Bar.swift). See Documentation/Performance.md (its history: Benchmarks/NOTES.md).
 # Extra arguments go to the benchmark, e.g. `.ci/bench.sh --json bench.json`.
 # `.ci/bench.sh --only server` runs the loopback server's benchmark instead (understudy-server-bench,
 # the full run: it needs SwiftNIO, which takes minutes to build, so CI's default run leaves it out).
@@ -17,3 +17,12 @@ Benchmarks/.build/release/understudy-bench --ci "$@"
 # Instruction counts (valgrind's callgrind) judge the tight bars that wall-clock ratios on a
 # shared machine cannot: see Benchmarks/Tools/instruction-ratios.py.
 python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/release/understudy-bench
+# The debug build, which swift test compiles and users run (issue 41): the same floor in the
+# same run, the debug bars (Bar.swift picks them with #if DEBUG). The rows that matter there,
+# not the whole run: about a minute, plus the debug build of Understudy (a minute of CPU).
+swift build -c debug --package-path Benchmarks
+Benchmarks/.build/debug/understudy-bench --ci --only "one exact stub" --only "one responder" \
+  --only "10,000 exact stubs" --only "mixed predicates" --only "test scopes" --only replay \
+  --only reports
+python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/debug/understudy-bench --debug \
+  --only "one exact stub" --only "10,000 exact" --only "mixed" --only "test scopes"

@@ -10,7 +10,10 @@ by LARGE - SMALL is the instructions one request costs: start-up, the scenario's
 stubs registered, say) and the warm-up are in both totals and cancel. The ratio is Understudy's
 per-request count over the floor's.
 
-usage: instruction-ratios.py BENCH_BINARY [--only TEXT] [--small N] [--large N]
+usage: instruction-ratios.py BENCH_BINARY [--only TEXT] [--small N] [--large N] [--debug]
+
+With --debug the binary is a debug build of the benchmark (`swift build -c debug --package-path
+Benchmarks`), the build `swift test` compiles Understudy as, and the debug bars of issue 41 apply.
 Exits 1 when a ratio is past its bar by more than the counts' noise (NOISE, 1%), 2 when a run
 fails.
 """
@@ -48,6 +51,18 @@ SCOPE_ROWS = [
 ]
 ROWS += SCOPE_ROWS
 
+# The debug build's bars (issue 41): what `swift test` users pay. Rows not named keep their bar.
+# Not gated yet: the debug build is past them (one exact stub 1.36x), and a gate that always
+# fails would hide a new regression; they are reported, and DEBUG_GATED lists the gated ones.
+DEBUG_BARS = {
+    "one exact stub": 1.20,
+    "10,000 exact stubs": 1.20,
+    "mixed predicates": 1.50,
+    "1,000 test scopes, .stubs trait": 1.30,
+    "1,000 test scopes, withStubs": 1.30,
+}
+DEBUG_GATED = {"1,000 test scopes, .stubs trait", "1,000 test scopes, withStubs"}
+
 # Counts are repeatable, not exact: runs of one binary differ by up to 0.45% per request
 # (mixed predicates, 2026-11-26: the floor 107,786-108,127, Understudy 123,484-124,046), from
 # the threads URLSession and the runtime start. A gated row fails the run only when it passes
@@ -80,8 +95,12 @@ def main():
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--small", type=int, default=100)
     parser.add_argument("--large", type=int, default=600)
+    parser.add_argument("--debug", action="store_true")
     arguments = parser.parse_args()
-    rows = [row for row in ROWS
+    rows = ROWS
+    if arguments.debug:
+        rows = [(name, DEBUG_BARS.get(name, bar), name in DEBUG_GATED) for name, bar, _ in ROWS]
+    rows = [row for row in rows
             if not arguments.only or any(text in row[0] for text in arguments.only)]
     print(f"{'scenario':<40} {'floor instr/req':>16} {'understudy':>12} {'ratio':>8}  bar")
     # valgrind runs a program's threads one at a time, so each run keeps one core busy: run as

@@ -20,7 +20,8 @@
     /// WebSocket. Whether it does is the registry's answer to that request, found off the event
     /// loop (matchers and responders are user code) and answered only once.
     static func configure(
-      _ channel: any Channel, registry: StubRegistry, standingInFor: URL? = nil
+      _ channel: any Channel, registry: StubRegistry, connections: OpenConnections,
+      standingInFor: URL? = nil
     ) -> EventLoopFuture<
       EventLoopFuture<AcceptedConnection>
     > {
@@ -61,8 +62,8 @@
               channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(
                   ServerConnection(
-                    registry: registry, origin: origin, standingInFor: standingInFor,
-                    declined: declined))
+                    registry: registry, connections: connections, origin: origin,
+                    standingInFor: standingInFor, declined: declined))
                 return .http(channel)
               }
             }))

@@ -43,13 +43,21 @@
     public let registry: StubRegistry
 
     private let channel: any Channel
+    private let connections: OpenConnections
+    /// Completes when the task serving the accepted connections has ended.
+    private let served: EventLoopFuture<Void>
     private let serving: NIOLockedValueBox<Task<Void, Never>?>
 
-    private init(registry: StubRegistry, channel: any Channel, port: Int) {
+    private init(
+      registry: StubRegistry, channel: any Channel, port: Int, connections: OpenConnections,
+      served: EventLoopFuture<Void>
+    ) {
       self.registry = registry
       self.channel = channel
       self.port = port
       self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+      self.connections = connections
+      self.served = served
       self.serving = NIOLockedValueBox(nil)
     }
 
@@ -62,18 +70,27 @@
     static func start(for registry: StubRegistry, port: Int = 0, standingInFor origin: URL? = nil)
       async throws -> LoopbackServer
     {
+      let connections = OpenConnections()
       let listener = try await ServerBootstrap(group: NIOSingletons.posixEventLoopGroup)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-        .bind(host: "127.0.0.1", port: port) { channel in
-          AcceptedConnection.configure(channel, registry: registry, standingInFor: origin)
+        .bind(host: "127.0.0.1", port: port) {
+          channel -> EventLoopFuture<EventLoopFuture<AcceptedConnection>> in
+          guard connections.admit(channel) else {
+            return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+          }
+          return AcceptedConnection.configure(
+            channel, registry: registry, connections: connections, standingInFor: origin)
         }
       guard let port = listener.channel.localAddress?.port else {
         try? await listener.channel.close()
         throw LoopbackServerError(
           "Understudy: the loopback listener has no local port; nothing was served.")
       }
-      let server = LoopbackServer(registry: registry, channel: listener.channel, port: port)
+      let served = listener.channel.eventLoop.makePromise(of: Void.self)
+      let server = LoopbackServer(
+        registry: registry, channel: listener.channel, port: port, connections: connections,
+        served: served.futureResult)
       let task = Task {
         await withTaskGroup(of: Void.self) { group in
           try? await listener.executeThenClose { inbound in
@@ -84,6 +101,7 @@
           // Connections still open (keep-alive, a paced body) end with the listener.
           group.cancelAll()
         }
+        served.succeed()
       }
       server.serving.withLockedValue { $0 = task }
       return server
@@ -107,32 +125,50 @@
       }
     }
 
-    /// Stops listening and closes every connection; requests still being answered are cut off.
+    /// Stops listening and closes every connection, idle or busy, including one accepted while
+    /// it stops; returns once they are closed (within seconds, whatever the clients do). A
+    /// request whose answer was cut short stays in flight, so its test's scope reports it.
     /// Calling it again does nothing.
     public func stop() async {
-      let serving = forget()
-      try? await channel.close()
-      await serving?.value
+      let closes = shutDown()
+      if await !OpenConnections.wait(for: closes + [served], atMost: OpenConnections.stopBound) {
+        reportSlowStop()
+      }
     }
 
-    /// Closes the listener and forgets the server; what the scope's end does. It waits for the
-    /// listener to close, so that nothing listens on the port once the scope has ended (a close
-    /// left to the event loop let a request sent just after the scope's end connect and then be
-    /// reset), unless it runs on an event loop, which the close needs.
-    @discardableResult
-    func closeListener() -> Task<Void, Never>? {
-      let serving = forget()
-      let closed = channel.close()
-      if MultiThreadedEventLoopGroup.currentEventLoop == nil { try? closed.wait() }
-      return serving
+    /// What the scope's end does: ``stop()``, waiting from the calling thread, so that nothing
+    /// listens on the port and no connection is open once the scope has ended (a close left to
+    /// the event loop let a request sent just after the scope's end connect and then be reset),
+    /// and every answer a client has is out of flight before the scope counts what is in it.
+    /// On an event loop, which the closes need, it only starts them. It waits for the closes
+    /// alone, which the event loops carry out: the tasks that served the connections need
+    /// Swift's cooperative threads, one of which may be the very thread waiting here.
+    func stopAtScopeEnd() {
+      let closes = shutDown()
+      guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
+      if !OpenConnections.wait(for: closes, atMost: OpenConnections.stopBound) {
+        reportSlowStop()
+      }
     }
 
-    /// Ends the task that serves connections, which closes them, and forgets the server.
-    private func forget() -> Task<Void, Never>? {
+    /// Forgets the server, closes the listener and every connection, and ends the task that
+    /// serves them; returns what to wait for.
+    private func shutDown() -> [EventLoopFuture<Void>] {
       let task = serving.withLockedValue { $0 }
-      task?.cancel()
       ServerDirectory.remove(self)
-      return task
+      let closes = connections.closeAll()
+      channel.close(promise: nil)
+      task?.cancel()
+      return closes + [channel.closeFuture]
+    }
+
+    private func reportSlowStop() {
+      registry.reportServerIssue(
+        "Understudy: the loopback server at \(baseURL.absoluteString) closed its listener and "
+          + "its connections, but one of them, or a WebSocket conversation, had not ended "
+          + "\(OpenConnections.stopBound.nanoseconds / 1_000_000_000) s later, and the stop "
+          + "returned without it. A WebSocket conversation must end when its task is cancelled; "
+          + "anything else is a fault in Understudy: please report it with this test.")
     }
   }
 

@@ -34,11 +34,12 @@
     }
 
     /// Writes `encoded`, a whole answer, from `context` (the connection's handler) and flushes it;
-    /// then closes the connection unless it is kept. Returns `false`, having written nothing,
-    /// when the pipeline has no encoder to skip.
-    func write(_ encoded: ByteBuffer, from context: ChannelHandlerContext, keepingConnection: Bool)
-      -> Bool
-    {
+    /// then closes the connection unless it is kept. `promise` completes once it is written.
+    /// Returns `false`, having written nothing, when the pipeline has no encoder to skip.
+    func write(
+      _ encoded: ByteBuffer, from context: ChannelHandlerContext, keepingConnection: Bool,
+      promise: EventLoopPromise<Void>? = nil
+    ) -> Bool {
       guard encoder != nil else { return false }
       next = encoded
       context.write(NIOAny(HTTPServerResponsePart.head(Self.placeholder)), promise: nil)
@@ -47,9 +48,12 @@
       let end = NIOAny(HTTPServerResponsePart.end(nil))
       let channel = context.channel
       if keepingConnection {
-        context.writeAndFlush(end, promise: nil)
+        context.writeAndFlush(end, promise: promise)
       } else {
-        context.writeAndFlush(end).whenComplete { _ in channel.close(promise: nil) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        promise.map { written.futureResult.cascade(to: $0) }
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(end, promise: written)
       }
       if next != nil || current != nil {
         // A handler between the connection and this one held a part back (SwiftNIO's header

@@ -33,11 +33,14 @@
     /// `CONNECT`) with an entrance that looks at the first tunnelled byte; call it once the `200`
     /// is written. The decoder hands the bytes it holds on to the entrance as it leaves.
     func open(
-      from context: ChannelHandlerContext, registry: StubRegistry, serverOrigin: URL
+      from context: ChannelHandlerContext, registry: StubRegistry,
+      connections: OpenConnections, serverOrigin: URL
     ) throws {
       let operations = context.pipeline.syncOperations
       try operations.addHandler(
-        TunnelEntrance(tunnel: self, registry: registry, serverOrigin: serverOrigin))
+        TunnelEntrance(
+          tunnel: self, registry: registry, connections: connections, serverOrigin: serverOrigin
+        ))
       operations.removeHandler(context: context, promise: nil)
       func remove<Handler: RemovableChannelHandler>(_: Handler.Type) {
         if let found = try? operations.context(handlerType: Handler.self) {
@@ -61,12 +64,16 @@
 
     private let tunnel: ProxyTunnel
     private let registry: StubRegistry
+    private let connections: OpenConnections
     private let serverOrigin: URL
     private var refused = false
 
-    init(tunnel: ProxyTunnel, registry: StubRegistry, serverOrigin: URL) {
+    init(
+      tunnel: ProxyTunnel, registry: StubRegistry, connections: OpenConnections, serverOrigin: URL
+    ) {
       self.tunnel = tunnel
       self.registry = registry
+      self.connections = connections
       self.serverOrigin = serverOrigin
     }
 
@@ -80,8 +87,8 @@
         try context.pipeline.syncOperations.configureHTTPServerPipeline()
         try context.pipeline.syncOperations.addHandler(
           ServerConnection(
-            registry: registry, origin: serverOrigin, standingInFor: tunnel.origin,
-            declined: DeclinedUpgrade()))
+            registry: registry, connections: connections, origin: serverOrigin,
+            standingInFor: tunnel.origin, declined: DeclinedUpgrade()))
         context.fireChannelRead(data)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
       } catch {

@@ -16,6 +16,7 @@
     typealias OutboundOut = HTTPServerResponsePart
 
     private let registry: StubRegistry
+    private let connections: OpenConnections
     /// The server's own base URL: the host of origin-form requests that name none.
     private let origin: URL
     /// The origin whose requests origin-form ones stand for (a reverse proxy, a server replaying
@@ -31,8 +32,17 @@
     /// HTTP/1.1 inside a `CONNECT` tunnel).
     private var preEncoded: PreEncodedAnswers?
 
-    init(registry: StubRegistry, origin: URL, standingInFor: URL?, declined: DeclinedUpgrade) {
+    /// Request bodies larger than this are matched from a task, and answers with larger bodies
+    /// are written from one: matching, reporting and copying take time in proportion to the
+    /// body, and the event loop serves other tests' connections meanwhile.
+    static let largestBodyOnEventLoop = 64 * 1024
+
+    init(
+      registry: StubRegistry, connections: OpenConnections, origin: URL, standingInFor: URL?,
+      declined: DeclinedUpgrade
+    ) {
       self.registry = registry
+      self.connections = connections
       self.origin = origin
       self.standingInFor = standingInFor
       self.declined = declined
@@ -51,8 +61,20 @@
       case .head(let received):
         head = received
         body = Data()
+        if Self.expectsContinue(received) {
+          // curl waits a second for it before sending a body over 1 MB, other clients longer.
+          context.writeAndFlush(
+            wrapOutboundOut(.head(HTTPResponseHead(version: received.version, status: .continue))),
+            promise: nil)
+        }
       case .body(let buffer):
-        body.append(contentsOf: buffer.readableBytesView)
+        // One copy of the bytes, not one append per byte (which took a debug build 0.4 s for
+        // a 2 MB body, on an event loop every server shares).
+        buffer.withUnsafeReadableBytes { bytes in
+          if let base = bytes.baseAddress {
+            body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+          }
+        }
       case .end:
         guard let request = head else { return }
         head = nil
@@ -74,10 +96,11 @@
       if head.method == .CONNECT {
         return openTunnel(for: head, context: context)
       }
-      guard
-        let request = cache.request(
-          head, body: body, origin: origin, standingInFor: standingInFor)
-      else {
+      let request =
+        body.count > Self.largestBodyOnEventLoop
+        ? Self.request(head, body: body, origin, standingInFor: standingInFor)
+        : cache.request(head, body: body, origin: origin, standingInFor: standingInFor)
+      guard let request else {
         let refusal = ResponseParts.text(
           .badRequest,
           "Understudy's loopback server cannot tell the URL of \(head.method.rawValue) "
@@ -85,18 +108,28 @@
             + "absolute http:// URL.\n", head)
         return write(refusal.0, keepingConnection: false, context)
       }
+      if answer == nil, body.count > Self.largestBodyOnEventLoop {
+        let (registry, origin) = (registry, origin)
+        answering = Self.write(
+          { await ServedExchange.serve(request, by: registry, origin: origin) }, for: head,
+          to: context.channel, connections)
+        return
+      }
       let answer =
         answer.map { ServedExchange.Answer.now($0) }
         ?? ServedExchange.answer(request, by: registry, origin: origin)
       switch answer {
       case .now(let exchange)
       where !exchange.waitsInBody && exchange.body == nil && exchange.dropsConnection == nil
-        && exchange.webSocket == nil:
+        && exchange.webSocket == nil
+        && exchange.cannedBody?.count ?? 0 <= Self.largestBodyOnEventLoop:
         // A canned answer, the common case: head, body and end in one flush, encoded once for
         // the connection's answers while they stay the same.
-        exchange.finish()
+        exchange.start()
+        let written = finishing(exchange, on: context.eventLoop)
         if let preEncoded, let encoded = cache.encoded(exchange, answering: head),
-          preEncoded.write(encoded, from: context, keepingConnection: head.isKeepAlive)
+          preEncoded.write(
+            encoded, from: context, keepingConnection: head.isKeepAlive, promise: written)
         {
           return
         }
@@ -106,26 +139,62 @@
         if let body = exchange.cannedBody, !body.isEmpty {
           context.write(wrapOutboundOut(.body(.byteBuffer(cache.buffer(for: body)))), promise: nil)
         }
-        end(with: .end(nil), keepingConnection: head.isKeepAlive, context)
-      case .now(let exchange) where !exchange.waitsInBody:
+        end(with: .end(nil), keepingConnection: head.isKeepAlive, context, promise: written)
+      case .now(let exchange)
+      where !exchange.waitsInBody
+        && exchange.cannedBody?.count ?? 0 <= Self.largestBodyOnEventLoop:
         var parts = ResponseParts(exchange: exchange, head: head)
         let (first, then) = parts.next()
+        exchange.start()
         switch then {
         case .end(let keepingConnection):
-          // Journaled before the client can see the answer, so a test that got it finds it.
-          exchange.finish()
-          write(first, keepingConnection: keepingConnection, context)
+          write(
+            first, keepingConnection: keepingConnection, context,
+            promise: finishing(exchange, on: context.eventLoop))
         case .wait(let seconds):
           // A body that waits after all: its first parts go now, the rest from a task.
           write(first, context)
-          answering = Self.write(parts, to: context.channel, after: seconds)
+          answering = Self.write(parts, to: context.channel, after: seconds, connections)
         }
       case .now(let exchange):
         answering = Self.write(
-          ResponseParts(exchange: exchange, head: head), to: context.channel, after: 0)
+          ResponseParts(exchange: exchange, head: head), to: context.channel, after: 0,
+          connections)
       case .later(let exchange):
-        answering = Self.write(exchange, for: head, to: context.channel)
+        answering = Self.write(exchange, for: head, to: context.channel, connections)
       }
+    }
+
+    /// Whether the client waits for `100 Continue` before it sends the body.
+    private static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+      head.version == .http1_1
+        && head.headers[canonicalForm: "expect"].contains {
+          $0.lowercased() == "100-continue"
+        }
+    }
+
+    /// A promise for the last write of `exchange`'s answer: once that is on the socket, the
+    /// request is answered; a write that fails cut the answer short.
+    private func finishing(_ exchange: ServedExchange, on eventLoop: any EventLoop)
+      -> EventLoopPromise<Void>
+    {
+      Self.finishing(exchange, on: eventLoop, connections)
+    }
+
+    private static func finishing(
+      _ exchange: ServedExchange, on eventLoop: any EventLoop, _ connections: OpenConnections
+    ) -> EventLoopPromise<Void> {
+      let promise = eventLoop.makePromise(of: Void.self)
+      // Registered before the write is asked for, so it runs in the event loop's turn that
+      // wrote the last byte, before a scope's end can look (it waits for those loops).
+      promise.futureResult.whenComplete { written in
+        if case .success = written {
+          exchange.finish()
+        } else {
+          exchange.cut(leavingFlight: connections.isStopping)
+        }
+      }
+      return promise
     }
 
     /// Answers a `CONNECT` to `host:port` with `200` and serves the tunnel (``ProxyTunnel``).
@@ -146,7 +215,8 @@
         version: head.version, status: .custom(code: 200, reasonPhrase: "Connection Established"))
       writeWithoutBody(established, keepingConnection: true, context)
       do {
-        try tunnel.open(from: context, registry: registry, serverOrigin: origin)
+        try tunnel.open(
+          from: context, registry: registry, connections: connections, serverOrigin: origin)
       } catch {
         context.close(promise: nil)
       }
@@ -172,47 +242,65 @@
 
     private static func write(
       _ exchange: @escaping @Sendable () async -> ServedExchange, for head: HTTPRequestHead,
-      to channel: any Channel
+      to channel: any Channel, _ connections: OpenConnections
     ) -> Task<Void, Never> {
-      Task { await write(ResponseParts(exchange: await exchange(), head: head), to: channel) }
+      Task {
+        let exchange = await exchange()
+        // Cut while it waited (its latency, a responder): nothing of it is written.
+        if Task.isCancelled || connections.isStopping {
+          exchange.cut(leavingFlight: connections.isStopping)
+          return channel.close(promise: nil)
+        }
+        exchange.start()
+        await write(ResponseParts(exchange: exchange, head: head), to: channel, connections)
+      }
     }
 
     private static func write(
-      _ parts: ResponseParts, to channel: any Channel, after seconds: TimeInterval
+      _ parts: ResponseParts, to channel: any Channel, after seconds: TimeInterval,
+      _ connections: OpenConnections
     ) -> Task<Void, Never> {
       Task {
+        parts.exchange.start()
         if seconds > 0, (try? await Task.sleep(for: .wait(seconds: seconds))) == nil {
-          parts.exchange.finish()
+          parts.exchange.cut(leavingFlight: connections.isStopping)
           return channel.close(promise: nil)
         }
-        await write(parts, to: channel)
+        await write(parts, to: channel, connections)
       }
     }
 
     /// Writes the last parts of an answer from the event loop, then closes the connection unless
-    /// it is kept.
+    /// it is kept; `promise` completes once the last part is written.
     private func write(
-      _ parts: [HTTPServerResponsePart], keepingConnection: Bool, _ context: ChannelHandlerContext
+      _ parts: [HTTPServerResponsePart], keepingConnection: Bool, _ context: ChannelHandlerContext,
+      promise: EventLoopPromise<Void>? = nil
     ) {
-      guard let last = parts.last else { return context.close(promise: nil) }
+      guard let last = parts.last else {
+        // A stubbed error: the hang-up is the answer.
+        promise?.succeed()
+        return context.close(promise: nil)
+      }
       for part in parts.dropLast() { context.write(wrapOutboundOut(part), promise: nil) }
-      end(with: last, keepingConnection: keepingConnection, context)
+      end(with: last, keepingConnection: keepingConnection, context, promise: promise)
     }
 
     /// Writes the last part of an answer and flushes, then closes the connection unless it is
-    /// kept.
+    /// kept; `promise` completes once it is written.
     private func end(
-      with last: HTTPServerResponsePart, keepingConnection: Bool, _ context: ChannelHandlerContext
+      with last: HTTPServerResponsePart, keepingConnection: Bool, _ context: ChannelHandlerContext,
+      promise: EventLoopPromise<Void>?
     ) {
       // Writing the end may hand this handler the next pipelined request at once: nothing of
       // this answer may come after it.
       if keepingConnection {
-        context.writeAndFlush(wrapOutboundOut(last), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(last), promise: promise)
       } else {
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(last)).whenComplete { _ in
-          channel.close(promise: nil)
-        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        promise.map { written.futureResult.cascade(to: $0) }
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(last), promise: written)
       }
     }
 
@@ -224,24 +312,32 @@
     }
 
     /// Writes `parts` from a task, waiting as the stub says; any failure closes the connection.
-    private static func write(_ response: ResponseParts, to channel: any Channel) async {
+    private static func write(
+      _ response: ResponseParts, to channel: any Channel, _ connections: OpenConnections
+    ) async {
       var response = response
-      defer { response.exchange.finish() }
       do {
         while true {
           let (parts, then) = response.next()
-          if case .end = then { response.exchange.finish() }
-          for part in parts.dropLast() { channel.write(part, promise: nil) }
-          if let last = parts.last { try await channel.writeAndFlush(last).get() }
-          switch then {
-          case .wait(let seconds):
-            try await Task.sleep(for: .wait(seconds: seconds))
-          case .end(let keepingConnection):
-            if !keepingConnection { channel.close(promise: nil) }
+          guard case .wait(let seconds) = then else {
+            // The answer's last parts: once they are on the socket, the request is answered.
+            let written = finishing(response.exchange, on: channel.eventLoop, connections)
+            for part in parts.dropLast() { channel.write(part, promise: nil) }
+            if let last = parts.last {
+              channel.writeAndFlush(last, promise: written)
+            } else {
+              written.succeed()
+            }
+            try await written.futureResult.get()
+            if case .end(keepingConnection: false) = then { channel.close(promise: nil) }
             return
           }
+          for part in parts.dropLast() { channel.write(part, promise: nil) }
+          if let last = parts.last { try await channel.writeAndFlush(last).get() }
+          try await Task.sleep(for: .wait(seconds: seconds))
         }
       } catch {
+        response.exchange.cut(leavingFlight: connections.isStopping)
         channel.close(promise: nil)
       }
     }

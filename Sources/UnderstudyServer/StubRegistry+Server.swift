@@ -36,7 +36,7 @@
         // Another task started one first; a registry has one server.
         await started.stop()
       } else {
-        onScopeEnd { server.closeListener() }
+        onScopeEnd { server.stopAtScopeEnd() }
       }
       return server
     }

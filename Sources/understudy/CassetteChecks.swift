@@ -49,7 +49,7 @@ struct CassetteChecks {
   private func checkRequest(_ request: HAR.Request, at path: String, _ report: Report) {
     if !isToken(request.method) {
       report(
-        .error, "\(path).method", "\"\(request.method)\" is not an HTTP method",
+        .error, "\(path).method", "\(QuotedValue.quoted(request.method)) is not an HTTP method",
         "Write the method in letters, such as \"GET\" or \"POST\".")
     }
     if let problem = urlProblem(request.url) {

@@ -124,7 +124,9 @@ enum ConvertCommand: Command {
     }
     try CassetteFile.write(redacted, to: output)
 
-    let creator = [export.log.creator.name, export.log.creator.version]
+    // The exporter's name is the file's text like any other: shown as redaction leaves it.
+    let shown = redaction.redact(HAR(log: HAR.Log(creator: export.log.creator))).log.creator
+    let creator = [shown.name, shown.version]
       .filter { !$0.isEmpty }.joined(separator: " ")
     Console.print(
       "Read \(plural(export.log.entries.count, "entry")) from \(input)"

@@ -8,11 +8,11 @@ enum RedactCommand: Command {
     "understudy redact <in.har> (-o <out.har> | --in-place) [--header NAME]... [--query NAME]... "
     + "[--json-path PATH]... [--body-regex REGEX]..."
   static let discussion = """
-    Applies the rules recording uses (Redaction.default: names matched by pattern, ignoring
-    case, - and _: Authorization, Cookie, Set-Cookie and *-Token, *-Api-Key, *-Secret headers
-    and their kin; token, secret, password, api_key, key, code and signature query parameters
-    and form fields in any spelling; token, secret, password and api_key members of JSON
-    bodies at any depth; URL userinfo; and every echo of a redacted value), plus the rules
+    Applies the rules recording uses (Redaction.default: every header, query parameter, form
+    field, JSON member and XML element whose name reads as a credential's, judged by its words
+    in any spelling: Authorization, Cookie, X-Client-Pwd, access_token, apiKey, x-api-key,
+    secret_key_base, connect.sid, session_id, csrf, signature, otp, pin, and a name that is only
+    key or code outside JSON; URL userinfo; and every echo of a redacted value), plus the rules
     the options add. Each value is replaced by a placeholder naming its rule, such as
     <redacted:authorization>, which replay can fill in again.
 

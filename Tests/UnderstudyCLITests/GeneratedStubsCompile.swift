@@ -115,7 +115,7 @@ func declareRedactedStubs(on registry: StubRegistry) {
       && .jsonBody(subset: ["device": ["id": "d1"], "user": "ada"])
       && .body(containing: #""password""#),
     .json(
-      string: #"{"session":"created"}"#, status: 201,
+      string: #"{"state":"created"}"#, status: 201,
       headers: ["Content-Type": "application/json"]))
 
   // 2: PUT https://api.example.com/notes/1 → 200 text/plain

@@ -7,8 +7,9 @@ import XCTest
   import FoundationNetworking
 #endif
 
-/// The examples of the "Options, hooks and rules" and "Leaving out what changes on every run"
-/// sections of Documentation/RecordAndReplay.md. Examples that record do it against
+/// The examples of the "Options in one value" and "Leaving out what changes on every run"
+/// sections of Documentation/Replaying.md and of "Hosts a cassette ignores" and "Re-recording old
+/// entries" in Documentation/Recording.md. Examples that record do it against
 /// `ExampleServer` on 127.0.0.1, into a temporary folder.
 @Suite struct CassetteOptionsExamples {
   static let options = CassetteOptions(

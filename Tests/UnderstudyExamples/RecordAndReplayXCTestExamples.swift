@@ -1,7 +1,7 @@
 import Understudy
 import XCTest
 
-/// The XCTest example of Documentation/RecordAndReplay.md; its cassette is committed in
+/// The XCTest example of Documentation/Recording.md; its cassette is committed in
 /// `__Cassettes__/RecordAndReplayXCTestExamples/testLoadsAUser.har`.
 final class UserClientCassetteXCTests: XCTestCase {
   func testLoadsAUser() async throws {

@@ -50,6 +50,16 @@ import Understudy
     #expect(try await get("/report.csv").1.value(forHTTPHeaderField: "Content-Type") == "text/csv")
   }
 
+  @Test func caching() async throws {
+    registry.cachesResponses = true
+    let catalog = registry.stub(
+      .get("/catalog"), StubResponse.text("v1").header("Cache-Control", "max-age=3600"))
+
+    #expect(try await get("/catalog").0 == "v1")
+    #expect(try await get("/catalog").0 == "v1")
+    #expect(catalog.callCount == 1)
+  }
+
   @Test func fixtures() async throws {
     // Fixtures/user.json sits beside this test file.
     registry.stub(.get("/users/42"), .fixture("Fixtures/user.json"))

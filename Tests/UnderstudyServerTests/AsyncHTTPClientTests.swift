@@ -35,6 +35,21 @@
       return (response.status, response.headers, String(buffer: body))
     }
 
+    // MigratingFromReplay.md shows this test as it is.
+    @Test(
+      .servedStubs {
+        $0.stub(.get("/users/{id}")) { request in .json(["id": request.pathParameters["id"]!]) }
+      })
+    func readsAUserThroughAsyncHTTPClient() async throws {
+      let server = try #require(LoopbackServer.current)
+      let client = HTTPClient(eventLoopGroupProvider: .singleton)
+      let response = try await client.execute(
+        HTTPClientRequest(url: server.baseURL.appending(path: "users/42").absoluteString),
+        timeout: .seconds(30))
+      #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == #"{"id":"42"}"#)
+      try await client.shutdown()
+    }
+
     @Test(
       .servedStubs {
         $0.stub(.get("/users/{id}")) { request in .json(["id": request.pathParameters["id"]!]) }

@@ -35,11 +35,22 @@ struct Bar: Codable, Sendable {
 
   var text: String { "\(comparison.rawValue) \(Format.number(limit))\(unit)" }
 
-  /// Per-request cost with one stub: at most 1.05x the floor; CI fails above 1.5x.
-  static let oneStub = Bar(comparison: .atMost, limit: 1.05, unit: "x", ciLimit: 1.5)
+  /// Per-request cost with one stub: at most 1.05x the floor; CI fails above 1.5x. In the debug
+  /// build `swift test` compiles (issue 41): at most 1.2x, CI fails above 1.8x.
+  static let oneStub = build(
+    release: Bar(comparison: .atMost, limit: 1.05, unit: "x", ciLimit: 1.5),
+    debug: Bar(comparison: .atMost, limit: 1.2, unit: "x", ciLimit: 1.8))
   /// 10,000 exact-route stubs: at most 1.10x the floor; CI fails above 1.5x (an unindexed lookup
-  /// would be hundreds of times the floor).
-  static let manyExactStubs = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
+  /// would be hundreds of times the floor). Debug: at most 1.2x, CI fails above 2.5x: on one
+  /// commit (2026-12-06) its wall-clock ratio read 1.57x–2.31x from run to run on this machine
+  /// while its instructions read 1.40x (`instruction-ratios.py --debug`), so 1.8x failed CI on
+  /// noise; an unindexed lookup would still be far past 2.5x.
+  static let manyExactStubs = build(
+    release: Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5),
+    debug: Bar(comparison: .atMost, limit: 1.2, unit: "x", ciLimit: 2.5))
+  /// A responder closure against the same answer from a plain stub, release and debug (issue
+  /// 41): within 1.5x; CI fails above 2.5x (the hop back through suspend/resume was 5.85x).
+  static let responder = Bar(comparison: .atMost, limit: 1.5, unit: "x", ciLimit: 2.5)
   /// 1,000 path templates of any shape (issue 17): within 1.2x of the floor; CI fails above
   /// 1.6x (trying every template was 6.6x-38x).
   static let templates = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
@@ -47,18 +58,57 @@ struct Bar: Codable, Sendable {
   /// (issue 17): within 1.2x of a scope that makes and invalidates a session with the trivial
   /// protocol. CI only reports it: its first wall-clock runs (1.5x-1.8x at load 12) sat far
   /// above its instruction count (1.2x), for a reason not yet found.
-  static let scopes = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: nil)
+  static let scopes = build(
+    release: Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: nil),
+    debug: Bar(comparison: .atMost, limit: 1.3, unit: "x", ciLimit: nil))
   /// Eight stubs on one route told apart by header, header regex and JSON subset (issue 17):
   /// within 1.15x of the floor. CI judges it on instructions (instruction-ratios.py); the wall
   /// clock only reports it, since its runs on a loaded machine sit well above that count.
-  static let predicates = Bar(comparison: .atMost, limit: 1.15, unit: "x", ciLimit: nil)
+  static let predicates = build(
+    release: Bar(comparison: .atMost, limit: 1.15, unit: "x", ciLimit: nil),
+    debug: Bar(comparison: .atMost, limit: 1.5, unit: "x", ciLimit: nil))
   /// 64 requests in flight: within 1.2x of the floor at 64 in flight; CI fails above 1.6x.
   static let inFlight = Bar(comparison: .atMost, limit: 1.20, unit: "x", ciLimit: 1.6)
   /// Replay of 10,000 entries against one entry; CI fails above 1.5x.
   static let replayFlat = Bar(comparison: .atMost, limit: 1.10, unit: "x", ciLimit: 1.5)
   /// Loading a 10,000-entry cassette, in seconds of the loading thread's CPU time: under 0.15 s
   /// (issue 17); CI fails above 0.3 s (it took 0.05 s; decoding every body again took 0.5 s).
-  static let cassetteLoad = Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: 0.3)
+  /// Debug build: under 0.5 s (issue 41); CI fails above 1 s.
+  static let cassetteLoad = build(
+    release: Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: 0.3),
+    debug: Bar(comparison: .below, limit: 0.5, unit: " s", ciLimit: 1))
+  /// `finish()` of a recording with a 10 MB body, in seconds of CPU time: under 0.5 s in the
+  /// debug build (20 MB/s, issue 41). It is past that bar (1.1 s, 9 MB/s, at 8469654), so CI
+  /// fails only above 2.5 s, a regression of more than twice. Release: under 0.25 s.
+  static let finishTenMegabytes = build(
+    release: Bar(comparison: .below, limit: 0.25, unit: " s", ciLimit: 0.5),
+    debug: Bar(comparison: .below, limit: 0.5, unit: " s", ciLimit: 2.5))
+  /// `finish()` of a recording whose requests sent 2,000 passwords, each echoed in 4.8 MB of
+  /// responses, in seconds of CPU time. Searched once per spelling (44,000 of them) it took
+  /// 100 s in the debug build; one pass per text (NeedleSet) takes 2.9 s there and 0.6 s in
+  /// release (2026-12-06). Bars: under 1 s in either build; the debug build is past it, so CI
+  /// fails there only above 6 s, and in release above 2 s.
+  static let finishManySecrets = build(
+    release: Bar(comparison: .below, limit: 1, unit: " s", ciLimit: 2),
+    debug: Bar(comparison: .below, limit: 1, unit: " s", ciLimit: 6))
+  /// A traffic attachment or a near-miss report of a 1 MB body, in seconds of CPU time: under
+  /// 0.1 s in either build (issue 41: a report shows 16 KiB of a body and reads little more);
+  /// CI fails above 0.2 s.
+  static let reportOfOneMegabyte = Bar(comparison: .below, limit: 0.1, unit: " s", ciLimit: 0.2)
+
+  /// Whether this is the debug build, whose rows `swift test` users pay.
+  static var isDebugBuild: Bool {
+    #if DEBUG
+      return true
+    #else
+      return false
+    #endif
+  }
+
+  /// The bar for the build this benchmark was compiled as.
+  private static func build(release: Bar, debug: Bar) -> Bar {
+    isDebugBuild ? debug : release
+  }
   /// A 1 GiB fixture streamed to a delegate: peak RSS above the baseline, in MiB.
   static let fixturePeak = Bar(comparison: .below, limit: 64, unit: " MiB", ciLimit: nil)
   /// Credential scan throughput on a 50 MB body, in MB/s (issue 12: at least 50). CI judges it
@@ -67,12 +117,15 @@ struct Bar: Codable, Sendable {
   /// at 72-83 MB/s here): it fails below 1.2x the gauge. The slowest row runs at 2.0x-2.6x (the
   /// gauge parses at about 33 MB/s here), and a second parse of the whole file, which once ran
   /// `scan` at 39 MB/s, halves that.
+  ///
+  /// 2026-12-02 to 12-06 this row ran at 31-40 MB/s: a redaction rule's "does the body hold a
+  /// `-` at all?" test was Foundation's `contains`, which copies the whole body to UTF-16 on
+  /// Linux, so a body lacking the character paid 0.5 s. Every such test is a `memmem` now
+  /// (`contains(bytes:)`).
   static let scanThroughput = Bar(comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 1.2)
   /// An `understudy` command on a 50 MB body, in MB/s (issue 15: at least 50); CI fails below
   /// 1.2x the gauge's speed, as for `scan`.
   static let commandLineThroughput = Bar(
     comparison: .atLeast, limit: 50, unit: " MB/s", ciLimit: 1.2)
-  /// Growth of RSS over 100,000 requests, in MiB; "no growth" allows allocator noise of a few
-  /// MiB, far below the ~50 MiB that keeping each request would cost.
   static let noGrowth = Bar(comparison: .below, limit: 4, unit: " MiB", ciLimit: nil)
 }

@@ -16,14 +16,15 @@ enum BenchmarkRun {
     let scenarios =
       [FixtureStreamingScenario.scenario] + SoakScenario.all + StubScenarios.all
       + ReplayScenarios.all + InFlightScenarios.all + ScopeScenarios.all
-      + [ScanScenario.scenario, CommandLineScenario.scenario]
+      + ReportScenarios.all + [ScanScenario.scenario, CommandLineScenario.scenario]
     let plan = options.plan
     let context = BenchmarkContext(plan: plan, isCI: options.isCI)
     let loadAtStart = ProcessMemory.loadAverage
     let clock = ContinuousClock()
     let started = clock.now
     progress(
-      "understudy-bench\(options.isCI ? " --ci" : ""): \(plan.pairs) pairs × "
+      "understudy-bench\(options.isCI ? " --ci" : "") (\(Bar.isDebugBuild ? "debug" : "release") "
+        + "build): \(plan.pairs) pairs × "
         + "\(plan.requestsPerRun.formatted()) requests, warm-up \(plan.warmUp); "
         + "load average \(loadAtStart ?? "unknown")")
 

@@ -96,7 +96,7 @@ enum CommandLineScenario {
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    let before = childrenCPUSeconds()
+    let before = ProcessCPU.childrenSeconds
     let clock = ContinuousClock()
     let start = clock.now
     try process.run()
@@ -106,19 +106,8 @@ enum CommandLineScenario {
     let elapsed = clock.now - start
     return Run(
       exitCode: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-      cpuSeconds: childrenCPUSeconds() - before,
+      cpuSeconds: ProcessCPU.childrenSeconds - before,
       wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds)
         / 1e18)
-  }
-
-  private static func childrenCPUSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-      getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    #else
-      getrusage(RUSAGE_CHILDREN, &usage)
-    #endif
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
   }
 }

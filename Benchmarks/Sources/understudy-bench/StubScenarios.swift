@@ -41,10 +41,23 @@ enum StubScenarios {
         let url = CannedResponse.origin + "/items/1"
         let response = json(CannedResponse.floorBody)
         registry.stub(.get(url)) { _ in response }
+        let request = URLRequest(url: URL(string: url)!)
+        let responder = try await compare(
+          "one responder stub", registry, request, CannedResponse.floorBody, context)
+        // The same answer from a plain stub, measured beside it (issue 41: within 1.5x).
+        let plain = StubRegistry()
+        plain.stub(.get(url), response)
+        let stub = try await compare(
+          "one exact stub, beside the responder", plain, request, CannedResponse.floorBody,
+          context)
+        guard let closure = responder.ratio?.median, let canned = stub.ratio?.median else {
+          return [responder, stub]
+        }
         return [
-          try await compare(
-            "one responder stub", registry, URLRequest(url: URL(string: url)!),
-            CannedResponse.floorBody, context)
+          responder, stub,
+          .measured(
+            group, "one responder stub over one exact stub", closure / canned, unit: "x",
+            bar: .responder, note: "ratio of the two rows' median ratios to the floor"),
         ]
       },
       Scenario(group: group, name: "one path-template stub") { context in

@@ -25,7 +25,17 @@ extension Cassette {
     _ hook: RecordHook, on entries: [HAR.Entry],
     completion: @escaping @Sendable (Result<[HAR.Entry?], RecordHookFailure>) -> Void
   ) {
-    let redacted = redaction.redact(HAR(entries: entries)).log.entries
+    // The hook sees placeholders with their digests, as they will be written: once redacted,
+    // the values the digests come from are gone.
+    let key = digestKey
+    let redacted = redaction.redact(HAR(entries: entries)).log.entries.enumerated().map {
+      index, entry in
+      guard let key else { return entry }
+      var marked = entry
+      marked.request = RedactionDigests.mark(
+        entry.request, original: entries[index].request, key: key)
+      return marked
+    }
     let name = "the beforeRecord hook of cassette \(url.lastPathComponent)"
     let notWritten = "so cassette \(url.path) was not written"
     let delivered = Locked(false)

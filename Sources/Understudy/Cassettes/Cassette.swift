@@ -71,6 +71,9 @@ public final class Cassette: Sendable {
     var drift: [String] = []
     var problem: CassetteError?
     var existed = false
+    /// The key of the digests in request placeholders (``RedactionDigests``): the file's own, a
+    /// new one for a cassette recorded afresh, `nil` for a file recorded before digests.
+    var digestKey: String?
     /// The file as this cassette found it; a different one at write time means another
     /// recorder wrote it since, and its entries are merged rather than replaced.
     var foundFile: FileFingerprint?
@@ -105,6 +108,8 @@ public final class Cassette: Sendable {
     self.mode = RecordMode.effective(mode)
     self.options = options
     compiledRedaction = CompiledRedaction(options.redaction)
+    // A value this cassette keeps out is kept out of every report of the run: tests share a log.
+    KnownValues.declare(options.redaction.knownValues)
     ignoredHosts = Set(options.ignoredHosts.map { $0.lowercased() })
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.recordCommand =
@@ -169,6 +174,9 @@ public final class Cassette: Sendable {
       $0.existed = exists
       $0.foundFile = found
     }
+    if mode == .all || !exists {
+      state.withLock { $0.digestKey = Self.newDigestKey() }
+    }
     if mode == .all { return }
     guard exists else {
       if mode == .never || mode == .driftCheck {
@@ -187,9 +195,12 @@ public final class Cassette: Sendable {
       // Kept for the cassette's life: hold the bodies, not the whole file (memory no larger
       // than the file, issue 17).
       har.keepBodyBytesOnly()
-      let replayable = restoring.isEmpty ? har : redaction.restoring(har, values: restoring)
+      let values = KnownValues.restorable(
+        redaction.knownValuesForReplay, in: url, explicit: restoring)
+      let replayable = values.isEmpty ? har : redaction.restoring(har, values: values)
       var recorded: [Recorded] = []
       recorded.reserveCapacity(har.log.entries.count)
+      let digestKey = har.log.redactionDigestSeed
       let staleBefore = options.reRecordAfter.map { Date().addingTimeInterval(-$0.seconds) }
       // Once: a file URL's path is decoded on every read, which cost as much per entry as
       // reading the entry's request.
@@ -200,7 +211,8 @@ public final class Cassette: Sendable {
         for index in entries.indices {
           // Through today's rules, as live requests are: a cassette recorded when fewer names
           // were redacted still matches a request whose value a newer rule now replaces.
-          let request = redactedForMatching(try entries[index].request.interceptedRequest())
+          let request = redactedForMatching(
+            try entries[index].request.interceptedRequest(), digestKey: digestKey)
           recorded.append(
             Recorded(
               request: request,
@@ -218,6 +230,7 @@ public final class Cassette: Sendable {
       }
       state.withLock {
         $0.recorded = recorded
+        $0.digestKey = digestKey
         $0.firstByKey = firstByKey
         $0.original = har
         $0.replayable = replayable.log.entries
@@ -235,6 +248,9 @@ public final class Cassette: Sendable {
       + "that keeps such cases apart. If that file holds this case only, rename it to "
       + "\(url.lastPathComponent); if several cases shared it, record each again"
   }
+
+  /// The key of the digests in request placeholders, when the cassette has one.
+  var digestKey: String? { state.withLock { $0.digestKey } }
 
   /// What prevents the cassette from working as declared, if anything.
   public var problem: CassetteError? { state.withLock { $0.problem } }
@@ -303,7 +319,7 @@ public final class Cassette: Sendable {
   ) -> (
     index: Int, answer: Result<StubResponse, Unreplayable>, entry: HAR.Entry?, isStale: Bool
   )? {
-    let comparable = redactedForMatching(live)
+    let comparable = redactedForMatching(live, digestKey: state.withLock { $0.digestKey })
     // The entries with the request's index key, or every entry when the rules pin no path.
     let key = matching.indexKey(comparable)
     guard matching.runsUserCode else {
@@ -430,20 +446,37 @@ public final class Cassette: Sendable {
   }
 
   /// The live request as it would be stored, so placeholders compare equal to the secrets they
-  /// replaced.
-  private func redactedForMatching(_ live: InterceptedRequest) -> InterceptedRequest {
+  /// replaced: with `digestKey`, each placeholder carries the digest of its own value, so two
+  /// requests that differ only in redacted values stay different.
+  private func redactedForMatching(_ live: InterceptedRequest, digestKey: String?)
+    -> InterceptedRequest
+  {
     // Nothing to redact means nothing changes: skip the HAR round trip, which costs more than
     // the rest of a replay.
     if !compiledRedaction.mayChange(live) { return live }
     let probe = HAR.Entry(
       request: live, response: HAR.Response(status: 0, headers: [:], body: nil),
       startedDateTime: Date(timeIntervalSince1970: 0), duration: .zero)
-    return (try? redaction.redact(probe).request.interceptedRequest()) ?? live
+    var redacted = redaction.redact(probe).request
+    if let digestKey {
+      redacted = RedactionDigests.mark(redacted, original: probe.request, key: digestKey)
+    }
+    return (try? redacted.interceptedRequest()) ?? live
+  }
+
+  /// A key for the digests of a cassette recorded afresh, so one value gives unrelated digests
+  /// in two cassettes: the moment it was made, to the millisecond, and a number from 0 to 999.
+  /// It is no secret (it is written in the file); it is spelled so that secret scanners, which
+  /// flag long hex or base64 runs, do not flag every cassette.
+  private static func newDigestKey() -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date()) + "/" + String(Int.random(in: 0...999))
   }
 
   private func missMessage(for request: InterceptedRequest) -> String {
     let recorded = state.withLock { $0.recorded }
-    let comparable = redactedForMatching(request)
+    let comparable = redactedForMatching(request, digestKey: state.withLock { $0.digestKey })
     let age = ageDescription.map { ", \($0)" } ?? ""
     var lines = [
       "Understudy: cassette \(url.lastPathComponent) has no recorded answer for \(request) "
@@ -695,19 +728,27 @@ public final class Cassette: Sendable {
   /// The entries to write: what this cassette started from (per its mode) and what it recorded;
   /// if another recorder replaced the file since it was opened, what is on disk now instead of
   /// the starting point, so neither recorder's entries are lost.
-  private func entriesToWrite(_ snapshot: State) throws(CassetteError) -> [HAR.Entry] {
+  private func entriesToWrite(_ snapshot: State) throws(CassetteError) -> (
+    entries: [HAR.Entry], digestKey: String?
+  ) {
     // Another recorder's file may hold other entries at the stale ones' places: there, fresh
     // recordings are added rather than put in place.
     let added = snapshot.newEntries + snapshot.replacements.sorted { $0.key < $1.key }.map(\.value)
     guard FileFingerprint(of: url) != snapshot.foundFile else {
-      guard mode == .newEpisodes, let original = snapshot.original else { return added }
+      guard mode == .newEpisodes, let original = snapshot.original else {
+        return (added, snapshot.digestKey)
+      }
       var kept = original.log.entries
       for (index, fresh) in snapshot.replacements { kept[index] = fresh }
-      return kept + snapshot.newEntries
+      return (kept + snapshot.newEntries, snapshot.digestKey)
     }
-    guard FileManager.default.fileExists(atPath: url.path) else { return added }
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      return (added, snapshot.digestKey ?? Self.newDigestKey())
+    }
     do {
-      return try HAR.load(contentsOf: url).log.entries + added
+      // The other recorder's digests were made with its file's key: the new entries use it too.
+      let found = try HAR.load(contentsOf: url)
+      return (found.log.entries + added, found.log.redactionDigestSeed)
     } catch {
       throw CassetteError(
         kind: .writeFailed, file: url.path,
@@ -719,10 +760,17 @@ public final class Cassette: Sendable {
   }
 
   private func writeHoldingLock(_ snapshot: State) throws(CassetteError) -> [ScopeFailure] {
-    let entries = try entriesToWrite(snapshot)
+    let (entries, digestKey) = try entriesToWrite(snapshot)
     var har = HAR(entries: entries)
     har.log.creator = HAR.Creator(name: "Understudy", version: "1")
     har = redaction.redact(har)
+    if let digestKey {
+      har.log.redactionDigestSeed = digestKey
+      for index in har.log.entries.indices {
+        har.log.entries[index].request = RedactionDigests.mark(
+          har.log.entries[index].request, original: entries[index].request, key: digestKey)
+      }
+    }
     // The rules have just run: what is left to catch is a credential they do not cover, by its
     // shape. Running them a second time inside the scan doubled the cost of writing.
     let findings = CredentialScanner(redaction: redaction).scan(redacted: har)

@@ -45,7 +45,10 @@ extension CassetteError {
     return CassetteError(
       kind: .malformedJSON, file: source,
       jsonPath: path.isEmpty ? nil : JSONPathComponent.render(path), line: line, column: column,
-      problem: "\(object) has the member \"\(name)\" twice",
+      // A name can be a value (an object keyed by session id): quoted only when plain.
+      problem: QuotedValue.mayShow(name)
+        ? "\(object) has the member \"\(name)\" twice"
+        : "\(object) has a member named by a value of \(name.count) characters twice",
       fix: "Keep one and delete the other: readers disagree on which copy counts, and "
         + "Foundation's would silently use the first.")
   }

@@ -21,7 +21,7 @@ extension CassetteError {
   ///   - data: The cassette's bytes, optionally starting with a UTF-8 byte order mark.
   /// - Returns: The errors in the same order. An error keeps its position unchanged when it has
   ///   no JSON path, the path leads to no member, or `data` is not JSON.
-  public static func locating(_ errors: [CassetteError], in data: Data) -> [CassetteError] {
+  package static func locating(_ errors: [CassetteError], in data: Data) -> [CassetteError] {
     guard errors.contains(where: { $0.jsonPath != nil }) else { return errors }
     let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
     let bytes = [UInt8](json)

@@ -17,19 +17,40 @@ public enum CassetteLocation: Sendable, Hashable {
     case .file(let url):
       return url
     case .folder(let folder):
-      return folder.appendingPathComponent(CassetteName.sanitized(name) + ".har")
+      return folder.appendingPathComponent(CassetteName.fileName(name))
     case .besideTestFile:
       let testFile = URL(fileURLWithPath: testFilePath)
       return testFile.deletingLastPathComponent()
         .appendingPathComponent("__Cassettes__")
         .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
-        .appendingPathComponent(CassetteName.sanitized(name) + ".har")
+        .appendingPathComponent(CassetteName.fileName(name))
     }
   }
 }
 
 /// Names derived from tests, safe as file names.
 enum CassetteName {
+  /// The file name of the cassette called `name`: `users` is `users.har`, and a name that already
+  /// ends in `.har` (as Replay's archive names do) is taken as is rather than as `users.har.har`.
+  static func fileName(_ name: String) -> String {
+    let safe = sanitized(withoutKnownValues(name))
+    return safe.lowercased().hasSuffix(".har") && safe.count > 4 ? safe : safe + ".har"
+  }
+
+  /// `name` with each known value (``KnownValues/forLogs``: a credential-named environment
+  /// variable's, or one a cassette declared) replaced by `redacted-` and its name:
+  /// `.cassette("dl-" + token)` is `dl-redacted-github_token.har`. By name rather than by digest,
+  /// so the file keeps its name where the variable holds another value (a CI secret).
+  static func withoutKnownValues(_ name: String) -> String {
+    let found = KnownValues.forLogs.ranges(in: name)
+    guard !found.isEmpty else { return name }
+    var bytes = Array(name.utf8)
+    for match in found.reversed() {
+      bytes.replaceSubrange(match.range, with: Array("redacted-\(match.name)".utf8))
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// Letters, digits, `-`, `_` and `.`; everything else becomes `-`, runs collapsed.
   static func sanitized(_ raw: String) -> String {
     var result = ""

@@ -25,7 +25,7 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
   case driftCheck = "drift_check"
 
   /// The name of the environment variable that overrides the mode set in code.
-  public static let environmentVariable = "UNDERSTUDY_RECORD"
+  package static let environmentVariable = "UNDERSTUDY_RECORD"
 
   /// The mode in effect: the environment's when it names one, otherwise `mode`.
   ///
@@ -50,7 +50,7 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
   /// pasted into the wrong variable), so it is masked as any report is.
   static func warning(ignoring raw: String) -> String {
     LogRedaction.mask(
-      "Understudy: ignoring \(environmentVariable)=\(raw); use one of "
+      "Understudy: ignoring \(environmentVariable) set to \(QuotedValue.quoted(raw)); use one of "
         + allCases.map(\.rawValue).joined(separator: ", ") + ".")
   }
 

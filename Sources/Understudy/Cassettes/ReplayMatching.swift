@@ -30,6 +30,9 @@ public struct ReplayMatching: Sendable {
     /// Every header (names case-insensitive, values in order), as VCR's `:headers` matcher;
     /// leave out those that change with ``ReplayMatching/ignoring(jsonPaths:queryItems:headers:for:)``.
     case allHeaders
+    /// The URL's fragment (after `#`), exactly; a request without one matches only an entry
+    /// without one. Replay's `.fragment`.
+    case fragment
     /// The body, byte for byte.
     case body
     /// The body as JSON, ignoring key order and whitespace.
@@ -82,6 +85,10 @@ public struct ReplayMatching: Sendable {
         }
       case .path:
         if live.path != recorded.path { return "path \(live.path) ≠ \(recorded.path)" }
+      case .fragment:
+        if live.url.fragment != recorded.url.fragment {
+          return "fragment \(live.url.fragment ?? "-") ≠ \(recorded.url.fragment ?? "-")"
+        }
       case .query(let names):
         let left = names.union(ignored.queryItems)
         if Self.queryBag(live, ignoring: left) != Self.queryBag(recorded, ignoring: left) {
@@ -175,8 +182,9 @@ public struct ReplayMatching: Sendable {
     -> [String: Int]
   {
     var bag: [String: Int] = [:]
+    // `?key` and `?key=` stay apart, as servers can tell them apart (Replay's matcher does too).
     for item in request.queryItems where !ignored.contains(item.name) {
-      bag["\(item.name)=\(item.value ?? "")", default: 0] += 1
+      bag[item.value.map { "\(item.name)=\($0)" } ?? item.name, default: 0] += 1
     }
     return bag
   }

@@ -31,7 +31,7 @@ extension HAR {
     // Slicing keeps a large cassette from being copied; the bytes are copied into an array only
     // when an error needs positions.
     let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
-    guard json.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+    guard json.contains(where: { !ASCIIByte.isJSONWhitespace($0) }) else {
       throw CassetteError(
         kind: .empty, file: source,
         problem: data.isEmpty ? "the file is empty" : "the file contains only white space",

@@ -10,11 +10,11 @@
 extension HAR.Request {
   /// Captures a request as the interception layer saw it.
   ///
-  /// The fragment is dropped from the URL, as the spec requires; the query is also stored
+  /// The URL keeps the request's fragment, which HAR 1.2 leaves out, so the `.fragment` replay
+  /// rule can compare it (a request without one records none); the query is also stored
   /// decoded in ``queryString``; the body keeps its bytes exactly (base64 when not UTF-8).
   public init(_ request: InterceptedRequest) {
-    var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-    components?.fragment = nil
+    let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     self.init(
       method: request.methodName,
       url: components?.string ?? request.url.absoluteString,
@@ -79,7 +79,7 @@ extension HAR.Response {
 
   /// The response to hand to URLSession when replaying, or `nil` when Foundation rejects the
   /// status. Repeated header names are joined with `, `, the only form `HTTPURLResponse` takes.
-  public func httpURLResponse(url: URL) -> HTTPURLResponse? {
+  package func httpURLResponse(url: URL) -> HTTPURLResponse? {
     HTTPURLResponse(
       url: url, statusCode: status, httpVersion: httpVersion.isEmpty ? nil : httpVersion,
       headerFields: httpHeaders.dictionary)

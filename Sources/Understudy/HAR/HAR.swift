@@ -1,3 +1,8 @@
+// Two readers build this model: each type's init(from:) below and in the HAR*.swift files (the
+// Codable reference, whose errors CassetteError+Decoding.swift locates) and HARReader, one pass
+// over the bytes that the loader tries first. A member's default, check or name changes in both;
+// HARReaderTests and HARReaderMemberTests hold them equal.
+
 /// An HTTP Archive (HAR 1.2): the file format Understudy records cassettes in.
 ///
 /// HAR is what browsers, proxies and HTTP tools already export, so a cassette can be opened in a
@@ -35,6 +40,17 @@ extension HAR {
     public var entries: [Entry]
     /// A comment from the user or the application.
     public var comment: String?
+    /// The seed of the digests in this cassette's redaction placeholders (`<redacted:key:7f3a>`),
+    /// written as the custom member `_redactionDigestSeed`: the moment the cassette was first
+    /// recorded, so one value gives unrelated digests in two cassettes. It is kept with the
+    /// cassette so replay computes the same digests; `nil` in files recorded before digests,
+    /// whose placeholders carry none and replay as they always did.
+    public var redactionDigestSeed: String?
+
+    private enum CodingKeys: String, CodingKey {
+      case version, creator, browser, pages, entries, comment
+      case redactionDigestSeed = "_redactionDigestSeed"
+    }
 
     /// Creates a log; the defaults describe a cassette written by Understudy.
     public init(
@@ -58,6 +74,7 @@ extension HAR {
       pages = try container.decode(.pages, or: [])
       entries = try container.decode([Entry].self, forKey: .entries)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
+      redactionDigestSeed = try container.decodeIfPresent(String.self, forKey: .redactionDigestSeed)
     }
   }
 

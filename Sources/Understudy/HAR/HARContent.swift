@@ -41,17 +41,17 @@ extension HAR {
     }
     /// How the body arrived, part by part, when it came in more than one (server-sent events,
     /// say); stored as the custom member `_chunks`, which other HAR tools ignore.
-    public var chunks: [Chunk]?
+    package var chunks: [Chunk]?
 
     /// One part of a body as it arrived.
-    public struct Chunk: Codable, Sendable, Hashable {
+    package struct Chunk: Codable, Sendable, Hashable {
       /// Its length in bytes.
-      public var size: Int
+      package var size: Int
       /// When it arrived, in milliseconds after the response's status and headers.
-      public var time: Double
+      package var time: Double
 
       /// Creates a chunk record.
-      public init(size: Int, time: Double) {
+      package init(size: Int, time: Double) {
         self.size = size
         self.time = time
       }

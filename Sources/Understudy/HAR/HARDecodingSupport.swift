@@ -23,7 +23,7 @@ extension KeyedDecodingContainer {
     guard let date = HARTimestamp.parse(text) else {
       throw HARValueProblem(
         kind: .invalidValue, codingPath: codingPath + [key],
-        problem: "\"\(text)\" is not an ISO 8601 date and time",
+        problem: "\(QuotedValue.quoted(text)) is not an ISO 8601 date and time",
         fix: "Write it like \"2024-05-01T12:30:00.000Z\" or \"2024-05-01T14:30:00.000+02:00\".")
     }
     guard HARTimestamp.isWritable(date) else {

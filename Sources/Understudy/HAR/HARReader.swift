@@ -10,6 +10,10 @@ import Foundation
 /// same values. Anything else returns `nil`, and ``HAR/decode(_:source:)`` gives the bytes to
 /// `JSONDecoder`, whose errors the loader turns into located messages; so every error, and the
 /// model of any unusual file, is exactly what it was.
+///
+/// So each member is read twice over: here and in its type's `init(from:)`. `HARReaderTests`
+/// (every fixture, byte mutants) and `HARReaderMemberTests` (every member missing, `null` or of
+/// another type) check that whatever this reader accepts is what `JSONDecoder` builds.
 struct HARReader {
   private var scanner: JSONScanner
   /// The bytes the scanner reads, kept by the body texts that point into them.
@@ -65,6 +69,8 @@ struct HARReader {
         }
       case .comment:
         log.comment = try reader.optionalString()
+      case .redactionDigestSeed:
+        log.redactionDigestSeed = try reader.optionalString()
       }
     }
     guard hasEntries else { throw Refusal() }
@@ -710,6 +716,7 @@ private enum ArchiveMember: String, MemberName {
 
 private enum LogMember: String, MemberName {
   case version, creator, browser, pages, entries, comment
+  case redactionDigestSeed = "_redactionDigestSeed"
   static let table = MemberTable<Self>()
 }
 

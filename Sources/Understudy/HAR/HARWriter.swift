@@ -372,6 +372,7 @@ final class HARWriter {
 
   private func write(_ log: HAR.Log) throws(CassetteError) {
     try object { () throws(CassetteError) in
+      member("_redactionDigestSeed", log.redactionDigestSeed)
       if let browser = log.browser { member("browser") { write(browser) } }
       member("comment", log.comment)
       member("creator") { write(log.creator) }

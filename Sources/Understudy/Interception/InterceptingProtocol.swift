@@ -50,6 +50,11 @@ class InterceptingProtocol: URLProtocol {
     var journalEntry: Int?
     /// Set when the first hop is resolved; a clock read per protocol instance is not free.
     var startedAt = Date.distantPast
+    /// Read on the work queue the first time an answer needs them (a delay, a redirect,
+    /// cookies, a paced body); immediate answers never pay for the reflection it takes. Under
+    /// the lock: a quick closure's answer can arrive from its own thread just as the work queue,
+    /// done waiting for it, reads them.
+    var readFacts: SessionFacts?
     #if !canImport(FoundationNetworking)
       var runLoop: CFRunLoop?
     #endif
@@ -59,10 +64,6 @@ class InterceptingProtocol: URLProtocol {
   // stored properties are `final`, so their accessors take no slot in the table of methods
   // every minted subclass copies (see the extension below).
   private final let state = Locked(State())
-  /// Read on the work queue the first time an answer needs them (a delay, a redirect, cookies,
-  /// a paced body), before any other queue can look at them; immediate answers never pay for
-  /// the reflection it takes.
-  private final var readFacts: SessionFacts?
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let scheme = request.url?.scheme?.lowercased() else { return false }
@@ -172,11 +173,14 @@ extension InterceptingProtocol {
   /// The session facts. Off the work queue they can only be what was read on it before (the
   /// field they come from is written there); unread, they are empty.
   private func facts(onWorkQueue: Bool) -> SessionFacts {
-    if let readFacts { return readFacts }
+    if let read = state.withLock({ $0.readFacts }) { return read }
     guard onWorkQueue else { return SessionFacts() }
     let read = SessionFacts(task: task)
-    readFacts = read
-    return read
+    return state.withLock { state in
+      if let earlier = state.readFacts { return earlier }
+      state.readFacts = read
+      return read
+    }
   }
 
   /// Cancels a pass-through task from another queue: every URLSession work queue targets one
@@ -200,6 +204,16 @@ extension InterceptingProtocol {
   // MARK: Deciding
 
   private func begin() {
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking hands over a cached answer only to sessions with a cache, which
+      // only a registry that caches responses makes; the lookup costs nothing otherwise.
+      if ResponseCaching.inUse.current,
+        cachedResponse != nil || request.cachePolicy == .returnCacheDataDontLoad,
+        let cache = registryCache, answeredFromCache(cache)
+      {
+        return
+      }
+    #endif
     let source = RequestBodyReader.source(of: request, task: task)
     #if canImport(FoundationNetworking)
       // A body stream is the test's own code, and every session's work queue targets one serial
@@ -273,7 +287,7 @@ extension InterceptingProtocol {
     let startedAt = startsFlight ? Date() : .distantPast
     let instance = Unchecked(self)
     let decided = registry.answer(
-      request, startsFlight: startsFlight,
+      request, startsFlight: startsFlight, waitingBriefly: onWorkQueue,
       userCode: { entry in
         startUserCode(
           for: request, entry: entry, registry, startsFlight: startsFlight, startedAt: startedAt,
@@ -286,19 +300,26 @@ extension InterceptingProtocol {
     if let decided {
       proceed(
         decided, request, registry, hops: hops, startedAt: startedAt, onWorkQueue: onWorkQueue)
+    } else if onWorkQueue {
+      // A closure the user wrote is still deciding, past the hand-off's patience: its answer
+      // comes back later, and the request's timeouts run meanwhile. Armed only now, since
+      // reading the session's facts costs a reflection of the task, which a quick closure
+      // answered without (issue 41).
+      _ = facts(onWorkQueue: true)
+      armTimeouts(for: request)
     }
   }
 
   /// Prepares for a closure the user wrote to decide the answer: it runs off the work queue while
-  /// the request's timeouts run, so the answer comes back later, through the re-entry path.
-  /// `entry` is the journal entry of the request when a stub was chosen already, so the request
-  /// counts as in flight while its responder runs.
+  /// the request's timeouts run, so the answer comes back later, through the re-entry path, or
+  /// at once when the closure is quick (``UserCodeHandOff``; on the work queue the timeouts are
+  /// armed once the hand-off stops waiting). `entry` is the journal entry of the request when a
+  /// stub was chosen already, so the request counts as in flight while its responder runs.
   private func startUserCode(
     for request: InterceptedRequest, entry: Int?, _ registry: StubRegistry, startsFlight: Bool,
     startedAt: Date, onWorkQueue: Bool
   ) -> UserCodeRun {
     let run = UserCodeRun()
-    _ = facts(onWorkQueue: onWorkQueue)
     state.withLock { state in
       state.userCode = (run, registry)
       if let entry {
@@ -309,7 +330,7 @@ extension InterceptingProtocol {
         }
       }
     }
-    armTimeouts(for: request)
+    if !onWorkQueue { armTimeouts(for: request) }
     return run
   }
 
@@ -320,10 +341,9 @@ extension InterceptingProtocol {
   ) {
     let startsFlight = hops == 0
     let current = state.withLock { state -> Bool in
-      // A decision that took user code may arrive after the exchange ended (a timeout).
-      if !onWorkQueue {
-        guard case .waiting = state.phase else { return false }
-      }
+      // A decision that took user code may arrive after the exchange ended (a timeout), here
+      // too when the work queue waited for a quick closure (UserCodeHandOff).
+      guard case .waiting = state.phase else { return false }
       state.journalEntry = decision.entry
       if startsFlight {
         state.flight = (registry, decision.entry)
@@ -717,6 +737,40 @@ extension InterceptingProtocol {
     flight.registry.finish(flight: flight.entry, response: nil, forEntry: nil)
   }
 
+  /// The registry's cache, when it ``StubRegistry/cachesResponses``.
+  private var registryCache: URLCache? {
+    guard case .live(let registry) = RegistryDirectory.shared.lookup(type(of: self).registryID)
+    else { return nil }
+    return registry.urlCache
+  }
+
+  #if canImport(FoundationNetworking)
+    /// Answers from what FoundationNetworking found in the session's cache, when the request's
+    /// cache policy takes it (``ResponseCaching``), without asking a stub, as the URL loading
+    /// system does on Apple platforms; or fails a request that may only be answered from the
+    /// cache and was not. Says whether it answered.
+    private func answeredFromCache(_ cache: URLCache) -> Bool {
+      let client = super.client
+      if let cached = cachedResponse, ResponseCaching.answers(request, with: cached) {
+        markFinished()
+        client?.urlProtocol(self, didReceive: cached.response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: cached.data)
+        client?.urlProtocolDidFinishLoading(self)
+        return true
+      }
+      guard request.cachePolicy == .returnCacheDataDontLoad else { return false }
+      markFinished()
+      client?.urlProtocol(
+        self,
+        didFailWithError: URLError.understudy(
+          .resourceUnavailable,
+          "Understudy: \(InterceptedRequest(request)) may only be answered from the cache "
+            + "(returnCacheDataDontLoad), and the registry's cache (cachesResponses) holds no answer for it",
+          request.url))
+      return true
+    }
+  #endif
+
   private func markFinished() {
     let (timers, flight) = state.withLock { state in
       state.phase = .finished
@@ -781,8 +835,18 @@ extension InterceptingProtocol {
         self, didFailWithError: URLError.understudy(error.code, error.message, reply.url))
       return
     }
-    client.urlProtocol(
-      self, didReceive: reply.httpResponse(bodyLength: length), cacheStoragePolicy: .notAllowed)
+    let response = reply.httpResponse(bodyLength: length)
+    let cache =
+      ResponseCaching.inUse.current && ResponseCaching.mayStore(reply, for: request)
+      ? registryCache : nil
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking stores nothing a protocol of ours marks cacheable (platform notes,
+      // row 10a), and `.allowed` only makes it copy the body: the answer is stored below.
+      let policy = URLCache.StoragePolicy.notAllowed
+    #else
+      let policy: URLCache.StoragePolicy = cache == nil ? .notAllowed : .allowed
+    #endif
+    client.urlProtocol(self, didReceive: response, cacheStoragePolicy: policy)
     if request.httpMethod == "HEAD" {
       if case .file(let handle) = source { try? handle.close() }
       markFinished()
@@ -791,6 +855,11 @@ extension InterceptingProtocol {
       return
     }
     if reply.isImmediate, case .data(let data, _) = source {
+      #if canImport(FoundationNetworking)
+        if let cache, let copy = ResponseCaching.cachedCopy(of: response, body: data) {
+          cache.storeCachedResponse(copy, for: request)
+        }
+      #endif
       markFinished()
       // Always one didLoad, even when empty: async data(for:) on Linux expects body data.
       client.urlProtocol(self, didLoad: data)
@@ -808,7 +877,7 @@ extension InterceptingProtocol {
     }
     if firstDelay > 0 {
       let instance = Unchecked(self)
-      schedule(after: firstDelay) { instance.value.bodyPartDue() }
+      schedule(after: sender.wait(after: firstDelay)) { instance.value.bodyPartDue() }
     } else {
       send(sender)
     }
@@ -831,8 +900,9 @@ extension InterceptingProtocol {
       if !data.isEmpty { client.urlProtocol(self, didLoad: data) }
       restartIdleTimer()
       let instance = Unchecked(self)
-      if delay > 0 {
-        schedule(after: delay) { instance.value.bodyPartDue() }
+      let wait = sender.wait(after: delay)
+      if wait > 0 {
+        schedule(after: wait) { instance.value.bodyPartDue() }
       } else {
         EngineQueue.async { instance.value.bodyPartDue() }
       }

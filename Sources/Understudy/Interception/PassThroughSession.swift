@@ -109,10 +109,16 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
       return
     }
     if let error {
+      // The network's own error carries the URL, user information and query as sent, in its
+      // description and user info, and test runners print both: it is handed on as one of
+      // ours, with the same code, masked and with the URL redacted (SecretsInReports.md).
+      let code = (error as? URLError)?.code ?? .unknown
       exchange.completion(
         .failure(
-          error as? URLError ?? URLError.understudy(.unknown, "pass-through failed: \(error)", url))
-      )
+          URLError.understudy(
+            code,
+            "Understudy: the request passed through to the network failed: "
+              + error.localizedDescription, url)))
       return
     }
     guard let http = exchange.response else {

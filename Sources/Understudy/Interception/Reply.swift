@@ -127,9 +127,18 @@ extension URLError {
   static func understudy(
     _ code: URLError.Code, _ message: String, _ url: URL?, underlying: (any Error)? = nil
   ) -> URLError {
-    let masked = LogRedaction.mask(message, noting: message.contains("\n"))
+    let masked = LogRedaction.mask(message, noting: message.contains(bytes: "\n"))
     var info: [String: Any] = [NSLocalizedDescriptionKey: masked]
-    if let url { info[NSURLErrorFailingURLErrorKey] = url }
+    // Test runners print the user info too: the failing URL is redacted as a cassette's would be
+    // (`access_token=%3Credacted:access_token%3E`), and left out if that is no URL, or if it
+    // still holds what masking would hide (a token in a parameter's name, which redaction keeps
+    // as a name): a mask is no URL.
+    if let url {
+      let text = CompiledRedaction.forReports.redactedURL(url.absoluteString)
+      if let redacted = URL(string: text), LogRedaction.mask(text, noting: false) == text {
+        info[NSURLErrorFailingURLErrorKey] = redacted
+      }
+    }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }
     return URLError(
       _nsError: DescribedURLError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info))

@@ -1,16 +1,17 @@
 extension StubRegistry {
   /// A configuration whose sessions are answered by this registry.
   ///
-  /// Understudy's protocol goes first in `protocolClasses` and `urlCache` is `nil`: stubbed
-  /// responses are never cached on Linux anyway, and without a cache FoundationNetworking creates
-  /// the protocol on the caller's thread, which is also faster. Every request a session could
+  /// Understudy's protocol goes first in `protocolClasses` and `urlCache` is the registry's
+  /// cache when ``cachesResponses`` is on, else `nil`: without a cache FoundationNetworking creates the
+  /// protocol on the caller's thread, which is also faster. Every request a session could
   /// send over the network (http, https, ftp, ftps, ws, wss) is claimed, so nothing reaches it
   /// unless a stub or, for http(s), ``unmatchedRequests`` says so.
   ///
   /// - Parameter base: The configuration to start from; without one, an ephemeral configuration
   ///   (what `URLSessionConfiguration.ephemeral` gives: cookies and credentials in memory, kept
   ///   for this session alone). One you still hold is copied, never changed; one only this call
-  ///   holds (a temporary) is used as it is.
+  ///   holds (a temporary) is used as it is. A configuration made by a registry before keeps
+  ///   only this registry's protocol class, so passing one through twice adds nothing.
   public func makeSessionConfiguration(
     from base: consuming URLSessionConfiguration? = nil
   ) -> URLSessionConfiguration {
@@ -26,9 +27,18 @@ extension StubRegistry {
     } else {
       configuration = given!.copy() as! URLSessionConfiguration
     }
-    configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // A configuration that already went through a registry (this one or another) keeps only
+    // this registry's class: one registry answers a session, and Mocker users pass the same
+    // configuration through twice.
+    let others = (configuration.protocolClasses ?? []).filter {
+      !($0 is InterceptingProtocol.Type)
+    }
+    configuration.protocolClasses = [protocolClass] + others
+    // A cache only when the test asked for one (``cachesResponses``).
+    let cache = urlCache
+    configuration.urlCache = cache
+    configuration.requestCachePolicy =
+      cache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
     return configuration
   }
 

@@ -15,7 +15,7 @@ enum AlmostJSON {
   ) -> (documents: [(Int, Document)], isComplete: Bool) {
     var copy = text
     // Not JSON-shaped: complete unless it holds something that reads like a JSON member.
-    return copy.withUTF8 { documents(in: $0, reading: read) } ?? ([], !text.contains("\":"))
+    return copy.withUTF8 { documents(in: $0, reading: read) } ?? ([], !text.contains(bytes: "\":"))
   }
 
   /// The documents, or `nil` when `bytes` is not shaped like JSON.
@@ -91,7 +91,9 @@ enum AlmostJSON {
     index = skipWhitespace(bytes, from: index)
     guard index < bytes.count, bytes[index] == UInt8(ascii: "(") else { return nil }
     var end = bytes.count
-    while end > index, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ";")].contains(bytes[end - 1]) {
+    while end > index,
+      ASCIIByte.isJSONWhitespace(bytes[end - 1]) || bytes[end - 1] == UInt8(ascii: ";")
+    {
       end -= 1
     }
     guard end > index + 1, bytes[end - 1] == UInt8(ascii: ")") else { return nil }
@@ -112,7 +114,7 @@ enum AlmostJSON {
 
   private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var index = start
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    while index < bytes.count, ASCIIByte.isJSONWhitespace(bytes[index]) { index += 1 }
     return index
   }
 }

@@ -160,8 +160,9 @@ struct JSONNode {
     case .object: return "an object"
     case .array: return "an array"
     case .string(let text):
-      let excerpt = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
-      return "the string \"\(excerpt)\""
+      // Never cut, and quoted only when it cannot be a token (see ``QuotedValue``).
+      return QuotedValue.mayShow(text)
+        ? "the string \"\(text)\"" : "a string of \(text.count) characters"
     case .number(let text): return "the number \(text)"
     case .bool(let flag): return String(flag)
     case .null: return "null"
@@ -575,17 +576,38 @@ private struct JSONParser {
     guard index < bytes.count else { return "the end of the file" }
     // A bare word is most often a value that lost its quotes, a secret among them: it is
     // described, not quoted (`tru`, `NaN` and markup such as `<!DOCTYPE` are still quoted).
-    let word = bytes[index...].prefix { ASCIIByte.isLetter($0) || ASCIIByte.isDigit($0) }
+    let word = bytes[index...].prefix {
+      ASCIIByte.isLetter($0) || ASCIIByte.isDigit($0) || $0 == UInt8(ascii: "_")
+        || $0 == UInt8(ascii: "-")
+    }
     if word.count >= Redaction.minimumEchoLength {
       return "an unquoted word of \(word.count) characters"
     }
+    // Masked before it is cut: a credential cut short is no longer recognised, and its start
+    // would be shown (`ghp_` and 16 of its characters).
+    let run = bytes[index...].prefix(1000).prefix { !ASCIIByte.isJSONWhitespace($0) }
+    let whole = String(decoding: run, as: UTF8.self)
+    let masked = LogRedaction.mask(whole)
+    if masked != whole { return "`" + masked.clipped(to: 40).oneLine + "`" }
     var end = index
-    while end < bytes.count, end - index < 20, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
+    while end < bytes.count, end - index < 20, !ASCIIByte.isJSONWhitespace(bytes[end]) {
       end += 1
     }
     // Do not cut a multi-byte character in half.
     while end < bytes.count, end > index + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-    let text = String(decoding: bytes[index..<max(end, index + 1)], as: UTF8.self)
+    var text = String(decoding: bytes[index..<max(end, index + 1)], as: UTF8.self)
+    if end < bytes.count {
+      // Nor a token: a cut inside one would show its start (a URL's last path segment).
+      let around = String(
+        decoding: bytes[index..<min(bytes.count, end + ClippedRun.reach)], as: UTF8.self)
+      let cut = ClippedRun.safeCut(
+        in: around, at: around.utf8.index(around.utf8.startIndex, offsetBy: text.utf8.count))
+      let kept = String(around[..<cut])
+      guard !kept.isEmpty else { return "text of \(text.count) characters or more" }
+      text = kept
+    }
+    // Cut at a space or 20 bytes, the text may be part of a token: shown only when plain.
+    guard QuotedValue.mayShow(text) else { return "text of \(text.count) characters or more" }
     let visible = text.unicodeScalars.map { scalar in
       scalar.value < 0x20 ? "\\u{\(hex(UInt8(scalar.value), width: 2))}" : String(scalar)
     }

@@ -62,7 +62,7 @@ extension RequestPattern {
     _ pattern: String, field: String,
     build: (_ regex: CompiledRegex, _ expected: String) -> RequestPattern
   ) -> RequestPattern {
-    let expected = "matches regex \(pattern)".clipped()
+    let expected = "matches regex \(pattern)"
     guard let regex = CompiledRegex(pattern) else {
       return .invalid(
         field: field, expected: expected,

@@ -5,7 +5,7 @@ extension HTTPHeaders {
   /// match.
   package static func nameProblem(_ name: String) -> String? {
     guard name.isEmpty || !name.utf8.allSatisfy(ASCIIByte.isTokenCharacter) else { return nil }
-    return "the header name \(name.oneLine.quoted(limit: 40)) is not a valid HTTP field name "
+    return "the header name \(QuotedValue.quoted(name.oneLine)) is not a valid HTTP field name "
       + "(letters, digits and !#$%&'*+-.^_`|~ only)"
   }
 }

@@ -6,7 +6,7 @@ extension RequestPattern {
   /// rather than silently skipping it.
   static func invalid(field: String, expected: String, problem: String) -> RequestPattern {
     RequestPattern(
-      Condition(field: field, expected: expected.clipped(), problem: problem) { _ in
+      Condition(field: field, expected: expected, problem: problem) { _ in
         .mismatched(actual: "not checked: the pattern is invalid")
       })
   }

@@ -35,6 +35,12 @@ struct NameValuePairs: Sendable, Hashable {
     }
   }
 
+  /// The items in full and in a fixed order, unmasked: what patterns built from them compare
+  /// by, as a multiset.
+  var key: String {
+    pairs.map { $0.name + "=" + $0.value }.sorted().joined(separator: "&")
+  }
+
   /// Whether every item of `other` is here, each with its value.
   func containsAll(_ other: NameValuePairs) -> Bool {
     let present = Set(pairs)

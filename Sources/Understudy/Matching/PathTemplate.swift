@@ -14,7 +14,6 @@
 /// ```swift
 /// let template = try PathTemplate("/users/{id}/posts")
 /// template.match("/users/a%20b/posts")  // ["id": "a b"]
-/// template.literalPrefix                // "/users/"
 /// ```
 public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// Why a template cannot be used, as a sentence naming the template and the fix.
@@ -34,7 +33,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// The decoded literal text before the first placeholder, such as `/users/` for
   /// `/users/{id}`; the whole decoded path when there is no placeholder, which is the path a
   /// literal template pins.
-  public let literalPrefix: String
+  package let literalPrefix: String
   /// The placeholder names, in order.
   public let parameterNames: [String]
   let segments: [Segment]

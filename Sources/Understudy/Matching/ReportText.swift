@@ -5,11 +5,15 @@ extension StringProtocol {
   /// The text cut to `limit` characters, ending in an ellipsis when anything was cut.
   ///
   /// Walks at most `limit` characters, so clipping a megabyte body costs no more than a short one.
+  /// A cut never shows part of a word that may be a token: when it falls inside a run of
+  /// letters, digits, `_` and `-` that reads as a token, the run is left out whole, as masking
+  /// would have masked it whole had it known it.
   func clipped(to limit: Int = 120) -> String {
     guard let end = index(startIndex, offsetBy: limit, limitedBy: endIndex), end != endIndex else {
       return String(self)
     }
-    return String(self[..<index(before: end)]) + "…"
+    let cut = ClippedRun.safeCut(in: self, at: index(before: end))
+    return String(self[..<cut]) + "…"
   }
 
   /// The text with line breaks written as `\r` and `\n`, so it stays on one report line.
@@ -60,5 +64,60 @@ func firstDifference<C: Collection>(_ lhs: C, _ rhs: C) -> Int? where C.Element:
     case (let l?, let r?) where l == r: offset += 1
     default: return offset
     }
+  }
+}
+
+/// Where a cut may fall without showing part of a token.
+enum ClippedRun {
+  /// The longest run looked at either side of a cut.
+  static let reach = 256
+
+  /// `cut`, or the start of the run of word characters it falls inside when that run reads as
+  /// a token rather than a word.
+  static func safeCut<S: StringProtocol>(in text: S, at cut: S.Index) -> S.Index {
+    guard cut > text.startIndex, cut < text.endIndex, isWord(text[text.index(before: cut)]),
+      isWord(text[cut])
+    else { return cut }
+    var start = cut
+    var steps = 0
+    while start > text.startIndex, steps < reach, isWord(text[text.index(before: start)]) {
+      start = text.index(before: start)
+      steps += 1
+    }
+    var end = cut
+    steps = 0
+    while end < text.endIndex, steps < reach, isWord(text[end]) {
+      end = text.index(after: end)
+      steps += 1
+    }
+    return isTokenLike(text[start..<end]) ? start : cut
+  }
+
+  /// Whether a run reads as a token rather than a word or a number: eight characters or more,
+  /// with letters and digits mixed, or a capital after a small letter (`Zq7Secret…`,
+  /// `aBcDeFgH`); `hello`, `aaaa…` and `2026` are cut where the limit falls.
+  private static func isTokenLike<S: StringProtocol>(_ run: S) -> Bool {
+    guard run.utf8.count >= 8 else { return false }
+    var letters = false
+    var digits = false
+    var previousIsSmall = false
+    for byte in run.utf8 {
+      if ASCIIByte.isDigit(byte) { digits = true }
+      if ASCIIByte.isLetter(byte) {
+        letters = true
+        let isSmall = byte >= 0x61
+        if previousIsSmall && !isSmall { return true }
+        previousIsSmall = isSmall
+      } else {
+        previousIsSmall = false
+      }
+    }
+    return letters && digits
+  }
+
+  private static func isWord(_ character: Character) -> Bool {
+    guard let ascii = character.asciiValue else { return false }
+    return ASCIIByte.isLetter(ascii) || ASCIIByte.isDigit(ascii) || ascii == UInt8(ascii: "_")
+      || ascii == UInt8(ascii: "-")
   }
 }

@@ -5,7 +5,10 @@ extension RequestPattern {
   /// Matches when the body is exactly `data`; a report gives both sizes and the first offset that
   /// differs.
   public static func body(_ data: Data) -> RequestPattern {
-    RequestPattern.builtIn(field: "body", expected: "== \(data.count) bytes") { request in
+    RequestPattern.builtIn(
+      field: "body", expected: "== \(data.count) bytes",
+      key: "== bytes " + data.base64EncodedString()
+    ) { request in
       let actual = request.body ?? Data()
       guard let offset = firstDifference(data, actual) else { return .matched }
       guard request.body != nil else { return .mismatched(actual: "no body") }
@@ -19,7 +22,8 @@ extension RequestPattern {
   /// .body("name=Ann")
   /// ```
   public static func body(_ text: String) -> RequestPattern {
-    RequestPattern.builtIn(field: "body", expected: "== \(text.quoted())") { request in
+    RequestPattern.builtIn(field: "body", expected: "== \(text.quoted())", key: "== " + text) {
+      request in
       guard request.body != nil else {
         return text.isEmpty ? .matched : .mismatched(actual: "no body")
       }
@@ -36,7 +40,9 @@ extension RequestPattern {
     // unanchored search: `"xa".contains("a\0")` is true and `"éa".contains("a\0")` traps. Its
     // literal search answers both rightly, and a needle holding a NUL is bytes, not prose.
     let options: String.CompareOptions = text.utf8.contains(0) ? .literal : []
-    return RequestPattern.builtIn(field: "body", expected: "contains \(text.quoted())") { request in
+    return RequestPattern.builtIn(
+      field: "body", expected: "contains \(text.quoted())", key: "contains " + text
+    ) { request in
       request.bodyText?.range(of: text, options: options) != nil
         ? .matched : .mismatched(actual: request.bodySummary)
     }
@@ -63,8 +69,9 @@ extension RequestPattern {
   /// ```
   public static func formBody(_ fields: [String: String]) -> RequestPattern {
     let expected = NameValuePairs(fields)
-    return RequestPattern(
-      field: "body", expected: "has form fields " + expected.rendered(empty: "(none)")
+    return RequestPattern.builtIn(
+      field: "body", expected: "has form fields " + expected.rendered(empty: "(none)"),
+      key: "has form fields " + expected.key
     ) { request in
       guard let actual = request.formFields else { return .mismatched(actual: request.notAForm) }
       return actual.containsAll(expected)
@@ -82,7 +89,7 @@ extension RequestPattern {
   /// .post("/login") && .formBody(["user": "ann"]) && .formField("password")
   /// ```
   public static func formField(_ name: String) -> RequestPattern {
-    RequestPattern(field: "body", expected: "has form field \(name)".clipped()) { request in
+    RequestPattern.builtIn(field: "body", expected: "has form field \(name)") { request in
       guard let actual = request.formFields else { return .mismatched(actual: request.notAForm) }
       return actual.pairs.contains { $0.name == name }
         ? .matched : .mismatched(actual: "form fields " + actual.rendered(empty: "(none)"))

@@ -21,12 +21,6 @@ extension RequestPattern {
     headerCondition(name, expected: "contains \(text)") { $0.containsText(text) }
   }
 
-  /// Matches when a value of the header `name` contains `text`.
-  @available(*, deprecated, renamed: "header(_:containing:)")
-  public static func header(_ name: String, contains text: String) -> RequestPattern {
-    header(name, containing: text)
-  }
-
   /// Matches when a value of the header `name` matches a regular expression
   /// (`NSRegularExpression` syntax, found anywhere in the value unless anchored).
   ///
@@ -59,7 +53,7 @@ extension RequestPattern {
     if let invalid = invalid(name, expected: "absent") { return invalid }
     return RequestPattern(
       Condition(
-        field: "header \(name)".clipped(), expected: "absent",
+        field: "header \(name)", expected: "absent", key: headerKey(name, "absent"),
         // Matching only asks whether the name is there; a report gathers the values it shows.
         test: { request in !request.headers.contains(name) }
       ) { request in
@@ -73,9 +67,14 @@ extension RequestPattern {
   private static func invalid(_ name: String, expected: String) -> RequestPattern? {
     guard let problem = HTTPHeaders.nameProblem(name) else { return nil }
     return .invalid(
-      field: "header \(name)".clipped(), expected: expected,
+      field: "header \(name)", expected: expected,
       problem: problem.prefix(1).uppercased() + problem.dropFirst()
         + "; write the name as the request sends it, such as \"X-Request-ID\"")
+  }
+
+  /// What a header condition compares by: names without case, as requests compare them.
+  private static func headerKey(_ name: String, _ expected: String) -> String {
+    "header " + name.lowercased() + "\u{1F}" + expected
   }
 
   private static func headerCondition(
@@ -84,7 +83,7 @@ extension RequestPattern {
     if let invalid = invalid(name, expected: expected) { return invalid }
     return RequestPattern(
       Condition(
-        field: "header \(name)".clipped(), expected: expected.clipped(),
+        field: "header \(name)", expected: expected, key: headerKey(name, expected),
         // Matching walks the fields in place; only a report needs the values gathered.
         test: { request in
           request.headers.contains(name, where: test)

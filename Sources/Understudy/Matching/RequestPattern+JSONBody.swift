@@ -62,7 +62,7 @@ extension RequestPattern {
     let subset = mode == .subset ? JSONSubsetPattern(value) : nil
     return RequestPattern(
       Condition(
-        field: "body", expected: expected.clipped(),
+        field: "body", expected: expected,
         // Matching only needs yes or no; the sentence saying where the body differs is for
         // reports. A subset is looked up on the body's tape when the body has one.
         test: { request in

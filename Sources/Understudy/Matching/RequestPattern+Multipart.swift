@@ -23,7 +23,8 @@ extension RequestPattern {
     let expectation = PartExpectation(
       filename: filename, contentType: contentType, content: content)
     return RequestPattern.builtIn(
-      field: "part \(name)".clipped(to: 80), expected: expectation.description.clipped()
+      field: "part \(name)".clipped(to: 80), expected: expectation.description,
+      key: expectation.key(name: name)
     ) { request in
       guard let body = request.body, !body.isEmpty else { return .mismatched(actual: "no body") }
       guard let parts = request.multipartParts else {
@@ -77,6 +78,19 @@ private struct PartExpectation: CustomStringConvertible {
     case nil: break
     }
     return checks.isEmpty ? "present" : checks.joined(separator: ", ")
+  }
+
+  /// Every check in full, each field apart: what a pattern for part `name` compares by.
+  func key(name: String) -> String {
+    let content: String? =
+      switch content {
+      case .data(let data): "bytes " + data.base64EncodedString()
+      case .text(let text): "text " + text
+      case .jsonSubset(let subset): "JSON subset \(subset)"
+      case nil: nil
+      }
+    return [name, filename, contentType?.lowercased(), content]
+      .map { $0.map { "=" + $0 } ?? "-" }.joined(separator: "\u{1F}")
   }
 
   /// Why `part` does not match, or `nil` when it does.

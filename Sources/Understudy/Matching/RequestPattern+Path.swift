@@ -24,7 +24,7 @@ extension RequestPattern {
     guard parsed.isLiteral else {
       return RequestPattern(
         Condition(
-          field: "path", expected: "~ \(template)".clipped(),
+          field: "path", expected: "~ \(template)",
           template: TemplateTree.canFile(parsed) ? parsed : nil
         ) { request in
           if let captures = parsed.match(request.encodedPath) {
@@ -35,7 +35,7 @@ extension RequestPattern {
     }
     let exact = parsed.literalPrefix
     return RequestPattern(
-      Condition(field: "path", expected: "== \(exact)".clipped(), exactPath: exact) { request in
+      Condition(field: "path", expected: "== \(exact)", exactPath: exact) { request in
         request.path == exact ? .matched : .mismatched(actual: request.path.clipped())
       })
   }
@@ -44,7 +44,7 @@ extension RequestPattern {
   /// (`/api/`) to match whole segments only.
   public static func path(prefix: String) -> RequestPattern {
     let prefix = PathTemplate.decoded(Substring(prefix))
-    return RequestPattern.builtIn(field: "path", expected: "has prefix \(prefix)".clipped()) {
+    return RequestPattern.builtIn(field: "path", expected: "has prefix \(prefix)") {
       request in
       request.path.hasPrefix(prefix) ? .matched : .mismatched(actual: request.path.clipped())
     }

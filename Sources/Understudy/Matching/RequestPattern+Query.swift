@@ -41,21 +41,30 @@ extension RequestPattern {
   public static func query(exactly items: [URLQueryItem]) -> RequestPattern {
     let expected = NameValuePairs(items)
     let counts = expected.counts
-    return queryCondition(field: "query", expected: "== " + expected.rendered(empty: "no query")) {
+    return queryCondition(
+      field: "query", expected: "== " + expected.rendered(empty: "no query"),
+      key: "== " + expected.key
+    ) {
       $0.counts == counts
     }
   }
 
   static func queryContaining(_ items: NameValuePairs) -> RequestPattern {
-    queryCondition(field: "query", expected: "contains " + items.rendered(empty: "nothing")) {
+    queryCondition(
+      field: "query", expected: "contains " + items.rendered(empty: "nothing"),
+      key: "contains " + items.key
+    ) {
       $0.containsAll(items)
     }
   }
 
   private static func queryCondition(
-    field: String, expected: String, test: @escaping @Sendable (NameValuePairs) -> Bool
+    field: String, expected: String, key: String? = nil,
+    test: @escaping @Sendable (NameValuePairs) -> Bool
   ) -> RequestPattern {
-    RequestPattern.builtIn(field: field.clipped(), expected: expected.clipped()) { request in
+    RequestPattern.builtIn(
+      field: field, expected: expected, key: key.map { field + "\u{1F}" + $0 }
+    ) { request in
       // Decoded as servers decode a query (form style, `+` is a space), so `.query("q", "a b")`
       // matches `q=a+b` and `q=a%20b` alike; `%2B` stays a plus.
       let actual = NameValuePairs(

@@ -26,12 +26,15 @@ extension RequestPattern {
     return .url(url)
   }
 
-  /// Matches one exact URL; see ``url(_:)-(String)`` for how URLs compare.
+  /// Matches one exact URL; see ``url(_:)-(String)`` for how URLs compare. A URL built relative
+  /// to a base (`URL(string: "users", relativeTo: base)`) is compared as its absolute URL, the one
+  /// a session would send.
   public static func url(_ url: URL) -> RequestPattern {
+    let url = url.absoluteURL
     let expected = URLIdentity(url)
     return RequestPattern(
       Condition(
-        field: "url", expected: "== \(url.absoluteString)".clipped(), exactPath: expected.path,
+        field: "url", expected: "== \(url.absoluteString)", exactPath: expected.path,
         scheme: customScheme(expected.scheme)
       ) { request in
         let actual = URLIdentity(request)
@@ -39,6 +42,45 @@ extension RequestPattern {
         return .mismatched(
           actual: "\(request.url.absoluteString.clipped(to: 100)) (\(part) differs)")
       })
+  }
+
+  /// Matches the whole URL, as sent (`absoluteString`: percent-encoded, query and all), against a
+  /// regular expression (`NSRegularExpression` syntax), found anywhere in it unless you anchor
+  /// it with `^` and `$`. For Hippolyte's `RegexMatcher` and OHHTTPStubs' `urlMatches`; prefer
+  /// ``url(_:)-(String)``, ``path(matching:)`` or ``query(_:_:)`` when one part is enough, since
+  /// they need no escaping of `?`, `.` and `/`.
+  ///
+  /// ```swift
+  /// .url(matching: #"^https://api\.example\.com/v[12]/users\?page=\d+$"#)
+  /// ```
+  ///
+  /// Named groups become path parameters. An expression that does not compile puts a sentence in
+  /// ``problems`` and never matches.
+  public static func url(matching regex: String) -> RequestPattern {
+    withRegex(regex, field: "url") { regex, expected in
+      RequestPattern.builtIn(field: "url", expected: expected) { request in
+        let url = request.url.absoluteString
+        if let captures = regex.firstMatch(in: url) { return .matched(captures) }
+        return .mismatched(actual: url.clipped())
+      }
+    }
+  }
+
+  /// Matches the URL's fragment (the text after `#`) exactly; `nil` matches a URL without one.
+  /// Sessions never send a fragment to a server, but the request a stub sees keeps it, so code
+  /// that routes on it (OAuth implicit flows, deep links) can be told apart. Replay's
+  /// `.fragment` matcher.
+  ///
+  /// ```swift
+  /// .get("/callback") && .fragment("access_granted")
+  /// ```
+  public static func fragment(_ fragment: String?) -> RequestPattern {
+    RequestPattern.builtIn(
+      field: "fragment", expected: fragment.map { "== \($0)" } ?? "absent"
+    ) { request in
+      let actual = request.url.fragment
+      return actual == fragment ? .matched : .mismatched(actual: actual?.clipped() ?? "none")
+    }
   }
 
   /// Matches the URL scheme, compared case-insensitively. Naming a scheme other than http or
@@ -55,14 +97,14 @@ extension RequestPattern {
     else {
       let bare = scheme.prefix { $0 != ":" && $0 != "/" }
       return .invalid(
-        field: "scheme", expected: "== \(scheme)".clipped(),
+        field: "scheme", expected: "== \(scheme)",
         problem: "Scheme \(scheme.quoted(limit: 40)) matches no request: a scheme is letters, "
           + "digits, +, - and . only; write \(bare.isEmpty ? "\"https\"" : "\"\(bare)\"")"
           + " without \"://\".")
     }
     let scheme = scheme.lowercased()
     return RequestPattern(
-      Condition(field: "scheme", expected: "== \(scheme)".clipped(), scheme: customScheme(scheme)) {
+      Condition(field: "scheme", expected: "== \(scheme)", scheme: customScheme(scheme)) {
         request in
         request.scheme == scheme
           ? .matched : .mismatched(actual: request.scheme?.clipped() ?? "none")
@@ -82,7 +124,7 @@ extension RequestPattern {
     if host.contains(where: { $0 == "/" || $0.isWhitespace }) {
       let bare = host.components(separatedBy: "://").last?.prefix { $0 != "/" } ?? ""
       return .invalid(
-        field: "host", expected: "== \(host)".clipped(),
+        field: "host", expected: "== \(host)",
         problem: "Host \(host.quoted(limit: 60)) matches no request: a host has no scheme, path "
           + "or spaces; write .host(\"\(bare.trimmingCharacters(in: .whitespaces))\"), or use "
           + ".url(_:) to match the whole URL.")
@@ -91,12 +133,12 @@ extension RequestPattern {
     if host.count(where: { $0 == ":" }) == 1, !host.hasPrefix("[") {
       let parts = host.split(separator: ":", omittingEmptySubsequences: false)
       return .invalid(
-        field: "host", expected: "== \(host)".clipped(),
+        field: "host", expected: "== \(host)",
         problem: "Host \(host.quoted(limit: 60)) matches no request: a request's host has no port; "
           + "write .host(\"\(parts[0])\") && .port(\(parts[1])).")
     }
     let host = host.lowercased()
-    return RequestPattern.builtIn(field: "host", expected: "== \(host)".clipped()) { request in
+    return RequestPattern.builtIn(field: "host", expected: "== \(host)") { request in
       request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
     }
   }

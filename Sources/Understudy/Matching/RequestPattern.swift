@@ -58,10 +58,10 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
   /// A condition of the library's own, which is safe to run on a URLSession work queue.
   static func builtIn(
-    field: String, expected: String,
+    field: String, expected: String, key: String? = nil,
     check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
   ) -> RequestPattern {
-    RequestPattern(.condition(Condition(field: field, expected: expected, check: check)))
+    RequestPattern(.condition(Condition(field: field, expected: expected, key: key, check: check)))
   }
 
   init(_ condition: Condition) {
@@ -188,22 +188,40 @@ extension RequestPattern {
     /// A quicker yes-or-no form of `check`, for conditions that capture nothing and whose
     /// mismatch description costs more than the test; matching uses it, explaining never does.
     let test: (@Sendable (InterceptedRequest) -> Bool)?
+    /// What patterns compare this condition by when `field` and `expected` do not say it in
+    /// full (they were clipped, or a header name compares without case); see ``key``.
+    private let fullKey: String?
 
+    /// `field` and `expected` are what reports show, clipped here for the library's own
+    /// conditions; `key` says in full what the condition checks, when the two do not (they are
+    /// clipped, or a header name that compares without case).
     init(
-      field: String, expected: String, exactPath: String? = nil, template: PathTemplate? = nil,
-      scheme: String? = nil, problem: String? = nil, runsUserCode: Bool = false,
-      test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
+      field: String, expected: String, key: String? = nil, exactPath: String? = nil,
+      template: PathTemplate? = nil, scheme: String? = nil, problem: String? = nil,
+      runsUserCode: Bool = false, test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
       check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
     ) {
       self.runsUserCode = runsUserCode
-      self.field = field
-      self.expected = expected
+      self.field = runsUserCode ? field : field.clipped()
+      self.expected = runsUserCode ? expected : expected.clipped()
+      // Built only when the shown text falls short, since every stub declared builds these.
+      let clipped =
+        self.field.utf8.count != field.utf8.count
+        || self.expected.utf8.count != expected.utf8.count
+      fullKey = key ?? (clipped ? field + "\u{1F}" + expected : nil)
       self.exactPath = exactPath
       self.template = template
       self.scheme = scheme
       self.problem = problem
       self.test = test
       self.check = check
+    }
+
+    /// What patterns compare this condition by: the library's own conditions by what they check,
+    /// in full; `nil` for a closure the user wrote, which equals only itself.
+    var key: String? {
+      guard !runsUserCode else { return nil }
+      return (fullKey ?? field + "\u{1F}" + expected) + "\u{1F}" + (problem ?? "")
     }
 
     /// How an explanation shows a condition that has a problem.
@@ -465,7 +483,7 @@ public struct MatchExplanation: Sendable, Hashable {
   public var isMatch: Bool { mismatches.isEmpty }
 
   /// The share of fields that matched, from 0 to 1; near-miss reports rank stubs by it.
-  public var score: Double {
+  package var score: Double {
     let total = matchedFields.count + mismatches.count
     return total == 0 ? 1 : Double(matchedFields.count) / Double(total)
   }

@@ -11,24 +11,24 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     /// The fields that differed; empty when the stub matched but was used up.
     public let mismatches: [FieldMismatch]
     /// The share of fields that matched, from 0 to 1.
-    public let score: Double
+    package let score: Double
     /// Whether the stub matched but had answered as many requests as its limit allows.
-    public let isExhausted: Bool
+    package let isExhausted: Bool
   }
 
   /// The request nothing matched.
   public let request: InterceptedRequest
-  /// The closest stubs, best first (at most ``maximumCandidates``).
+  /// The closest stubs, best first (at most three).
   public let candidates: [Candidate]
   /// How many stubs the registry held.
-  public let stubCount: Int
+  package let stubCount: Int
   /// Why the registry's cassette could not answer either, with the command that records it.
-  public let cassetteNote: String?
+  package let cassetteNote: String?
   /// Why the request was refused outright (a scheme only stubs may answer), if it was.
   let refusal: String?
 
   /// How many stubs a report lists.
-  public static let maximumCandidates = 3
+  package static let maximumCandidates = 3
 
   /// What the registry's cassette redacts, masked in the report's text as well.
   let naming: NamedSecrets?
@@ -67,7 +67,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   }
 
   /// The report's first line: which request matched nothing.
-  public var headline: String {
+  package var headline: String {
     "Understudy: no stub matched \(request.method) "
       + LogRedaction.mask(url: request.url.absoluteString, naming: naming)
   }

@@ -7,9 +7,9 @@
 /// ```
 public struct RequestCount: Sendable, Hashable, CustomStringConvertible {
   /// The fewest requests that satisfy the count.
-  public let minimum: Int
+  package let minimum: Int
   /// The most requests that satisfy the count; `nil` for no upper bound.
-  public let maximum: Int?
+  package let maximum: Int?
 
   private init(minimum: Int, maximum: Int?) {
     // A negative bound would make a count no request total can satisfy; clamp it, so `.atMost(-1)`

@@ -29,10 +29,6 @@ public struct JournalEntry: Sendable {
     public var error: String?
     /// Seconds from interception to the answer.
     public var duration: TimeInterval
-
-    /// The HTTP status, or `nil` when the request failed.
-    @available(*, deprecated, renamed: "status")
-    public var statusCode: Int? { status }
   }
 
   /// Sequential within its registry.

@@ -1,7 +1,7 @@
 /// Ties a stub to a named scenario's state, for stateful conversations such as "the cart is empty
 /// until an item is added".
 ///
-/// Every scenario starts in ``initialState``. A stub with a required state answers only while its
+/// Every scenario starts in the state `"started"`. A stub with a required state answers only while its
 /// scenario is in that state; a stub with a next state moves the scenario there when it answers.
 ///
 /// ```swift
@@ -11,14 +11,14 @@
 /// ```
 public struct ScenarioStep: Sendable, Hashable {
   /// The state every scenario is in before any stub moves it.
-  public static let initialState = "started"
+  package static let initialState = "started"
 
   /// The scenario's name; stubs naming the same scenario share its state.
   public var scenario: String
   /// The state the scenario must be in for the stub to answer, or `nil` for any state.
-  public var requiredState: String?
+  package var requiredState: String?
   /// The state the scenario moves to when the stub answers, or `nil` to stay.
-  public var nextState: String?
+  package var nextState: String?
 
   /// Creates a step of `scenario`.
   public init(_ scenario: String, when requiredState: String? = nil, then nextState: String? = nil)

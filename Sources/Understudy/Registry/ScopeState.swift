@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// What a registry keeps besides its stubs and journal: read now and then (an unmatched
 /// request, a scenario stub, the scope's end), never on every request, so one lock guards it
 /// all. A test scope makes a registry per test, and each lock is an allocation, a mutex to set
@@ -22,6 +28,8 @@ struct ScopeState: Sendable {
   /// Whether requests arriving after the scope ended are recorded as Swift Testing issues (set
   /// by the trait; XCTest would pin them on whichever test runs next).
   var reportsStragglers = false
+  /// Where sessions of the registry keep cacheable answers (``StubRegistry/cachesResponses``).
+  var urlCache: URLCache?
   /// What the scope will check when it ends, and the unmatched requests the test said to expect.
   var expectations = ScopeExpectations()
 }

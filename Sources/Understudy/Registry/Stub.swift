@@ -66,7 +66,7 @@ public final class Stub: Sendable, CustomStringConvertible {
   public var requests: [InterceptedRequest] { usage.withLock { $0.requests.elements } }
 
   /// Whether the stub has answered as many requests as its limit allows.
-  public var isExhausted: Bool {
+  package var isExhausted: Bool {
     guard let maximum = limit.maximumCalls else { return false }
     return callCount >= maximum
   }

@@ -4,7 +4,7 @@
 /// or is unmatched, and the near-miss report says the stub matched but was used up.
 public struct StubLimit: Sendable, Hashable, CustomStringConvertible {
   /// The most requests answered, or `nil` for no limit.
-  public let maximumCalls: Int?
+  package let maximumCalls: Int?
 
   /// Answers every matching request.
   public static let unlimited = StubLimit(maximumCalls: nil)

@@ -7,19 +7,30 @@ extension StubRegistry {
   /// returns `nil`: `userCode` is asked for the ``UserCodeRun`` to run it in (with the journal
   /// entry of the request when its stub is chosen already), the closure runs
   /// off the caller's thread, and the decision goes to `later`, from that thread. So the caller
-  /// may be a URLSession work queue, which must never wait.
+  /// may be a URLSession work queue, which must never wait for long. With `waitingBriefly`, the
+  /// caller waits ``UserCodeHandOff/patience`` for a quick closure's decision and gets it
+  /// returned, so it need not come back for it (``UserCodeHandOff``). With `deferringReports`, a
+  /// near-miss report is built off the caller's thread the same way (a server's event loop
+  /// serves other tests' connections meanwhile).
   func answer(
-    _ request: InterceptedRequest, startsFlight: Bool, userCode: (_ entry: Int?) -> UserCodeRun,
+    _ request: InterceptedRequest, startsFlight: Bool, waitingBriefly: Bool = false,
+    deferringReports: Bool = false,
+    userCode: (_ entry: Int?) -> UserCodeRun,
     later: @escaping @Sendable (Decision) -> Void
   ) -> Decision? {
-    if let decision = resolve(request, startsFlight: startsFlight, userCode: nil) {
-      guard decision.runsUserCode else { return decision }
+    let decided = resolve(
+      request, startsFlight: startsFlight, userCode: nil, deferringReports: deferringReports)
+    if let decided, !decided.runsUserCode { return decided }
+    let handOff = waitingBriefly ? UserCodeHandOff(later: later) : nil
+    let later = handOff.map { $0.deliver } ?? later
+    if let decision = decided {
       respondLater(decision, in: userCode(decision.entry), onThisThread: false, later)
-      return nil
+      return handOff?.wait()
     }
     let run = userCode(nil)
+    let created = location
     let matchers = UserCodeRun.Closure(
-      name: "the custom matchers of the registry created at \(location)", location: location)
+      name: "the custom matchers of the registry created at \(created)", location: created)
     run.run(matchers) {
       // With a run to note each matcher in, resolving always decides.
       guard let decision = self.resolve(request, startsFlight: startsFlight, userCode: run) else {
@@ -29,7 +40,7 @@ extension StubRegistry {
       guard decision.runsUserCode else { return later(decision) }
       self.respondLater(decision, in: run, onThisThread: true, later)
     }
-    return nil
+    return handOff?.wait()
   }
 
   /// Runs the closure `decision` waits on (a responder, a cassette's `beforeReplay` hook) in

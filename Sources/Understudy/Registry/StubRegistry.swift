@@ -24,6 +24,8 @@ public final class StubRegistry: Sendable {
     /// How many stubs have a custom matcher; while any does, a request no stub matches inline
     /// is resolved off the work queue, since its near-miss report runs every matcher.
     var userCodePatterns = 0
+    /// Whether ``pause()`` took the stubs out of answering.
+    var isPaused = false
   }
 
   // Guards the stubs and the index over them.
@@ -86,6 +88,45 @@ public final class StubRegistry: Sendable {
   public var unmatchedRequests: UnmatchedRequestPolicy {
     get { scopeState.withLock { $0.policy } }
     set { scopeState.withLock { $0.policy = newValue } }
+  }
+
+  /// Whether the registry's sessions cache the answers HTTP lets a cache keep; off by default.
+  ///
+  /// On, sessions made afterwards (``makeSession(configuration:delegate:delegateQueue:)``) share
+  /// an in-memory `URLCache` of this registry's alone, with the protocol's cache policy, as a
+  /// session from `.default` uses `URLCache.shared`: a `GET` answered `200` with
+  /// `Cache-Control: max-age=N` (and no `no-store`) is kept, and answers again without asking
+  /// any stub while it is fresh, or whenever the request's `cachePolicy` says to use cached
+  /// data (Mocker's `cacheStoragePolicy`). A request answered from the cache is not journaled.
+  /// Off, and on again, starts an empty cache.
+  ///
+  /// ```swift
+  /// registry.cachesResponses = true
+  /// registry.stub(.get("/catalog"), .text("v1").header("Cache-Control", "max-age=3600"))
+  /// ```
+  ///
+  /// On Linux FoundationNetworking never caches a custom protocol's answers, so Understudy
+  /// keeps and serves them itself; on Apple platforms the URL loading system does.
+  public var cachesResponses: Bool {
+    get { urlCache != nil }
+    set {
+      scopeState.withLock { state in
+        guard newValue != (state.urlCache != nil) else { return }
+        state.urlCache = newValue ? Self.makeCache() : nil
+      }
+      if newValue { ResponseCaching.inUse.withLock { $0 = true } }
+    }
+  }
+
+  /// The cache ``cachesResponses`` gives the registry's sessions, or `nil`.
+  var urlCache: URLCache? { scopeState.withLock { $0.urlCache } }
+
+  private static func makeCache() -> URLCache {
+    #if canImport(FoundationNetworking)
+      URLCache(memoryCapacity: 16 << 20, diskCapacity: 0, diskPath: nil)
+    #else
+      URLCache(memoryCapacity: 16 << 20, diskCapacity: 0)
+    #endif
   }
 
   // MARK: Declaring stubs
@@ -188,14 +229,62 @@ public final class StubRegistry: Sendable {
   /// Removes every stub. The journal is kept.
   public func removeAllStubs() {
     table.withLock { table in
-      let next = table.nextOrder
+      let (next, paused) = (table.nextOrder, table.isPaused)
       table = Table()
       table.nextOrder = next
+      table.isPaused = paused
     }
   }
 
   /// The registered stubs, in registration order.
   public var stubs: [Stub] { table.withLock { $0.routes.all } }
+
+  // MARK: Pausing and looking up
+
+  /// Stops the stubs and the cassette answering, without removing them (Hippolyte's `pause()`):
+  /// until ``resume()``, every request is handled as one no stub matched, so it fails with a
+  /// report saying the registry is paused, or passes through when ``unmatchedRequests`` says
+  /// so. The journal still records each request.
+  public func pause() {
+    table.withLock { $0.isPaused = true }
+  }
+
+  /// Lets the stubs and the cassette answer again after ``pause()``; limits and scenario states
+  /// are where they were.
+  public func resume() {
+    table.withLock { $0.isPaused = false }
+  }
+
+  /// Whether ``pause()`` was called without a ``resume()`` since.
+  public var isPaused: Bool { table.withLock { $0.isPaused } }
+
+  /// The stub that would answer `request` now, or `nil` when none would (or the registry is
+  /// paused), as Hippolyte's `response(for:)` finds it: the same precedence, limits and scenario
+  /// states as a real request, but nothing is used up or journaled. Custom matchers run on the
+  /// caller's thread.
+  ///
+  /// ```swift
+  /// let stub = registry.stub(answering: URLRequest(url: URL(string: "https://api.test/users/7")!))
+  /// ```
+  public func stub(answering request: URLRequest) -> Stub? {
+    let intercepted = InterceptedRequest(request, body: request.httpBody)
+    let (candidates, isPaused) = table.withLock {
+      ($0.routes.candidates(for: intercepted), $0.isPaused)
+    }
+    if isPaused { return nil }
+    var probe = intercepted
+    if probe.body != nil { probe.jsonCache = ParsedJSONBodyCache() }
+    let states = scopeState.withLock { $0.scenarioStates }
+    for stub in candidates where !stub.isExhausted {
+      if let step = stub.scenario, let required = step.requiredState,
+        required != states[step.scenario] ?? ScenarioStep.initialState
+      {
+        continue
+      }
+      if stub.match(probe) != nil { return stub }
+    }
+    return nil
+  }
 
   // MARK: The journal
 
@@ -303,9 +392,13 @@ public final class StubRegistry: Sendable {
   /// each exchange. Without `runningUserCode` (on a URLSession work queue) it returns `nil`, having
   /// claimed and journaled nothing, when a custom matcher would have to run: call it again off the
   /// work queue, with a `userCode` run that notes each matcher as it runs.
-  /// ``answer(_:startsFlight:userCode:later:)`` does all of that.
+  /// ``answer(_:startsFlight:userCode:later:)`` does all of that. With `deferringReports` (and
+  /// no `userCode`) it also returns `nil`, having claimed and journaled nothing, where it would
+  /// build a near-miss report, whose cost grows with the stubs and the body: a loopback server's
+  /// event loop asks this way, and has the report built off it.
   func resolve(
-    _ request: InterceptedRequest, startsFlight: Bool = false, userCode: UserCodeRun?
+    _ request: InterceptedRequest, startsFlight: Bool = false, userCode: UserCodeRun?,
+    deferringReports: Bool = false
   ) -> Decision? {
     func record(_ logged: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
       journalStorage.withLock { journal in
@@ -318,10 +411,10 @@ public final class StubRegistry: Sendable {
     // stub logs, reports) and what responders receive is the request without it.
     var probe = request
     if probe.body != nil { probe.jsonCache = ParsedJSONBodyCache() }
-    let (candidates, userCodePatterns) = table.withLock {
-      ($0.routes.candidates(for: request), $0.userCodePatterns)
+    let (candidates, userCodePatterns, isPaused) = table.withLock {
+      ($0.routes.candidates(for: request), $0.userCodePatterns, $0.isPaused)
     }
-    for stub in candidates {
+    for stub in candidates where !isPaused {
       if stub.runsUserCode {
         guard let userCode else { return nil }
         userCode.begin(.init(name: "the custom matcher of stub \(stub)", location: stub.location))
@@ -344,12 +437,13 @@ public final class StubRegistry: Sendable {
       }
       return Decision(resolution: .respond(response), entry: record(matched, .stubbed(stub)))
     }
-    if userCodePatterns > 0 {
+    if userCodePatterns > 0 && !isPaused {
       guard let userCode else { return nil }
       userCode.begin(
         .init(name: "the custom matchers explaining why no stub matched", location: location))
     }
     if let refusal = NetworkSchemes.refusal(for: request) {
+      if deferringReports && userCode == nil { return nil }
       let report = NearMissReport(
         request: request, stubs: stubs, scenarioStates: scopeState.withLock { $0.scenarioStates },
         refusal: refusal,
@@ -358,7 +452,14 @@ public final class StubRegistry: Sendable {
     }
     var cassetteNote: String?
     let (unmatchedPolicy, cassette) = scopeState.withLock { ($0.policy, $0.cassette) }
-    if let cassette {
+    if isPaused {
+      if case .passThrough(let rewrite) = unmatchedPolicy {
+        return Decision(
+          resolution: .passThrough(rewrite, nil), entry: record(request, .passedThrough))
+      }
+      cassetteNote =
+        "The registry is paused: no stub or cassette answers until registry.resume()."
+    } else if let cassette {
       if cassette.matching.runsUserCode {
         guard let userCode else { return nil }
         userCode.begin(
@@ -404,6 +505,9 @@ public final class StubRegistry: Sendable {
       return Decision(
         resolution: .passThrough(rewrite, nil), entry: record(request, .passedThrough))
     default:
+      // Asked again, a cassette could decide differently (it may have used an entry up): its
+      // refusals are reported from here.
+      if deferringReports && userCode == nil && cassetteNote == nil { return nil }
       let report = NearMissReport(
         request: request, stubs: stubs, scenarioStates: scopeState.withLock { $0.scenarioStates },
         cassetteNote: cassetteNote, redaction: cassette?.redaction)

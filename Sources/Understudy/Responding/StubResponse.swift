@@ -240,10 +240,6 @@ public struct StubResponse: Sendable {
     return nil
   }
 
-  /// The HTTP status, or `nil` for failures and pass-through.
-  @available(*, deprecated, renamed: "status")
-  public var statusCode: Int? { status }
-
   /// The HTTP headers, empty for failures and pass-through.
   public var headers: HTTPHeaders {
     if case .http(_, let headers, _) = outcome { return headers }

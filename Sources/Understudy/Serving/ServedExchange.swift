@@ -39,7 +39,9 @@ package final class ServedExchange: @unchecked Sendable {
   private var journalResponse: JournalEntry.Response?
   /// Where a decision user code makes arrives; set, before that code runs, only when it does.
   private var later: FirstValue<StubRegistry.Decision>?
-  private let settled = Locked(false)
+  /// Whether the answer's bytes started going out (``start()``), and whether its request left
+  /// flight (``finish()``, ``cut(leavingFlight:)``).
+  private let progress = Locked((started: false, done: false))
 
   private init(registry: StubRegistry) {
     self.registry = registry
@@ -77,7 +79,7 @@ package final class ServedExchange: @unchecked Sendable {
     let startedAt = Date()
     var run: UserCodeRun?
     let decided = registry.answer(
-      request, startsFlight: true,
+      request, startsFlight: true, deferringReports: true,
       userCode: { _ in
         // Only a decision user code makes arrives later, and the registry asks for the run
         // before that code can decide: the common canned answer never builds the mailbox.
@@ -293,19 +295,50 @@ package final class ServedExchange: @unchecked Sendable {
       status: status, headers: headers, body: data, error: nil, duration: 0)
   }
 
-  /// Journals what the client received and ends the request's flight; call it once the response
-  /// is out (or the connection dropped). Later calls do nothing.
+  /// Journals the answer the client is about to receive and notes its bytes on their way: call
+  /// it before writing the answer's head, or the whole answer at once. A test that has the
+  /// answer finds it in the journal, while the request stays in flight until ``finish()``.
+  /// Later calls do nothing.
+  package func start() {
+    let first = progress.withLock { progress in
+      defer { progress.started = true }
+      return !progress.started && !progress.done
+    }
+    guard first, let flight else { return }
+    registry.startBody(
+      ofFlight: flight.entry, response: response(since: flight), forEntry: flight.entry)
+  }
+
+  /// Ends the request's flight, journaling what the client received: call it once the last byte
+  /// of the answer was written to the socket, from the event loop that wrote it (a scope's end
+  /// waits for those loops, so what a client has is never counted in flight). Later calls do
+  /// nothing.
   package func finish() {
-    let first = settled.withLock { settled in
-      defer { settled = true }
-      return !settled
+    end(leavingFlight: false)
+  }
+
+  /// The answer was cut short: the client hung up, or the server closed the connection. A
+  /// server that is stopping leaves the request in flight, so the end of the scope reports that
+  /// it never got its whole answer; a client that hung up ends it. Later calls do nothing.
+  package func cut(leavingFlight: Bool) {
+    end(leavingFlight: leavingFlight)
+  }
+
+  private func end(leavingFlight: Bool) {
+    let first = progress.withLock { progress in
+      defer { progress.done = true }
+      return !progress.done
     }
     guard first else { return }
     body?.close()
-    guard let flight else { return }
+    guard let flight, !leavingFlight else { return }
+    registry.finish(flight: flight.entry, response: response(since: flight), forEntry: flight.entry)
+  }
+
+  private func response(since flight: (entry: Int, startedAt: Date)) -> JournalEntry.Response? {
     var response = journalResponse
     response?.duration = Date().timeIntervalSince(flight.startedAt)
-    registry.finish(flight: flight.entry, response: response, forEntry: flight.entry)
+    return response
   }
 }
 
@@ -313,6 +346,8 @@ package final class ServedExchange: @unchecked Sendable {
 package final class ServedBody: @unchecked Sendable {
   // Used by one task at a time: the one writing the response.
   private let sender: BodySender
+  /// The part after the one last handed out, read early to see whether the body ends there.
+  private var ahead: BodySender.Step?
 
   init(_ sender: BodySender) {
     self.sender = sender
@@ -333,7 +368,16 @@ package final class ServedBody: @unchecked Sendable {
 
   /// The next part.
   package func next() -> Step {
-    switch sender.next() {
+    let step = ahead ?? sender.next()
+    ahead = nil
+    // A paced body's last bytes are followed by one more wait before its end, while a client
+    // that knows the length has them all already and its test may end: the end goes with them.
+    if case .send(let data, let delay) = step, delay > 0 {
+      let following = sender.next()
+      if case .finish(let rest) = following, rest.isEmpty { return .finish(data) }
+      ahead = following
+    }
+    switch step {
     case .send(let data, let delay): return .send(data, thenAfter: delay)
     case .finish(let data): return .finish(data)
     case .fail(let data, let error): return .drop(data, error.localizedDescription)

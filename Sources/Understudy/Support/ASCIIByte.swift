@@ -6,6 +6,24 @@ package enum ASCIIByte {
 
   static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
+  static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
+
+  static func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+
+  static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+
+  /// `byte` lower-cased when it is an upper-case letter.
+  static func lowercased(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
+
+  /// JSON's white space: space, tab, line feed, carriage return. A `switch`, since an array
+  /// literal's `contains` builds the array on every call in a debug build.
+  static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x09, 0x0A, 0x0D: true
+    default: false
+    }
+  }
+
   static func isHexDigit(_ byte: UInt8) -> Bool {
     isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
   }

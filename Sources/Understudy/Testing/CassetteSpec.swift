@@ -11,7 +11,9 @@ struct CassetteSpec: Sendable {
   func makeCassette(defaultName: String, recordCommand: String, location source: SourceLocation)
     -> Cassette
   {
-    Cassette(
+    // Before the file is named, so a value this cassette declares is kept out of its file name.
+    KnownValues.declare(options.redaction.knownValues)
+    return Cassette(
       at: location.url(forCassetteNamed: name ?? defaultName, testFilePath: source.filePath),
       mode: mode, options: options, recordCommand: recordCommand, fileID: source.fileID,
       filePath: source.filePath, line: source.line, column: source.column)

@@ -71,11 +71,26 @@
       let cassette = makeCassette(for: test, testCase, location: reportLocation)
       if let cassette { registry.use(cassette) }
       let name = test.displayName ?? test.name
+      // A test fails by its own `#expect` or `Issue.record` as often as by anything Understudy
+      // reports, and its traffic is what explains it. Known issues and warnings are not failures.
+      let recordedFailure = Locked(false)
+      let observingIssues = IssueHandlingTrait.compactMapIssues { issue in
+        if issue.isFailure { recordedFailure.withLock { $0 = true } }
+        return issue
+      }
       var thrown: (any Error)?
       do {
         try configure(registry)
         try await StubRegistry.$scoped.withValue(registry) {
-          try await withSharedSession(registry, reportLocation, function)
+          // Outside a running test (a benchmark calling the trait itself), Swift Testing's issue
+          // handling has no test to observe and traps; there is no expectation to fail either.
+          if Test.current != nil {
+            try await observingIssues.provideScope(for: test, testCase: testCase) {
+              try await withSharedSession(registry, reportLocation, function)
+            }
+          } else {
+            try await withSharedSession(registry, reportLocation, function)
+          }
         }
       } catch {
         thrown = error
@@ -84,7 +99,7 @@
         registry.endScope(testName: name, verifying: verification, location: reportLocation)
         + (await cassette?.finishAwaitingHooks() ?? [])
       for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
-      let failed = thrown != nil || !failures.isEmpty
+      let failed = thrown != nil || !failures.isEmpty || recordedFailure.current
       if attachTraffic == .always || (attachTraffic == .onFailure && failed) {
         TrafficAttachmentWriter.attach(registry, testName: name, location: reportLocation)
       }

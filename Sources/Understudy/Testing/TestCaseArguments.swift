@@ -9,7 +9,11 @@
   enum TestCaseArguments {
     static func describe(_ testCase: Test.Case?) -> [String] {
       guard let testCase, testCase.isParameterized else { return [] }
-      if let values = reflectedArguments(testCase), !values.isEmpty { return values }
+      if let values = reflectedArguments(testCase), !values.isEmpty {
+        // A file name is as public as the file: an argument that is a credential (by its
+        // shape, or a known value) is named by its digest instead.
+        return values.map { LogRedaction.mask($0) == $0 ? $0 : digest($0) }
+      }
       return [digest(String(describing: testCase))]
     }
 

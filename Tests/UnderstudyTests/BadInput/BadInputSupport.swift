@@ -23,8 +23,12 @@ enum BadInputFixtures {
   }
 }
 
-/// Runs `body` on a thread of its own and stops waiting after `seconds`, so an input that hangs
-/// fails its own case with a sentence instead of stalling the whole run.
+/// Runs `body` on a thread of its own and stops waiting once it has used `seconds` of CPU time,
+/// so an input that hangs fails its own case with a sentence instead of stalling the whole run.
+///
+/// CPU time, not the wall clock: on a busy machine (a CI host, five builds beside the suite)
+/// `body` gets a fraction of a core, and 20 s of wall time held 6 s of CPU work at load 6 (issue
+/// 41). A body that blocks uses no CPU, so the wall clock still stops it, at ten times `seconds`.
 ///
 /// - Returns: What `body` returned, or `nil` after recording an issue when it ran too long. The
 ///   thread cannot be stopped; it keeps running until the test process exits.
@@ -34,28 +38,40 @@ func withWatchdog<Value: Sendable>(
   _ body: @escaping @Sendable () -> Value
 ) async -> Value? {
   // Sanitizer runs are several times slower; the watchdog is for hangs, not for speed.
-  let seconds = seconds * TestTiming.scale
-  let value: Value? = await withCheckedContinuation { continuation in
-    let resumed = Locked(false)
-    let finish: @Sendable (Value?) -> Void = { value in
-      let first = resumed.withLock { resumed in
-        defer { resumed = true }
-        return !resumed
-      }
-      if first { continuation.resume(returning: value) }
-    }
-    let thread = Thread { finish(body()) }
-    // Decoders recurse once per nesting level; give them the main thread's room.
-    thread.stackSize = 8 << 20
-    thread.start()
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { finish(nil) }
+  let budget = seconds * TestTiming.scale
+  let outcome = Locked<Value??>(nil)
+  let clock = Locked<clockid_t?>(nil)
+  let thread = Thread {
+    var id = clockid_t()
+    if pthread_getcpuclockid(pthread_self(), &id) == 0 { clock.withLock { $0 = id } }
+    let value = body()
+    outcome.withLock { $0 = .some(value) }
   }
-  if value == nil {
-    Issue.record(
-      "\(what) did not finish within \(seconds) s: bad input must fail fast, never hang",
-      sourceLocation: sourceLocation)
+  // Decoders recurse once per nesting level; give them the main thread's room.
+  thread.stackSize = 8 << 20
+  thread.start()
+  var wall = HangDeadline(seconds: seconds * 10)
+  while true {
+    if let value = outcome.current { return value }
+    if let id = clock.current, WatchdogClock.seconds(of: id) > budget { break }
+    if wall.hasPassed { break }
+    try? await wall.pause(nanoseconds: 5_000_000)
   }
-  return value
+  // It may have finished while the clocks were read.
+  if let value = outcome.current { return value }
+  Issue.record(
+    "\(what) did not finish within \(budget) s of CPU time: bad input must fail fast, never hang",
+    sourceLocation: sourceLocation)
+  return nil
+}
+
+/// CPU time of a thread, read from its clock.
+enum WatchdogClock {
+  static func seconds(of clock: clockid_t) -> Double {
+    var time = timespec()
+    guard clock_gettime(clock, &time) == 0 else { return 0 }
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
 }
 
 /// What loading a cassette gave: the error, or how many entries it held.

@@ -94,14 +94,16 @@ import Testing
   func aLineOfOverlappingCredentialsIsMaskedWithoutStalling(unit: String) async throws {
     let planted = plantedSecret("overlap")
     let text = String(repeating: unit, count: 100_000 / unit.count) + "password = \(planted)\n"
-    let masked = try await withWatchdog(20 * TestTiming.scale) { LogRedaction.mask(text) }
+    // CPU-time watchdogs: on a busy machine this work gets a fraction of a core.
+    let masked = try #require(await withWatchdog("masking \(unit)") { LogRedaction.mask(text) })
     #expect(!masked.contains(planted))
     #expect(LogRedaction.mask(masked) == masked)
     let entry = HAR.Entry.sample(
       content: HAR.Content(body: Data(text.utf8), mimeType: "text/plain"))
-    let redacted = try await withWatchdog(20 * TestTiming.scale) {
-      try Redaction.default.redact(HAR(entries: [entry])).encodedText
-    }
+    let redacted = try #require(
+      await withWatchdog("redacting \(unit)") {
+        try? Redaction.default.redact(HAR(entries: [entry])).encodedText
+      } ?? nil)
     #expect(!redacted.contains(planted))
   }
 

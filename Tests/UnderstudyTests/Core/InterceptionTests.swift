@@ -98,6 +98,9 @@ import Testing
     var request = URLRequest(url: URL(string: "https://api.test/upload")!)
     request.httpMethod = "POST"
     request.httpBodyStream = stream
+    // Blocked on purpose until the test lets it go: under the thread sanitizer that took longer
+    // than the default 60 s timeout.
+    request.timeoutInterval = TestTiming.never
     let sent = request
     let upload = Task { try await registry.makeSession().data(for: sent) }
     try await stream.reading.wait(within: 20)

@@ -110,7 +110,7 @@ import Testing
       return request
     }
     let task = registry.makeSession(delegate: delegate)
-      .dataTask(with: URL(string: "https://api.test/a")!)
+      .dataTask(with: .heldOpen(URL(string: "https://api.test/a")!))
     task.resume()
     try await asked.wait(within: 20)
     task.cancel()
@@ -140,7 +140,7 @@ import Testing
           request.url = URL(string: "http://127.0.0.1:\(canary.port)/x")
         })))
     let work = Task {
-      try await registry.makeSession().data(from: URL(string: "https://api.test/slow")!)
+      try await registry.makeSession().data(for: .heldOpen(URL(string: "https://api.test/slow")!))
     }
     try await rewriting.wait(within: 20)
     work.cancel()
@@ -172,7 +172,7 @@ import Testing
         },
       .text("answered"), limit: .once)
     let url = URL(string: "https://api.test/once")!
-    let first = Task { try await registry.makeSession().data(from: url) }
+    let first = Task { try await registry.makeSession().data(for: .heldOpen(url)) }
     try await matching.wait(within: 20)
     first.cancel()
     let error = try await withWatchdog { try await errorOf { try await first.value } }

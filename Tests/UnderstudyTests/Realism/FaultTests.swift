@@ -196,7 +196,9 @@ import Testing
         }
         return .text("outer")
       }
-      let work = Task { try await session.data(from: URL(string: "https://api.test/outer")!) }
+      let work = Task {
+        try await session.data(for: .heldOpen(URL(string: "https://api.test/outer")!))
+      }
       // Not sooner: a request the responder made on the session after it was invalidated would
       // never start, and time out.
       try await eventually(within: 20) { registry.isInFlight("/inner") }

@@ -52,7 +52,8 @@ import Testing
     request.setValue(FakeSecret.bearer, forHTTPHeaderField: "Authorization")
     _ = try await registry.makeSession().data(for: request)
     #expect(cassette.finish().isEmpty)
-    #expect(seen.current == ["<redacted:authorization>"])
+    #expect(seen.current.count == 1)
+    #expect(seen.current.first?.hasPrefix("<redacted:authorization") == true)
   }
 
   @Test func aSecretAHookPutsBackStopsTheWrite() async throws {

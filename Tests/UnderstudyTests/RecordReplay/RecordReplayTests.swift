@@ -288,7 +288,7 @@ import Testing
 
     let written = try String(contentsOf: file, encoding: .utf8)
     for secret in [bearer, apiKey, cookie, password] { #expect(!written.contains(secret)) }
-    #expect(written.contains("<redacted:authorization>"))
+    #expect(written.contains("<redacted:authorization:"))
     #expect(written.contains("page=2"))
 
     // Replaying with the same redaction still matches the live request carrying the secrets.

@@ -45,6 +45,8 @@ extension RecordingTests {
       ("BEARER " + "abcdefghijklmnop.qrst", .bearerToken),
       ("bAsIc " + Data("user:pa55".utf8).base64EncodedString(), .basicCredentials),
       ("tOKEN " + "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b", .tokenCredentials),
+      // No prefix the scanner lists, but a prefix and 24 random characters after a word.
+      ("sk_prod" + "_4eC39HqLyjWDarjtT1zdp7dc", .vendorToken),
     ]
 
     private static let nearMisses: [String] = [
@@ -57,7 +59,7 @@ extension RecordingTests {
       "npm_config_cache", "npm" + "_" + "short123",
       "ghp" + "_" + "short", "github_pat" + "_x",
       "xoxq" + "-1234567890-abcdef", "xoxb" + "-123",
-      "sk_live" + "_abc", "sk_prod" + "_4eC39HqLyjWDarjtT1zdp7dc",
+      "sk_live" + "_abc",
       "AIza" + "SyA-abcdefghijklmnopqrstuvwxyz0123",  // 34 after the prefix
       "Token authentication is required", "token " + "abcdefghijklmnopqr",
       "Basic plan", "Basic " + Data("no colon here".utf8).base64EncodedString(),
@@ -86,7 +88,8 @@ extension RecordingTests {
     @Test func anAWSSecretKeyIsFoundByItsHeaderName() {
       let entry = HAR.Entry.sample(requestHeaders: [
         HAR.Header(name: "X-Aws-Secret", value: Self.awsSecret),
-        HAR.Header(name: "X-Build", value: Self.awsSecret),
+        // Not alone in its value: alone, 40 such characters are a key whatever the name.
+        HAR.Header(name: "X-Build", value: "build \(Self.awsSecret)"),
       ])
       let findings = scanner.scan(HAR(entries: [entry]))
       #expect(findings.map(\.path) == ["log.entries[0].request.headers[0].value"])

@@ -153,10 +153,10 @@ extension RecordingTests {
         )
         .redactingBodies(
           try Redaction.BodyPattern(name: "card", pattern: "\\b\\d{4}-\\d{4}-\\d{4}-\\d{4}\\b"),
-          try Redaction.BodyPattern(name: "pin", pattern: "pin=(\\d+)"))
+          try Redaction.BodyPattern(name: "ext", pattern: "ext=(\\d+)"))
       let body =
         "{\"items\":[{\"secret\":\"S1\",\"id\":1},{\"secret\":{\"deep\":true},\"id\":2}],"
-        + "\"profile\":{\"ssn\":\"123-45-6789\",\"nonce\":7},\"note\":\"card 4111-1111-1111-1111 pin=1234\"}"
+        + "\"profile\":{\"ssn\":\"123-45-6789\",\"nonce\":7},\"note\":\"card 4111-1111-1111-1111 ext=1234\"}"
       let entry = HAR.Entry.sample(
         url: "https://example.com/cb?state=STATE-1&x=1",
         requestHeaders: [HAR.Header(name: "x-session", value: "SESSION-1")],
@@ -170,7 +170,7 @@ extension RecordingTests {
           == "{\"items\":[{\"secret\":\"<redacted:items[*].secret>\",\"id\":1},"
           + "{\"secret\":\"<redacted:items[*].secret>\",\"id\":2}],"
           + "\"profile\":{\"ssn\":\"<redacted:ssn>\",\"nonce\":\"<redacted:nonce>\"},"
-          + "\"note\":\"card <redacted:card> pin=<redacted:pin>\"}")
+          + "\"note\":\"card <redacted:card> ext=<redacted:ext>\"}")
     }
 
     @Test func placeholdersAreRestoredFromValuesForReplay() throws {

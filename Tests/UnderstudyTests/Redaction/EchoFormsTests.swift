@@ -129,6 +129,55 @@ import Testing
     #expect(try Self.leaks(of: secret, inCassette: Data(attachment)) == [])
   }
 
+  // MARK: - Authorization schemes
+
+  /// The credential of any `Authorization` scheme is searched for in every form it can be
+  /// echoed in: a bare token after any scheme word, and the auth-params that hold one
+  /// (`token=` of Rails' `Token`, `response=` of a Digest, `Signature=`, `oauth_signature=`),
+  /// quoted or not. The params that say where or who (`realm`, `uri`, `username`) are not.
+  @Test(arguments: [
+    "Token token=SECRET", #"Token token="SECRET", nonce="n1""#,
+    #"Digest username="ada", realm="api.example.com", nonce="n1", uri="/", response="SECRET""#,
+    #"Digest username="ada", response=SECRET"#, "SSWS SECRET", "Bot SECRET",
+    "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/s3/aws4_request, "
+      + "SignedHeaders=host, Signature=SECRET",
+    #"OAuth oauth_consumer_key="ck", oauth_signature="SECRET""#,
+  ])
+  func theCredentialOfAnyAuthorizationSchemeIsSearchedForInEveryForm(header: String) throws {
+    let secret = Self.plant()
+    let echoes = Self.forms(of: secret).map { #""\#($0)""# }.joined(separator: ",")
+    let entry = HAR.Entry.sample(
+      requestHeaders: [
+        HAR.Header(
+          name: "Authorization", value: header.replacingOccurrences(of: "SECRET", with: secret))
+      ],
+      content: HAR.Content(
+        body: Data(#"{"seen":[\#(echoes)],"realm":"api.example.com"}"#.utf8),
+        mimeType: "application/json"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    #expect(try Self.leaks(of: secret, in: redacted) == [], "\(header)")
+    let body = try #require(redacted.log.entries[0].response.content.text)
+    #expect(body.contains(#""realm":"api.example.com""#), "\(body)")
+  }
+
+  /// A password a JSON body sent, echoed with every character a `\uXXXX` escape (in either
+  /// case) in a page no rule reads, is replaced there: the spelling shows none of its letters.
+  @Test func aPasswordEchoedWithEveryCharacterEscapedIsReplaced() throws {
+    let secret = Self.plant()
+    let lower = secret.utf16.map { String(format: "\\u%04x", $0) }.joined()
+    let upper = secret.utf16.map { String(format: "\\u%04X", $0) }.joined()
+    let entry = HAR.Entry.sample(
+      method: "POST",
+      postData: HAR.PostData(mimeType: "application/json", text: #"{"password":"\#(secret)"}"#),
+      content: HAR.Content(
+        body: Data("<html><p>welcome, your pw was \(lower) or \(upper)</p></html>".utf8),
+        mimeType: "text/html"))
+    let redacted = Redaction.default.redact(HAR(entries: [entry]))
+    let body = try #require(redacted.log.entries[0].response.content.text)
+    #expect(!body.contains(lower) && !body.contains(upper), "\(body)")
+    #expect(body.contains("<redacted:password>"), "\(body)")
+  }
+
   // MARK: - Base64 and hex
 
   @Test func base64AndHexEchoesAreReplaced() throws {

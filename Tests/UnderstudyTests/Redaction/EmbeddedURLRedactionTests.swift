@@ -108,6 +108,34 @@ import Testing
     #expect(URL(string: url) != nil)
   }
 
+  /// A URL after `url=` (a `Refresh` header, an HTML `<meta http-equiv="refresh">`) is the
+  /// value of a pair no rule selects, and its own query pairs were hidden inside that value: an
+  /// audit (2026-12-06) found both written. Absolute and relative, any case, in a header, an
+  /// HTML body and a text body.
+  @Test(arguments: [
+    ("access_token", "https://app.example/cb?"), ("session_token", "/cb?"),
+    ("ID_TOKEN", "/cb?x=1&"), ("code", "HTTPS://APP.EXAMPLE/CB?state=a&"),
+  ])
+  func aURLAfterURLEqualsHasItsCredentialRedacted(name: String, url: String) throws {
+    let secret = plantedSecret("refresh")
+    let target = "\(url)\(name)=\(secret)"
+    for spelling in ["0; url=\(target)", "5;URL=\(target)", "0;Url=\(target)"] {
+      let html = #"<html><head><meta http-equiv="refresh" content="\#(spelling)"></head></html>"#
+      let entry = HAR.Entry.sample(
+        responseHeaders: [HAR.Header(name: "Refresh", value: spelling)],
+        content: HAR.Content(body: Data(html.utf8), mimeType: "text/html"))
+      let (redacted, text) = try Self.redacted(entry)
+      #expect(!text.contains(secret), "\(spelling)")
+      let header = try #require(redacted.log.entries[0].response.headers.first?.value)
+      #expect(header.hasPrefix(spelling.prefix(while: { $0 != "=" })))
+      let plain = HAR.Entry.sample(
+        content: HAR.Content(body: Data("refresh: \(spelling)\n".utf8), mimeType: "text/plain"))
+      #expect(try !Self.redacted(plain).1.contains(secret), "\(spelling)")
+      #expect(!LogRedaction.mask("Refresh: \(spelling)").contains(secret))
+      #expect(!LogRedaction.mask(html).contains(secret))
+    }
+  }
+
   @Test func aNestedCredentialInAReturnToHeaderIsRedacted() throws {
     let code = plantedSecret("return")
     let entry = HAR.Entry.sample(requestHeaders: [

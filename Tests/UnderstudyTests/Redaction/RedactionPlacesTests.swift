@@ -48,6 +48,22 @@ import Testing
     #expect(
       Redaction.default.redact(entry).response.content.text
         == "a = b and the password=%3Credacted:password%3E is shown")
+  }
+
+  /// A passphrase written bare is taken whole where the line says the words are its: a pair
+  /// alone on its line (a `.env` file) to the line's end, and one a later pair follows (a log
+  /// line) up to that pair.
+  @Test func aBarePassphraseIsTakenWholeInAnEnvOrLogLine() {
+    let env = Self.body(
+      "APP=1\nX-Goog-Signature=QUARTZ FALCON THISTLE QAWJENSX\nDEBUG=0\n", "text/plain")
+    #expect(
+      Redaction.default.redact(env).response.content.text
+        == "APP=1\nX-Goog-Signature=%3Credacted:x-goog-signature%3E\nDEBUG=0\n")
+    let log = Self.body(
+      "level=info msg=start pin=VELVET VIOLET WALNUT QVSIPGCM user=ada\n", "text/plain")
+    #expect(
+      Redaction.default.redact(log).response.content.text
+        == "level=info msg=start pin=%3Credacted:pin%3E user=ada\n")
     let harmless = Self.body("a = b and the page=2 is shown", "text/plain")
     #expect(Redaction.default.redact(harmless) == harmless)
   }
@@ -107,7 +123,7 @@ import Testing
     #expect(!redacted.contains("shallow-secret"))
     #expect(!redacted.contains("deep-secret-1"))
     #expect(!redacted.contains("987654321"))
-    #expect(redacted.contains("\"pin\":123456"))
+    #expect(redacted.contains("\"pin\":\"<redacted:pin>\""))
     #expect(redacted.contains("\"password\":\"<redacted:password>\""))
     #expect(redacted.contains("\"secret\":\"<redacted:secret>\""))
     // Still one document: only values changed.
@@ -182,4 +198,42 @@ import Testing
     #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: body) }
     #expect(Redaction.default.redact(redacted) == redacted)
   }
+}
+
+extension RedactionPlacesTests {
+  /// A nested field's name (`user[password]`, as Rails and PHP write one) is judged by its last
+  /// bracketed word wherever names are read: a GraphQL argument, an XML element, a quoted name.
+  @Test func aBracketedNameIsJudgedByItsLastWord() {
+    let graphQL =
+      #"{"query": "mutation { login(user: \"ada\", user[password_confirmation]: \"pw-Qbu7RbNtGyG\") { id } }"}"#
+    let redactedGraphQL = Self.redactedBody(graphQL, "application/json")
+    #expect(!redactedGraphQL.contains("pw-Qbu7RbNtGyG"), "\(redactedGraphQL)")
+    #expect(redactedGraphQL.contains(#"user: \"ada\""#), "\(redactedGraphQL)")
+    let xml = "<req><ns:user[password] xmlns:ns='u'>fpz83yahxia5yve5sbh4</ns:user[password]></req>"
+    let redactedXML = Self.redactedBody(xml, "application/xml")
+    #expect(!redactedXML.contains("fpz83yahxia5yve5sbh4"), "\(redactedXML)")
+    #expect(!LogRedaction.mask(xml).contains("fpz83yahxia5yve5sbh4"))
+    let php = "<?php return ['user[password]' => 'hunter2hunter2', 'user[name]' => 'ada'];"
+    #expect(
+      Self.redactedBody(php, "application/x-httpd-php")
+        == "<?php return ['user[password]' => '<redacted:user[password]>', 'user[name]' => 'ada'];"
+    )
+  }
+
+  /// A multipart part in base64 is decoded whole, its padded last group too, and written back
+  /// as base64 of valid JSON; a value of plain words under a credential's name is replaced
+  /// there as in any JSON body.
+  @Test(arguments: ["walnutmeadowzephyr", "5pv1znlwuom57eu818sj"])
+  func aBase64MultipartPartIsReadWhole(value: String) throws {
+    let json = Data(#"{"PHPSESSID": "\#(value)"}"#.utf8).base64EncodedString()
+    let body =
+      "--BND\r\nContent-Disposition: form-data; name=\"config\"\r\n"
+      + "Content-Type: application/json\r\nContent-Transfer-Encoding: base64\r\n\r\n\(json)\r\n"
+      + "--BND--\r\n"
+    let redacted = Self.redactedBody(body, "multipart/form-data; boundary=BND")
+    let part = try #require(redacted.split(separator: "\r\n").dropLast().last)
+    let decoded = try #require(Data(base64Encoded: String(part)))
+    #expect(String(decoding: decoded, as: UTF8.self) == #"{"PHPSESSID": "<redacted:PHPSESSID>"}"#)
+  }
+
 }

@@ -86,7 +86,7 @@ struct LoadTests {
     let bystander = StubRegistry()
     bystander.stub(.get("/now"), .text("now"))
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 60
+    configuration.timeoutIntervalForRequest = TestTiming.never
     let session = registry.makeSession(configuration: configuration)
     let answered = Locked(0)
     let burst = URL(string: "https://load.test/burst")!

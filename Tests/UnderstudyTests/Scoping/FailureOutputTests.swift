@@ -94,8 +94,29 @@ import Testing
   @Test func aTokenPastedIntoTheVariableIsMaskedInTheWarning() {
     let token = "ghp_" + String(repeating: "a1B2", count: 9)
     let warning = RecordMode.warning(ignoring: token)
-    #expect(warning.hasPrefix("Understudy: ignoring UNDERSTUDY_RECORD=ghp_••••(36 chars); use"))
+    #expect(warning.hasPrefix("Understudy: ignoring UNDERSTUDY_RECORD set to a value of 40"))
     #expect(!warning.contains("a1B2"))
+  }
+
+  /// Garbage of no known shape is not quoted either: a random run is shown by its length, a
+  /// misspelt mode as written.
+  @Test func garbageInTheVariableIsShownOnlyWhenItReadsAsWords() {
+    var random = SplitMix(seed: 3)
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    for _ in 0..<200 {
+      let core = String(
+        (0..<Int.random(in: 8...40, using: &random)).map { _ in
+          alphabet.randomElement(using: &random)!
+        })
+      let garbage = ["", "missingrec_", "rec-", "x "].randomElement(using: &random)! + core
+      let warning = RecordMode.warning(ignoring: garbage)
+      // The test's random run may read as a word (all letters in one case): those are shown.
+      if QuotedValue.mayShow(garbage) { continue }
+      #expect(!warning.contains(core), "\(warning)")
+      #expect(warning.contains("a value of \(garbage.count) characters"))
+    }
+    #expect(RecordMode.warning(ignoring: "sometimes").contains("set to \"sometimes\""))
+    #expect(RecordMode.warning(ignoring: "Drift check").contains("\"Drift check\""))
   }
 }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The string values of a JSON document that hold text of their own: JSON sent as a string (at
+/// any depth of escaping), markup, a quoted command, or a pair at the string's start, which the
+/// rules reading the document's raw bytes see only escaped or cut off by the string's quote.
+/// Redaction decodes each, reads it as a text body, and writes it back escaped.
+enum JSONStringText {
+  /// The ranges of such strings in the valid JSON document `bytes`, quotes included, in order.
+  ///
+  /// `memchr` finds each quote, so the bytes between strings are never visited in Swift; inside
+  /// a string only the bytes that decide whether it holds text are looked at.
+  static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var found: [Range<Int>] = []
+    var index = 0
+    while let open = next(UInt8(ascii: "\""), in: bytes, from: index) {
+      guard let close = closingQuote(after: open, in: bytes) else { break }
+      index = close + 1
+      let contents = (open + 1)..<close
+      guard !contents.isEmpty, !isMemberName(endingAt: close, in: bytes),
+        holdsText(contents, in: bytes)
+      else { continue }
+      found.append(open..<(close + 1))
+    }
+    return found
+  }
+
+  /// Whether the string's contents may read differently decoded: JSON (`{`, `[` first), markup
+  /// (`<`), an escaped quote (JSON or a quoted argument inside), or a `name=` at its start, which
+  /// a pair search in the raw bytes does not take after a quote.
+  private static func holdsText(_ contents: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    let first = bytes[contents.lowerBound]
+    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+    let slice = UnsafeBufferPointer(rebasing: bytes[contents])
+    if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
+    var from = 0
+    while let slash = next(UInt8(ascii: "\\"), in: slice, from: from) {
+      if slash + 1 < slice.count, slice[slash + 1] == UInt8(ascii: "\"") { return true }
+      from = slash + 2
+    }
+    var nameEnd = 0
+    while nameEnd < slice.count, nameEnd <= EmbeddedQueryPairs.maximumNameLength,
+      isPairNameByte(slice[nameEnd])
+    {
+      nameEnd += 1
+    }
+    return nameEnd > 0 && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=")
+  }
+
+  private static func isPairNameByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"),
+      UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "]"):
+      true
+    default: ASCIIByte.isAlphanumeric(byte)
+    }
+  }
+
+  /// Whether the string closing at `close` is a member's name: a `:` follows it.
+  private static func isMemberName(endingAt close: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    var index = close + 1
+    while index < bytes.count, ASCIIByte.isJSONWhitespace(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: ":")
+  }
+
+  /// The quote closing the string opened at `open`: the next one after an even run of
+  /// backslashes.
+  private static func closingQuote(after open: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var from = open + 1
+    while let quote = next(UInt8(ascii: "\""), in: bytes, from: from) {
+      var slashes = 0
+      while quote - slashes - 1 > open, bytes[quote - slashes - 1] == UInt8(ascii: "\\") {
+        slashes += 1
+      }
+      if slashes % 2 == 0 { return quote }
+      from = quote + 1
+    }
+    return nil
+  }
+
+  private static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
+    EmbeddedQueryPairs.next(byte, in: bytes, from: start)
+  }
+}

@@ -1,0 +1,276 @@
+import Foundation
+
+/// The ways a secret value can be written where a cassette or a log holds it: as it is; in
+/// another case; percent-encoded (escapes in upper and lower case, `+` or `%20` for a space, only
+/// the reserved characters or every byte); escaped inside a JSON string (`\/`, `\uXXXX` as Go,
+/// .NET and PHP write them); base64, standard and URL-safe, padded or not, and the characters
+/// that spell only the value at each of the three places it can start inside a longer base64
+/// run; and hex, lower and upper case.
+///
+/// Each spelling is worked out once, when a value becomes known, so the search over a body is
+/// one `memmem` a spelling (``ByteSearch``) and never a loop over the body's bytes in Swift.
+enum ValueSpellings {
+  /// One way to write a value, and whether it is percent-encoded (so the placeholder that
+  /// replaces it is percent-encoded too, and a URL holding it still parses).
+  struct Spelling: Hashable {
+    var text: String
+    var isEncoded: Bool
+    /// A base64 form, which may stand inside a longer base64 run.
+    var isBase64 = false
+  }
+
+  /// Every spelling of `value`, the value itself first, each once. `inURL` marks the value as
+  /// URL text, whose placeholder is percent-encoded wherever it is found.
+  static func of(_ value: String, inURL: Bool = false) -> [Spelling] {
+    var spellings: [Spelling] = []
+    var seen: Set<String> = []
+    func add(_ text: String, encoded: Bool, base64: Bool = false) {
+      if !text.isEmpty, seen.insert(text).inserted {
+        spellings.append(Spelling(text: text, isEncoded: encoded, isBase64: base64))
+      }
+    }
+    add(value, encoded: inURL)
+    // A server may hand a value back in another case: hex tokens and digests have no case of
+    // their own, and some systems upper-case what they echo.
+    add(value.uppercased(), encoded: inURL)
+    add(value.lowercased(), encoded: inURL)
+    for encoded in percentEncodings(of: value) { add(encoded, encoded: true) }
+    for escaped in jsonEscapes(of: value) { add(escaped, encoded: false) }
+    // A server can hand a value back encoded: a token in a base64 JSON blob or a JWT claim, a
+    // key in a hex dump or a signature's debug string. These forms are longer than the value.
+    for encoded in binaryToText(Data(value.utf8)) {
+      add(encoded, encoded: false, base64: !encoded.utf8.allSatisfy(ASCIIByte.isHexDigit))
+    }
+    // Any of these written into a URL is percent-encoded once more by whatever writes the URL:
+    // an upper-cased value's `!` as `%21`, a JSON escape's `\` as `%5C`, a percent-encoded
+    // value's `%` as `%25`. A spelling of letters and digits alone is its own URL form.
+    for spelling in spellings {
+      for form in urlForms(of: spelling.text) { add(form, encoded: true) }
+    }
+    return spellings
+  }
+
+  /// `text` as URL writers put it in a path or a query: every byte outside RFC 3986's
+  /// unreserved characters escaped (Python's `quote`, `encodeURIComponent`), or only those a
+  /// path cannot hold (`URLComponents`), escapes in upper and lower case; none when `text` has
+  /// nothing to escape. Worked out byte by byte: a value has several dozen spellings, and
+  /// Foundation's encoder for each cost more than the rest of remembering it.
+  static func urlForms(of text: String) -> [String] {
+    let bytes = Array(text.utf8)
+    guard bytes.contains(where: { !isUnreserved($0) }) else { return [] }
+    var forms: [String] = []
+    for keepsPathCharacters in [false, true] {
+      for upper in [true, false] {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count * 3)
+        let digits = upper ? upperHexDigits : hexDigits
+        for byte in bytes {
+          if isUnreserved(byte) || keepsPathCharacters && isPathSubDelimiter(byte) {
+            encoded.append(byte)
+          } else {
+            encoded += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+          }
+        }
+        let form = String(decoding: encoded, as: UTF8.self)
+        if form != text, !forms.contains(form) { forms.append(form) }
+      }
+    }
+    return forms
+  }
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+    default: ASCIIByte.isAlphanumeric(byte)
+    }
+  }
+
+  /// What `CharacterSet.urlPathAllowed` keeps besides the unreserved characters.
+  private static func isPathSubDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+      UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
+      UInt8(ascii: "@"), UInt8(ascii: "/"):
+      true
+    default: false
+    }
+  }
+
+  /// Percent-encodings as URL and form encoders write them, escapes in either case (.NET's
+  /// `UrlEncode` writes `%2f`).
+  static func percentEncodings(of value: String) -> [String] {
+    let encodings = [
+      RedactionPlaceholder.percentEncode(value),
+      value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value,
+      value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value,
+      value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value,
+      (value.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? value)
+        .replacingOccurrences(of: "%20", with: "+"),
+      // Python's `quote_plus`, and JavaScript's `encodeURIComponent`.
+      (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
+        .replacingOccurrences(of: "%20", with: "+"),
+      value.addingPercentEncoding(withAllowedCharacters: componentAllowed) ?? value,
+      // Letters and digits only, as Swift code often asks of `addingPercentEncoding`.
+      value.addingPercentEncoding(withAllowedCharacters: alphanumerics) ?? value,
+      // Some encoders escape every byte, letters and digits too.
+      value.utf8.map { hexEscape($0, upper: true) }.joined(),
+    ]
+    return (encodings + encodings.map(lowerCasedEscapes)).filter { $0 != value }
+  }
+
+  /// The inside of a JSON string holding `value`, as encoders write it: the escapes every
+  /// encoder uses, with `/` escaped (PHP, Jackson's option), with `<`, `>` and `&` as `\u003c`
+  /// (Go's default), with every character outside ASCII as `\uXXXX` (Python's default), and
+  /// with .NET's set (`'`, `+`, `` ` `` too, hex in upper case).
+  static func jsonEscapes(of value: String) -> [String] {
+    let plain = jsonEscaped(value)
+    let html = unicodeEscaped(plain, characters: "<>&", upper: false)
+    let ascii = unicodeEscaped(plain, characters: "", upper: false, nonASCII: true)
+    let dotNet = unicodeEscaped(plain, characters: "<>&'+`", upper: true, nonASCII: true)
+    // Every character as `\uXXXX`, ASCII too: what some encoders and obfuscating echoes
+    // write, and the only spelling of a value no character of which shows.
+    let every = everyCharacterEscaped(value)
+    var forms: [String] = [every, every.uppercased().replacingOccurrences(of: "\\U", with: "\\u")]
+    for form in [plain, html, ascii, dotNet, unicodeEscaped(plain, characters: "<>&", upper: true)]
+    {
+      forms.append(form)
+      forms.append(form.replacingOccurrences(of: "/", with: "\\/"))
+    }
+    return forms.filter { $0 != value }
+  }
+
+  /// `data` in base64, standard and URL-safe, with and without padding, and in hex, lower and
+  /// upper case; and the base64 characters that spell only `data` when it starts at each of the
+  /// three places a byte can take in a base64 group of a longer run. Those inner forms are
+  /// left out for data shorter than 6 bytes, whose inner form is short enough to occur by
+  /// chance.
+  static func binaryToText(_ data: Data) -> [String] {
+    let base64 = data.base64EncodedString()
+    let unpadded = String(base64.prefix { $0 != "=" })
+    let hex = String(
+      decoding: data.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]] }, as: UTF8.self)
+    let inner = data.count >= 6 ? (0..<3).map { innerBase64(of: data, after: $0) } : []
+    var forms: [String] = []
+    for form in [base64, unpadded, urlSafe(base64), urlSafe(unpadded), hex, hex.uppercased()]
+      + inner + inner.map(urlSafe)
+    where !form.isEmpty && !forms.contains(form) {
+      forms.append(form)
+    }
+    return forms
+  }
+
+  private static func urlSafe(_ text: String) -> String {
+    text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+  }
+
+  /// The base64 characters that depend on `data` alone when `data` follows `leading` other
+  /// bytes of a longer run. Each character holds 6 bits: the ones that also hold bits of the
+  /// bytes before or after differ from run to run and are left out, one at each end at most,
+  /// so what a run keeps of the value is a few bits of its first and last bytes.
+  private static func innerBase64(of data: Data, after leading: Int) -> String {
+    let encoded = Array(
+      (Data(count: leading) + data).base64EncodedString().utf8.prefix { $0 != UInt8(ascii: "=") })
+    // Before: the characters whose 6 bits start before `data`; after: a last character that
+    // holds fewer than 6 bits of `data`, whose low bits come from the next byte.
+    let before = (leading * 8 + 5) / 6
+    let after = ((leading + data.count) * 8) % 6 == 0 ? 0 : 1
+    guard encoded.count - after > before else { return "" }
+    return String(decoding: encoded[before..<(encoded.count - after)], as: UTF8.self)
+  }
+
+  /// `value` as the inside of a JSON string, without the quotes: `"`, `\` and control
+  /// characters escaped, `/` as it is.
+  static func jsonEscaped(_ value: String) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    return quoted.map { String($0.dropFirst().dropLast()) } ?? value
+  }
+
+  /// `escaped` (already a JSON string's inside) with `characters`, and with `nonASCII` every
+  /// character outside ASCII, written as `\uXXXX` (a surrogate pair above the BMP).
+  private static func unicodeEscaped(
+    _ escaped: String, characters: String, upper: Bool, nonASCII: Bool = false
+  ) -> String {
+    var result = ""
+    for scalar in escaped.unicodeScalars {
+      let escapes =
+        (nonASCII && !scalar.isASCII)
+        || (scalar.isASCII && characters.unicodeScalars.contains(scalar))
+      guard escapes else {
+        result.unicodeScalars.append(scalar)
+        continue
+      }
+      for unit in String(scalar).utf16 {
+        let hex = String(unit, radix: 16, uppercase: upper)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      }
+    }
+    return result
+  }
+
+  /// `value` with each UTF-16 unit as `\uXXXX`, hex in lower case.
+  private static func everyCharacterEscaped(_ value: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(value.utf16.count * 6)
+    for unit in value.utf16 {
+      bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+      for shift in [12, 8, 4, 0] { bytes.append(hexDigits[Int((unit >> UInt16(shift)) & 15)]) }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hexEscape(_ byte: UInt8, upper: Bool) -> String {
+    let digits = upper ? upperHexDigits : hexDigits
+    return String(
+      decoding: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+  }
+
+  // Not `String(format:)`: Foundation's formatting cost a fifth of remembering a value.
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+  private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+
+  /// `text` with the hex digits of its percent escapes in lower case.
+  private static func lowerCasedEscapes(_ text: String) -> String {
+    guard text.contains(bytes: "%") else { return text }
+    var bytes = Array(text.utf8)
+    var index = 0
+    while index + 2 < bytes.count {
+      if bytes[index] == UInt8(ascii: "%") {
+        for digit in index + 1...index + 2 where ASCIIByte.isLetter(bytes[digit]) {
+          bytes[digit] |= 0x20
+        }
+        index += 3
+      } else {
+        index += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// RFC 3986's unreserved characters: what the strictest encoders leave as it is.
+  private static let unreserved: CharacterSet = {
+    var allowed = CharacterSet(charactersIn: "-._~")
+    allowed.formUnion(CharacterSet(charactersIn: "a"..."z"))
+    allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+    allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
+    return allowed
+  }()
+
+  private static let alphanumerics: CharacterSet = {
+    var allowed = CharacterSet(charactersIn: "a"..."z")
+    allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+    allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
+    return allowed
+  }()
+
+  private static let componentAllowed = unreserved.union(CharacterSet(charactersIn: "!'()*"))
+
+  private static let formAllowed: CharacterSet = {
+    var allowed = CharacterSet.urlQueryAllowed
+    allowed.remove(charactersIn: "&=+;")
+    allowed.insert(" ")
+    return allowed
+  }()
+}

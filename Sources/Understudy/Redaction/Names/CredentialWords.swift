@@ -1,0 +1,245 @@
+/// Whether a header, parameter or member name reads as a credential's, judged by its words.
+///
+/// A name is split into words at case changes (`apiKey`, `XMLHttpToken`), digits, and every
+/// character that is not a letter or a digit (`access_token`, `x-api-key`, `connect.sid`), then
+/// judged by its last word, the one a compound name is about: `password_reset_token` holds a
+/// token, `token_type` a type, `passwordStrength` a strength. Words that only say how a value is
+/// spelled or which copy it is come off the end first (`password_confirmation`, `tokenHash`,
+/// `secret_b64`), and so do numbers (`X-Hub-Signature-256`). Words run together are read by
+/// their ending (`accesstoken`, `csrfmiddlewaretoken`, `jsessionid`), with the ordinary words
+/// that merely end the same way listed (`compass`, `obsession`), checked over a dictionary.
+///
+/// This is the one judgement every output makes: redaction (``Redaction/default``), the
+/// credential scan's neighbouring-name rules, log masking, the CLI and the tables in the guides,
+/// which `.ci/credential-words.py` writes from the lists below (keep each list a plain literal
+/// of strings, one word each, so that script can read it).
+enum CredentialWords {
+  /// Last words that make a name a credential's wherever it is found. Not `cookies`, which is
+  /// HAR's own member for the cookie list (its values are redacted as cookies), nor `tokens`
+  /// and `keys`, which count or list (`max_tokens`, a JWKS's `keys`).
+  static let heads: Set<String> = [
+    "password", "passwords", "passwd", "passphrase", "passcode", "pwd", "pw", "pass",
+    "secret", "secrets", "token", "credential", "credentials", "creds", "cred", "auth",
+    "authorization", "authentication", "session", "sid", "sessid", "csrf", "xsrf", "cookie",
+    "signature", "sig", "hmac", "cert", "certificate", "dsn", "otp", "totp", "hotp",
+    "pin", "jwt", "bearer", "assertion", "apikey",
+  ]
+
+  /// Endings that make a word run together from several a credential's (`accesstoken`,
+  /// `dbpass`, `phpsessid`, `oauth`), unless it is one of ``ordinaryWords``.
+  static let runTogetherEndings: [String] = [
+    "token", "secret", "password", "passwd", "passphrase", "pwd", "pass", "session",
+    "sessionid", "sessid", "sid", "auth", "cookie", "signature", "credential", "credentials",
+    "apikey", "jwt", "csrf", "xsrf",
+  ]
+
+  /// Dictionary words that end like a credential's name but are not one: read as words, not
+  /// matched as substrings.
+  static let ordinaryWords: Set<String> = [
+    "betoken", "bypass", "compass", "encompass", "overpass", "surpass", "trespass", "underpass",
+    "dispossession", "obsession", "possession", "repossession", "intersession", "abbasid",
+  ]
+
+  /// Trailing words that say how a value is spelled or which copy it is, taken off before the
+  /// last word is judged: `password_confirmation`, `newPassword`'s twin `password_new`,
+  /// `tokenHash`, `secret_b64`, `cookieValue`.
+  static let spellingWords: Set<String> = [
+    "value", "val", "hash", "hashed", "digest", "b64", "base64", "hex", "raw", "str", "string",
+    "enc", "encoded", "encrypted", "plain", "plaintext", "text", "data", "bytes", "pem", "der",
+    "confirmation", "confirm", "confirmed", "new", "old", "current", "again", "repeat", "verify",
+    "verification", "input", "field", "param", "v", "b",
+  ]
+
+  /// Words before a last word `key` that make it an everyday key: a key that orders, indexes,
+  /// deduplicates or names something (`ParameterKey` names a parameter), or a public one. Any
+  /// other `…Key` is a credential's (`apiKey`, `AccountKey`, `x-api-key`, `secret_key`,
+  /// `signingKey`).
+  static let ordinaryKeys: Set<String> = [
+    "sort", "partition", "primary", "foreign", "cache", "idempotency", "routing", "object",
+    "map", "hot", "shortcut", "dedup", "dedupe", "deduplication", "lookup", "range", "row",
+    "composite", "unique", "index", "group", "message", "translation", "locale", "label",
+    "column", "field", "attribute", "metadata", "dictionary", "registry", "bucket", "s3", "file",
+    "path", "public", "socket", "websocket", "hash", "sharding", "shard", "cursor", "pagination",
+    "page", "natural", "surrogate", "compound", "search", "sorting", "ordering",
+    "order", "entity", "resource", "item", "record", "node", "property", "setting", "config",
+    "option", "preference", "i18n", "l10n", "storage", "blob", "image", "asset", "media",
+    "parameter", "variable",
+  ]
+
+  /// Words before `key` that make a word run together with it a credential's (`apikey`,
+  /// `accesskey`, `secretkey`); `monkey` and `turkey` are not.
+  static let keyPrefixes: [String] = [
+    "api", "access", "secret", "private", "account", "master", "signing", "encryption",
+    "client", "subscription", "functions", "function", "host", "ssh", "license", "app", "auth",
+    "session", "shared", "service", "admin", "root", "crypto", "aes", "enc", "sign", "gpg",
+    "pgp", "rsa", "ecdsa", "consumer", "webhook", "storage", "sas", "primary", "secondary",
+  ]
+
+  /// Words before a last word `code` that make it a one-time credential (`auth_code`,
+  /// `mfaCode`, OAuth's `device_code`); `error_code` and `zip_code` are not.
+  static let codeQualifiers: Set<String> = [
+    "auth", "authorization", "oauth", "otp", "mfa", "totp", "hotp", "verification", "verify",
+    "security", "reset", "recovery", "backup", "sms", "login", "device", "user", "activation",
+    "access", "confirmation", "magic", "signin", "signup", "twofactor", "factor", "pass", "pin",
+  ]
+
+  /// Names of a framework's or a vendor's credential whose last word is no credential word,
+  /// its words run together: Rails' `secret_key_base`, SAML's `SAMLResponse`, a connection
+  /// string (which holds Azure's `AccountKey=`).
+  static let frameworkNames: Set<String> = [
+    "secretkeybase", "samlresponse", "samlrequest", "clientassertion", "connectionstring",
+  ]
+
+  /// Whether a value named `name` at `place` is a credential.
+  ///
+  /// Two names are judged by where they stand: a name that is only `key` or `code` is a
+  /// credential as a query or form parameter (Google's `?key=`, OAuth's `?code=`) and not as a
+  /// header, a JSON member or an XML element, where `{"key": "sort-order"}` and
+  /// `{"code": "E_NOT_FOUND"}` are everyday. A name whose words, run together, are a
+  /// credential's is one too: a form's `pass+word` reads as `pass word`.
+  static func isCredential(_ name: String, at place: CredentialName.Place) -> Bool {
+    if let known = verdicts.withLock({ $0[name] }) { return known[place.rawValue] }
+    let judged = [CredentialName.Place.header, .parameter, .jsonMember].map {
+      judge(name, at: $0)
+    }
+    verdicts.withLock { verdicts in
+      // Names come from traffic, so the memo is bounded; a test meets a few hundred.
+      if verdicts.count >= 8192 { verdicts.removeAll(keepingCapacity: true) }
+      verdicts[name] = judged
+    }
+    return judged[place.rawValue]
+  }
+
+  /// Each name's verdicts by place, shared by every redaction and report: a cassette repeats
+  /// its header names in every entry, and splitting a name into words costs more than a lookup.
+  private static let verdicts = Locked<[String: [Bool]]>([:])
+
+  private static func judge(_ name: String, at place: CredentialName.Place) -> Bool {
+    let words = words(of: name)
+    guard !words.isEmpty else { return false }
+    if frameworkNames.contains(words.joined()) { return true }
+    if words.count == 1, words[0] == "key" || words[0] == "code" {
+      return place == .parameter
+    }
+    let joined = words.joined()
+    // A framework's name may be prefixed too (`X-Secret-Key-Base`, `my_secret_key_base`), and
+    // followed by a word that says how it is spelled (`my_secret_key_base_value`), as any name.
+    var named = words[...]
+    while named.count > 1, let last = named.last, spellingWords.contains(last) {
+      named = named.dropLast()
+    }
+    let framed = named.joined()
+    if frameworkNames.contains(where: { framed.hasSuffix($0) }) { return true }
+    return judge(words, at: place)
+      || words.count > 1 && (heads.contains(joined) || readsRunTogether(joined))
+  }
+
+  private static func judge(_ words: [String], at place: CredentialName.Place) -> Bool {
+    var kept = words[...]
+    while kept.count > 1, let last = kept.last, spellingWords.contains(last) {
+      kept = kept.dropLast()
+    }
+    guard let head = kept.last else { return false }
+    let before = kept.count > 1 ? kept[kept.index(before: kept.endIndex - 1)] : nil
+    switch head {
+    case "key":
+      return before.map { !ordinaryKeys.contains($0) } ?? (place == .parameter)
+    case "code":
+      return before.map { codeQualifiers.contains($0) } ?? (place == .parameter)
+    case "id":
+      // `session_id`, `SessionId`: a session's id is its credential; a key's or a token's
+      // id names it.
+      return before == "session" || before == "sess"
+    default:
+      return heads.contains(head) || readsRunTogether(head)
+    }
+  }
+
+  /// Whether one word is several run together, the last a credential's (`accesstoken`,
+  /// `apikey`, `authcode`).
+  static func readsRunTogether(_ word: String) -> Bool {
+    guard !ordinaryWords.contains(word) else { return false }
+    if runTogetherEndings.contains(where: { word.count >= $0.count && word.hasSuffix($0) }) {
+      return true
+    }
+    for (ending, prefixes) in [("key", keyPrefixes), ("code", Array(codeQualifiers))]
+    where word.hasSuffix(ending) {
+      let prefix = word.dropLast(ending.count)
+      if prefixes.contains(where: { prefix == $0 || prefix.hasSuffix($0) && prefix.count > 0 }) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// `name`'s words, lower-cased, numbers left out: `X-API-Key` is `x`, `api`, `key`;
+  /// `XMLHttpRequest` is `xml`, `http`, `request`; `oauth2_token` is `oauth`, `token`.
+  static func words(of name: String) -> [String] {
+    // Names are nearly always ASCII; a name that is not is read by its characters.
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return Self.words(ofCharacters: name) }
+    var words: [String] = []
+    var current: [UInt8] = []
+    let bytes = Array(name.utf8)
+    func flush() {
+      if !current.isEmpty, !current.allSatisfy(ASCIIByte.isDigit) {
+        words.append(String(decoding: current.map(ASCIIByte.lowercased), as: UTF8.self))
+      }
+      current.removeAll(keepingCapacity: true)
+    }
+    var previous: UInt8? = nil
+    for (index, byte) in bytes.enumerated() {
+      guard ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) else {
+        flush()
+        previous = nil
+        continue
+      }
+      if let previous {
+        let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+        let startsWord =
+          // camelCase: `apiKey`.
+          (ASCIIByte.isLower(previous) && ASCIIByte.isUpper(byte))
+          // An upper-case run before a capitalised word: `XMLHttp`, `CSRFToken`.
+          || (ASCIIByte.isUpper(previous) && ASCIIByte.isUpper(byte)
+            && next.map(ASCIIByte.isLower) == true)
+          // Letters beside digits: `oauth2`, `sha256sig`.
+          || (ASCIIByte.isDigit(previous) != ASCIIByte.isDigit(byte))
+        if startsWord { flush() }
+      }
+      current.append(byte)
+      previous = byte
+    }
+    flush()
+    return words
+  }
+
+  /// ``words(of:)`` for a name with letters beyond ASCII, read as characters.
+  private static func words(ofCharacters name: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var previous: Character? = nil
+    let characters = Array(name)
+    func flush() {
+      if !current.isEmpty, !current.allSatisfy(\.isNumber) { words.append(current.lowercased()) }
+      current = ""
+    }
+    for (index, character) in characters.enumerated() {
+      guard character.isLetter || character.isNumber else {
+        flush()
+        previous = nil
+        continue
+      }
+      if let previous {
+        let next = index + 1 < characters.count ? characters[index + 1] : nil
+        let startsWord =
+          (previous.isLowercase && character.isUppercase)
+          || (previous.isUppercase && character.isUppercase && next?.isLowercase == true)
+          || (previous.isNumber != character.isNumber)
+        if startsWord { flush() }
+      }
+      current.append(character)
+      previous = character
+    }
+    flush()
+    return words
+  }
+}

@@ -1,0 +1,136 @@
+extension CompiledRedaction {
+  /// Redacts the userinfo, the `;` parameters of path segments, the query and a `key=value`
+  /// fragment of a URL, leaving every other byte as it was (re-serialising through
+  /// URLComponents would re-encode parts of it).
+  func redactURL(_ url: String, echoes: inout RedactionEchoes) -> String {
+    var beforeFragment = Substring(url)
+    var fragment: Substring?
+    if let hash = url.firstIndex(of: "#") {
+      beforeFragment = url[..<hash]
+      fragment = url[url.index(after: hash)...]
+    }
+    var beforeQuery = beforeFragment
+    var query: Substring?
+    if let question = beforeFragment.firstIndex(of: "?") {
+      beforeQuery = beforeFragment[..<question]
+      query = beforeFragment[beforeFragment.index(after: question)...]
+    }
+    var result = redactUserinfo(in: beforeQuery, echoes: &echoes)
+    if !queryNames.isEmpty, result.contains(bytes: ";") {
+      result = redactPathParameters(in: result, echoes: &echoes)
+    }
+    if let query {
+      result += "?" + (queryNames.isEmpty ? String(query) : redactPairs(query, echoes: &echoes))
+    }
+    if let fragment {
+      let redacts = !queryNames.isEmpty && fragment.contains(bytes: "=")
+      result += "#" + (redacts ? redactPairs(fragment, echoes: &echoes) : String(fragment))
+    }
+    // A placeholder's `:` in a host, or in the first segment of a URL without a scheme
+    // (`a;d:password=…`), would make Foundation refuse the URL; echoes are spelled the same way,
+    // so a second redaction, which finds no echoes, writes what the first one did.
+    return result == url ? url : RedactionPlaceholder.authoritySafe(result)
+  }
+
+  /// `scheme://user:password@host…` with the userinfo replaced by
+  /// `%3Credacted:userinfo%3E`, which is still valid userinfo, so the URL still parses.
+  private func redactUserinfo(in url: Substring, echoes: inout RedactionEchoes) -> String {
+    guard redactsUserinfo, let scheme = url.range(of: "://") else { return String(url) }
+    let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+    guard let at = authority.lastIndex(of: "@") else { return String(url) }
+    let userinfo = authority[..<at]
+    guard !RedactionPlaceholder.isPresent(in: String(userinfo)) else { return String(url) }
+    echoes.remember(userinfo: String(userinfo))
+    return url[..<scheme.upperBound] + RedactionPlaceholder.percentEncoded("userinfo")
+      + url[at...]
+  }
+
+  /// Path segments' `;name=value` parameters, such as `;jsessionid=…`.
+  private func redactPathParameters(in url: String, echoes: inout RedactionEchoes) -> String {
+    url.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+      guard let semicolon = segment.firstIndex(of: ";") else { return String(segment) }
+      return segment[..<semicolon] + ";"
+        + redactPairs(segment[segment.index(after: semicolon)...], echoes: &echoes)
+    }.joined(separator: "/")
+  }
+
+  /// Redacts the values of `name=value` pairs separated by `&` or `;`, as URLs and form bodies
+  /// write them (`encoded`) or as `queryString` holds them, decoded.
+  func redactPairs(_ pairs: Substring, encoded: Bool = true, echoes: inout RedactionEchoes)
+    -> String
+  {
+    var result = ""
+    var rest = pairs
+    while true {
+      let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
+      result += redactPair(rest[..<end], encoded: encoded, echoes: &echoes)
+      guard end < rest.endIndex else { return result }
+      result.append(rest[end])
+      rest = rest[rest.index(after: end)...]
+    }
+  }
+
+  private func redactPair(_ pair: Substring, encoded: Bool, echoes: inout RedactionEchoes)
+    -> String
+  {
+    guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+    let rawName = pair[..<equals]
+    let name = encoded ? FormBody.decode(rawName) : String(rawName)
+    let rawValue = pair[pair.index(after: equals)...]
+    guard queryNames.matches(name) else {
+      // A URL as a value (`redirect_uri=https%3A%2F%2Fapp%2Fcb%3Faccess_token%3D…`) hides its
+      // pairs behind escapes. Its credentials are remembered here, and replaced as echoes in
+      // every spelling, this one included.
+      if encoded {
+        rememberNestedPairs(in: rawValue, echoes: &echoes)
+        // A body built by interpolation leaves `?`, `/` and `=` in a value as they are
+        // (`next=https://app/cb?code=…`), which a form allows: that URL's pairs are in plain
+        // sight.
+        if rawValue.contains(bytes: "?") {
+          _ = embeddedQueryReplacements(in: String(rawValue), nesting: false, echoes: &echoes)
+        }
+      }
+      return String(pair)
+    }
+    let key = RedactionPlaceholder.name(from: name.lowercased())
+    if encoded {
+      echoes.remember(String(rawValue), as: key)
+      echoes.remember(FormBody.decode(rawValue), as: key)
+    } else {
+      echoes.remember(String(rawValue), as: key)
+    }
+    let placeholder =
+      encoded ? RedactionPlaceholder.percentEncoded(key) : RedactionPlaceholder.text(key)
+    return rawName + "=" + placeholder
+  }
+
+  /// How many times a URL inside a query value may be percent-encoded and still have its
+  /// credential pairs found (`%253F` is a `?` encoded twice).
+  static let nestedURLLevels = 3
+
+  /// Remembers, as echoes, the credentials in the pairs of a URL that `value` holds behind one
+  /// or more levels of escapes; the echo pass then replaces them in every spelling.
+  func rememberNestedPairs(in value: Substring, echoes: inout RedactionEchoes) {
+    var level = value
+    for _ in 0..<Self.nestedURLLevels where level.contains(bytes: "%") {
+      let decoded = FormBody.decode(level)
+      guard decoded != level else { return }
+      _ = embeddedQueryReplacements(in: decoded, nesting: false, echoes: &echoes)
+      level = decoded[...]
+    }
+  }
+}
+
+extension CompiledRedaction {
+  /// The default rules, for text an error or a report carries as a value rather than a string
+  /// that ``LogRedaction`` masks (a `URLError`'s failing URL).
+  static let forReports = CompiledRedaction(.default)
+
+  /// `url` with its credentials replaced as a cassette's would be, and every known value
+  /// (declared by any test, or in the environment) too: still a URL, unlike a masked one.
+  func redactedURL(_ url: String) -> String {
+    var echoes = KnownValues.forLogs
+    let ruled = redactURL(echoes.replace(in: url, field: .url), echoes: &echoes)
+    return echoes.replace(in: ruled, field: .url)
+  }
+}

@@ -1,0 +1,885 @@
+/// A credential-shaped run of bytes: `whole` from its label (`Bearer `, `ghp_`) to its end,
+/// `secret` the part after the label.
+struct CredentialShape {
+  let kind: CredentialKind
+  let whole: Range<Int>
+  let secret: Range<Int>
+}
+
+extension CredentialShape {
+  /// Every credential shape in `bytes`, in order, without overlaps.
+  ///
+  /// Scans UTF-8 bytes once, trying the detectors only where one can start (the first byte of a
+  /// word, a `-` or a `:`), so a large body costs a table lookup per byte; the old per-string
+  /// regular expressions ran at about 1 MB/s. `nameContext` is the `name` beside a `value`
+  /// (a header's name): an AWS secret key is told from any other 40 characters of base64 only
+  /// by a name that says `aws` or `secret` nearby.
+  ///
+  /// `opening` judges the text a base64 run decodes to when no shape is inside it: masking
+  /// passes its own rules, so base64 of a form or of JSON holding a credential by name is
+  /// found as redaction finds it (``LogRedaction``), at any depth of wrapping.
+  static func find(
+    in bytes: UnsafeBufferPointer<UInt8>, nameContext: Bool = false,
+    opening: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
+  ) -> [CredentialShape] {
+    var scanner = ShapeScanner(bytes: bytes)
+    scanner.opening = opening
+    return scanner.run(nameContext: nameContext)
+  }
+
+  /// The byte ranges of the placeholders in `bytes`, both spellings.
+  static func placeholders(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    let scanner = ShapeScanner(bytes: bytes)
+    var spans: [Range<Int>] = []
+    var index = 0
+    while index < bytes.count {
+      let opening = bytes[index]
+      if opening == UInt8(ascii: "<") || opening == UInt8(ascii: "%"),
+        index + 1 < bytes.count, let end = scanner.placeholderEnd(wordAt: index + 1)
+      {
+        spans.append(index..<end)
+        index = end
+      } else {
+        index += 1
+      }
+    }
+    return spans
+  }
+
+  /// Whether `text` mentions `aws` or `secret` in any case, the names beside an AWS secret key.
+  static func namesAWSSecret(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { ShapeScanner(bytes: $0).keywordPositions().isEmpty == false }
+  }
+}
+
+/// The state of one scan; a struct over a buffer so the hot loop stays free of reference
+/// counting and bounds-checked `String` indexing.
+private struct ShapeScanner {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var count: Int { bytes.count }
+  /// ``ByteClass/table``, read through a pointer taken once: the detectors read it per byte,
+  /// and each read of the global paid its lazy-initialisation check (`swift_once`), a call.
+  private let classes: UnsafePointer<UInt8>
+  /// See ``CredentialShape/find(in:nameContext:opening:)``.
+  var opening: ((UnsafeBufferPointer<UInt8>) -> Bool)?
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    classes = ByteClass.pointer
+  }
+
+  func isWord(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.word != 0 }
+  func isBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.base64 != 0 }
+  func isURLSafeBase64(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.urlSafe != 0 }
+  func isTokenCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.token != 0 }
+
+  mutating func run(nameContext: Bool) -> [CredentialShape] {
+    // Through a pointer, the loop reads the table without the global's lazy-initialisation
+    // check or a bounds check per byte.
+    var found = ByteClass.table.withUnsafeBufferPointer { shapes(table: $0) }
+    found += awsSecretKeys(nameContext: nameContext, avoiding: found)
+    return found.sorted { $0.whole.lowerBound < $1.whole.lowerBound }
+  }
+
+  /// The shapes found from the first byte of a word, a `-` or a `:`, in order.
+  private func shapes(table: UnsafeBufferPointer<UInt8>) -> [CredentialShape] {
+    var found: [CredentialShape] = []
+    var index = 0
+    // The end of the last run judged as an unnamed token, so each is judged once.
+    var checkedThrough = 0
+    while index < count {
+      let byte = bytes[index]
+      let flags = table[Int(byte)]
+      if flags & ByteClass.word != 0 {
+        // Only a word starting with the first two letters of some shape (or placeholder) is
+        // looked at further: prose and JSON start many words with those first letters.
+        if flags & ByteClass.shapeStart != 0,
+          Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
+        {
+          if let placeholderEnd = placeholderEnd(wordAt: index) {
+            index = placeholderEnd
+            continue
+          }
+          if let shape = shape(at: index) {
+            found.append(shape)
+            index = shape.whole.upperBound
+            continue
+          }
+        }
+        let wordStart = index
+        index += 1
+        while index < count, table[Int(bytes[index])] & ByteClass.word != 0 { index += 1 }
+        // A long word, or one that a JWT's separator follows, may be a token no prefix names.
+        if wordStart >= checkedThrough, index - wordStart >= 8,
+          index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])),
+          let shape = unnamedToken(
+            wordAt: wordStart, wordEnd: index, after: found.last?.whole.upperBound ?? 0,
+            checkedThrough: &checkedThrough)
+        {
+          found.append(shape)
+          index = shape.whole.upperBound
+        }
+        continue
+      }
+      if byte == UInt8(ascii: "-"), let shape = privateKey(at: index) {
+        found.append(shape)
+        index = shape.whole.upperBound
+        continue
+      }
+      // A JSON string's escape ends a word too: `\nPrivate-Lines:` in a printed HAR file.
+      if byte == UInt8(ascii: "\\"), index + 1 < count,
+        "nrt".utf8.contains(bytes[index + 1])
+      {
+        index += 2
+        continue
+      }
+      // A percent escape ends a word: `%20ghp_…` and `%3DeyJ…` start a token after it, and a
+      // URL or form value spells a token's neighbours that way.
+      if byte == UInt8(ascii: "%"), index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),
+        ASCIIByte.isHexDigit(bytes[index + 2])
+      {
+        index = placeholderEnd(wordAt: index + 1) ?? index + 3
+        continue
+      }
+      // A JSON body has a `:` after every member name; only `://` can start user information.
+      if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
+        let shape = userinfo(colonAt: index)
+      {
+        found.append(shape)
+        index = shape.whole.upperBound
+        continue
+      }
+      index += 1
+    }
+    return found
+  }
+
+  /// Whether a word whose first two bytes are `first` and `second` can start what
+  /// ``placeholderEnd(wordAt:)`` or ``shape(at:)`` looks for: a superset (the second letter
+  /// compared in any case) of the prefixes they test, which each then checks exactly.
+  @inline(__always)
+  static func mayStart(_ first: UInt8, _ second: UInt8) -> Bool {
+    let second = second | 0x20
+    switch first {
+    case UInt8(ascii: "A"):  // AKIA, ASIA, AIza
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "s")
+        || second == UInt8(ascii: "i")
+    case UInt8(ascii: "g"):  // github_pat_, gho_ and kin, glpat-
+      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
+        || second == UInt8(ascii: "l")
+    case UInt8(ascii: "x"):  // xoxb- and kin
+      return second == UInt8(ascii: "o")
+    case UInt8(ascii: "s"):  // sk_live_, sk-
+      return second == UInt8(ascii: "k")
+    case UInt8(ascii: "r"), UInt8(ascii: "R"):  // rk_live_, redacted:
+      return second == UInt8(ascii: "k") || second == UInt8(ascii: "e")
+    case UInt8(ascii: "3"):  // 3Credacted
+      return second == UInt8(ascii: "c")
+    case UInt8(ascii: "n"):  // npm_
+      return second == UInt8(ascii: "p")
+    case UInt8(ascii: "e"):  // eyJ, ewo (JWT headers)
+      return second == UInt8(ascii: "y") || second == UInt8(ascii: "w")
+    case UInt8(ascii: "b"), UInt8(ascii: "B"):  // Bearer, Basic
+      return second == UInt8(ascii: "e") || second == UInt8(ascii: "a")
+    case UInt8(ascii: "t"), UInt8(ascii: "T"):  // Token
+      return second == UInt8(ascii: "o")
+    case UInt8(ascii: "h"):  // hooks.slack.com
+      return second == UInt8(ascii: "o")
+    case UInt8(ascii: "M"):  // MII…, MHc…: a DER private key in base64
+      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
+        || second == UInt8(ascii: "g")
+    case UInt8(ascii: "P"):  // Private-Lines: of a PuTTY key
+      return second == UInt8(ascii: "r")
+    default:
+      return false
+    }
+  }
+
+  // MARK: Detectors that start at the first byte of a word
+
+  /// The shape starting at `start`, the first byte of a word; most specific first, so a JWT
+  /// after `Bearer ` is reported as a JWT.
+  func shape(at start: Int) -> CredentialShape? {
+    if let specific = specificShape(at: start) { return specific }
+    switch bytes[start] | 0x20 {
+    case UInt8(ascii: "b"):
+      return authorization("bearer", .bearerToken, at: start)
+        ?? authorization("basic", .basicCredentials, at: start)
+    case UInt8(ascii: "t"):
+      return authorization("token", .tokenCredentials, at: start)
+    default:
+      return nil
+    }
+  }
+
+  /// Shapes recognised by a fixed prefix.
+  func specificShape(at start: Int) -> CredentialShape? {
+    switch bytes[start] {
+    case UInt8(ascii: "A"):
+      if has("AKIA", at: start) || has("ASIA", at: start) {
+        return fixed(.awsAccessKey, at: start, label: 4, length: 16, ByteClass.isUpperOrDigit)
+      }
+      if has("AIza", at: start) {
+        return fixed(.googleAPIKey, at: start, label: 4, length: 35, { isURLSafeBase64($0) })
+      }
+    case UInt8(ascii: "g"):
+      if has("github_pat_", at: start) {
+        return open(.gitHubToken, at: start, label: 11, minimum: 20, { isWord($0) })
+      }
+      if has("gh", at: start), start + 3 < count, bytes[start + 3] == UInt8(ascii: "_"),
+        "opusr".utf8.contains(bytes[start + 2])
+      {
+        return open(.gitHubToken, at: start, label: 4, minimum: 20, { isWord($0) })
+      }
+      // GitLab's prefixes: personal, runner, deploy, feed, trigger, CI/CD job tokens.
+      for prefix in Self.gitLabPrefixes where has(prefix, at: start) {
+        return open(
+          .gitLabToken, at: start, label: prefix.utf8CodeUnitCount, minimum: 20,
+          { isURLSafeBase64($0) })
+      }
+    case UInt8(ascii: "x"):
+      if has("xox", at: start), start + 4 < count, bytes[start + 4] == UInt8(ascii: "-"),
+        "abprs".utf8.contains(bytes[start + 3])
+      {
+        return open(.slackToken, at: start, label: 5, minimum: 10, ByteClass.isAlphanumericOrDash)
+      }
+    case UInt8(ascii: "s"), UInt8(ascii: "r"):
+      // Every prefix below has a `k` second; most words starting with `s` or `r` do not.
+      guard start + 1 < count, bytes[start + 1] == UInt8(ascii: "k") else { break }
+      for prefix in Self.stripePrefixes where has(prefix, at: start) {
+        return open(.stripeKey, at: start, label: 8, minimum: 10, ByteClass.isAlphanumeric)
+      }
+      for prefix in Self.openAIPrefixes where has(prefix, at: start) {
+        return open(
+          .openAIKey, at: start, label: prefix.utf8CodeUnitCount, minimum: 20,
+          { isURLSafeBase64($0) })
+      }
+    case UInt8(ascii: "n"):
+      if has("npm_", at: start) {
+        return fixed(.npmToken, at: start, label: 4, length: 36, ByteClass.isAlphanumeric)
+      }
+    case UInt8(ascii: "e"):
+      return jsonWebToken(at: start)
+    case UInt8(ascii: "h"):
+      // A Slack incoming webhook's URL is its credential: `T…/B…/` and the secret after them.
+      if has("hooks.slack.com/services/", at: start) {
+        return open(
+          .slackToken, at: start, label: 25, minimum: 20,
+          { ByteClass.isAlphanumeric($0) || $0 == UInt8(ascii: "/") })
+      }
+    case UInt8(ascii: "M"):
+      return derPrivateKey(at: start)
+    case UInt8(ascii: "P"):
+      return puttyPrivateLines(at: start)
+    default:
+      break
+    }
+    return nil
+  }
+
+  private static let gitLabPrefixes: [StaticString] = [
+    "glpat-", "glrt-", "gldt-", "glft-", "glptt-", "glcbt-", "glsoat-",
+  ]
+  private static let stripePrefixes: [StaticString] = [
+    "sk_live_", "sk_test_", "rk_live_", "rk_test_",
+  ]
+  private static let openAIPrefixes: [StaticString] = [
+    "sk-proj-", "sk-svcacct-", "sk-admin-", "sk-",
+  ]
+
+  /// `label` then exactly `length` bytes of `allowed`, not followed by another.
+  func fixed(
+    _ kind: CredentialKind, at start: Int, label: Int, length: Int, _ allowed: (UInt8) -> Bool
+  ) -> CredentialShape? {
+    let end = run(from: start + label, allowed)
+    // A token must not go on as a longer word; an `_` its alphabet lacks ends it, as in a name
+    // built from it (`npm_…_api_key`).
+    guard end - start - label == length,
+      end == count || !isWord(bytes[end])
+        || (bytes[end] == UInt8(ascii: "_") && !allowed(UInt8(ascii: "_")))
+    else {
+      return nil
+    }
+    return CredentialShape(kind: kind, whole: start..<end, secret: start + label..<end)
+  }
+
+  /// `label` then at least `minimum` bytes of `allowed`.
+  func open(
+    _ kind: CredentialKind, at start: Int, label: Int, minimum: Int, _ allowed: (UInt8) -> Bool
+  ) -> CredentialShape? {
+    let end = run(from: start + label, allowed)
+    guard end - start - label >= minimum else { return nil }
+    return CredentialShape(kind: kind, whole: start..<end, secret: start + label..<end)
+  }
+
+  /// Three base64url segments joined by dots whose first decodes to a JSON object: a JWT with
+  /// any header (`eyJ…` for `{"`, `ewo…` for `{` and a newline, `IHsi…` for a space before
+  /// it); the signature may be empty. A dot may be spelled `%2E`, as in a URL, and a segment may
+  /// go on over a line break (a token wrapped in a log or a JSON string's `\n`).
+  func jsonWebToken(at start: Int) -> CredentialShape? {
+    let headerEnd = segmentEnd(from: start)
+    guard headerEnd - start >= 8, let dot = dotLength(at: headerEnd) else { return nil }
+    let payloadEnd = segmentEnd(from: headerEnd + dot)
+    guard payloadEnd > headerEnd + dot, let secondDot = dotLength(at: payloadEnd) else {
+      return nil
+    }
+    let end = segmentEnd(from: payloadEnd + secondDot)
+    guard decodesToJSONObject(start..<headerEnd) else { return nil }
+    let label = bytes[start] == UInt8(ascii: "e") ? 3 : 0
+    return CredentialShape(kind: .jsonWebToken, whole: start..<end, secret: start + label..<end)
+  }
+
+  /// Where a JWT's segment from `start` ends: base64url characters, over line breaks (real, or
+  /// a JSON string's `\n`) followed by more of them.
+  func segmentEnd(from start: Int) -> Int {
+    var end = run(from: start, class: ByteClass.urlSafe)
+    while end > start, let gap = lineBreakLength(at: end), end + gap < count,
+      isURLSafeBase64(bytes[end + gap])
+    {
+      end = run(from: end + gap, class: ByteClass.urlSafe)
+    }
+    return end
+  }
+
+  /// The length of a line break at `index` and the indentation after it: `\n`, `\r\n`, or
+  /// their escapes in a JSON string.
+  func lineBreakLength(at index: Int) -> Int? {
+    var end = index
+    while end < count {
+      if bytes[end] == UInt8(ascii: "\\"), end + 1 < count,
+        bytes[end + 1] == UInt8(ascii: "n") || bytes[end + 1] == UInt8(ascii: "r")
+      {
+        end += 2
+      } else if bytes[end] == 0x0A || bytes[end] == 0x0D {
+        end += 1
+      } else {
+        break
+      }
+    }
+    guard end > index else { return nil }
+    while end < count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+    return end - index
+  }
+
+  /// The length of a dot at `index`: `.`, or `%2E` in either case.
+  func dotLength(at index: Int) -> Int? {
+    guard index < count else { return nil }
+    if bytes[index] == UInt8(ascii: ".") { return 1 }
+    if hasIgnoringCase("%2e", at: index) { return 3 }
+    return nil
+  }
+
+  /// Whether base64url `range`, line breaks skipped, decodes to text that starts with `{` and
+  /// ends with `}`.
+  func decodesToJSONObject(_ range: Range<Int>) -> Bool {
+    guard let data = Base64Run.decode(bytes, range) else { return false }
+    let trimmed = data.filter { !ByteClass.isSpace($0) }
+    return trimmed.first == UInt8(ascii: "{") && trimmed.last == UInt8(ascii: "}")
+  }
+
+  // MARK: Tokens no prefix names
+
+  /// Whether a byte after a word may lead to a JWT's next segment.
+  @inline(__always)
+  static func mayFollowSegment(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%") || byte == 0x0A || byte == 0x0D
+      || byte == UInt8(ascii: "\\")
+  }
+
+  /// A credential no prefix the scanner knows names, around the word `wordStart..<wordEnd`: a
+  /// JWT with any header, base64 that decodes to text holding a credential, or a vendor-style
+  /// token (``VendorToken``). `floor` is where the last shape found ended.
+  func unnamedToken(
+    wordAt wordStart: Int, wordEnd: Int, after floor: Int, checkedThrough: inout Int
+  ) -> CredentialShape? {
+    if let token = jsonWebToken(at: wordStart) { return token }
+    guard wordEnd - wordStart >= 20 else { return nil }
+    // Base64 of text is judged by the text: a credential inside makes it one. The URL-safe
+    // alphabet is tried first, so a path's `/` after base64 does not end it out of step.
+    // A run may start anywhere in a group of four: the rest of a wrapper an echo search cut
+    // (`…PGtleT4+<redacted:key>8L2tleT4…` holds base64 of text on each side of a placeholder)
+    // decodes to text only from the right one, so each of the four is tried. Random bytes (a
+    // token) read as text from none.
+    for alphabet in [ByteClass.urlSafe, ByteClass.base64 | ByteClass.urlSafe] {
+      let base64End = mimeLinesEnd(from: wordStart, class: alphabet)
+      guard base64End - wordStart >= 24 else { continue }
+      for skip in 0..<4 {
+        let from = wordStart + skip
+        guard let head = Base64Run.decode(bytes, from..<min(base64End, from + 64)),
+          Base64Run.isText(head), let decoded = Base64Run.decode(bytes, from..<base64End)
+        else { continue }
+        checkedThrough = base64End
+        var end = base64End
+        while end < count, bytes[end] == UInt8(ascii: "="), end - base64End < 2 { end += 1 }
+        let inner = decoded.withUnsafeBufferPointer { CredentialShape.find(in: $0) }
+        guard let first = inner.first else {
+          guard let opening, decoded.withUnsafeBufferPointer(opening) else { return nil }
+          return CredentialShape(
+            kind: .redactionRule, whole: wordStart..<end, secret: wordStart..<end)
+        }
+        return CredentialShape(kind: first.kind, whole: wordStart..<end, secret: wordStart..<end)
+      }
+    }
+    // The token's run reaches back over its prefix (`SG.`, `pypi-`), never into a shape found.
+    var start = wordStart
+    while start > floor, wordStart - start < 64, isTokenRunByte(bytes[start - 1]) { start -= 1 }
+    var end = wordEnd
+    while end < count, isTokenRunByte(bytes[end]) { end += 1 }
+    // A run of `.`, `_` or `-` ending the run is punctuation, not the token's.
+    while end > wordEnd, VendorToken.isSeparator(bytes[end - 1]) { end -= 1 }
+    checkedThrough = end
+    // A piece of standard base64 (an image, a signature, a nonce) is random too, and no
+    // token's: it meets `+` or padding.
+    if let blobEnd = base64BlobEnd(around: start..<end) {
+      checkedThrough = blobEnd
+      return nil
+    }
+    guard VendorToken.isToken(in: bytes, run: start..<end) else { return nil }
+    return CredentialShape(kind: .vendorToken, whole: start..<end, secret: start..<end)
+  }
+
+  /// Where the standard base64 that `run` is a piece of ends, when it is one: the run of base64
+  /// around it holds a `+` or ends in `=` padding.
+  func base64BlobEnd(around run: Range<Int>) -> Int? {
+    let before = run.lowerBound > 0 ? bytes[run.lowerBound - 1] : 0
+    let after = run.upperBound < count ? bytes[run.upperBound] : 0
+    let slash = UInt8(ascii: "/")
+    let plus = UInt8(ascii: "+")
+    let equals = UInt8(ascii: "=")
+    guard before == slash || before == plus || after == slash || after == plus || after == equals
+    else { return nil }
+    var start = run.lowerBound
+    while start > 0, isBase64(bytes[start - 1]) { start -= 1 }
+    let end = self.run(from: run.upperBound, class: ByteClass.base64)
+    var padded = end
+    while padded < count, bytes[padded] == equals, padded - end < 2 { padded += 1 }
+    // `=` then more of a word is an assignment or a checksum (`ATATT3x…=A1B2C3D4`), not padding.
+    let isPadding =
+      padded > end && (padded == count || !(isWord(bytes[padded]) || bytes[padded] == plus))
+    // Pieces split by `/` alone are a path's when the token is most of it
+    // (`/api/webhooks/123/<token>`), and a blob's when many pieces of the like make it up.
+    let isBlob = end - start >= 64 && end - start >= 2 * run.count
+    guard isPadding || isBlob || bytes[start..<end].contains(plus) else { return nil }
+    return padded
+  }
+
+  func isTokenRunByte(_ byte: UInt8) -> Bool {
+    isWord(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+  }
+
+  /// A bare base64 DER private key (`MIIEvQIBADAN…`, `MHcCAQEE…`): a SEQUENCE whose first
+  /// member is a version number 0 or 1 followed by an algorithm (PKCS #8), a modulus (PKCS #1)
+  /// or the key's octets (SEC 1). A certificate or public key starts with a SEQUENCE instead of
+  /// the version, and is not reported.
+  func derPrivateKey(at start: Int) -> CredentialShape? {
+    let headEnd = run(from: start, class: ByteClass.base64)
+    guard headEnd - start >= 16, let head = Base64Run.decode(bytes, start..<start + 16) else {
+      return nil
+    }
+    var offset: Int
+    switch head[1] {
+    case 0x82: offset = 4
+    case 0x81: offset = 3
+    case 0..<0x80: offset = 2
+    default: return nil
+    }
+    guard head[0] == 0x30, head[offset] == 0x02, head[offset + 1] == 0x01,
+      head[offset + 2] <= 0x01, [0x30, 0x02, 0x04].contains(head[offset + 3])
+    else { return nil }
+    // The key runs on over line breaks, as a PEM body without its armour does.
+    var end = headEnd
+    while let gap = lineBreakLength(at: end), end + gap < count, isBase64(bytes[end + gap]) {
+      end = run(from: end + gap, class: ByteClass.base64)
+    }
+    while end < count, bytes[end] == UInt8(ascii: "=") { end += 1 }
+    guard end - start >= 64 else { return nil }
+    return CredentialShape(kind: .privateKey, whole: start..<end, secret: start..<end)
+  }
+
+  /// A PuTTY key file's `Private-Lines: N` and the N lines of base64 after it.
+  func puttyPrivateLines(at start: Int) -> CredentialShape? {
+    guard has("Private-Lines:", at: start) else { return nil }
+    var end = start + 14
+    while end < count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+    let digitsStart = end
+    while end < count, ASCIIByte.isDigit(bytes[end]), end - digitsStart < 4 { end += 1 }
+    guard end > digitsStart else { return nil }
+    let lines = Int(String(decoding: bytes[digitsStart..<end], as: UTF8.self)) ?? 0
+    let secretStart = end
+    for _ in 0..<lines {
+      guard let gap = lineBreakLength(at: end), end + gap < count, isBase64(bytes[end + gap])
+      else { break }
+      end = run(from: end + gap, class: ByteClass.base64)
+      while end < count, bytes[end] == UInt8(ascii: "=") { end += 1 }
+    }
+    guard end > secretStart else { return nil }
+    return CredentialShape(kind: .privateKey, whole: start..<end, secret: secretStart..<end)
+  }
+
+  /// An authorization scheme word (`Bearer`, `Basic`, `Token`, any case), white space, and a
+  /// credential. A `Token` credential must mix letters and digits, and a `Basic` one must
+  /// decode to `user:password`, so prose such as "token authentication" or "Basic plan" is not
+  /// reported.
+  func authorization(_ scheme: StaticString, _ kind: CredentialKind, at start: Int)
+    -> CredentialShape?
+  {
+    guard hasIgnoringCase(scheme, at: start) else { return nil }
+    var secretStart = start + scheme.utf8CodeUnitCount
+    guard secretStart < count, ByteClass.isSpace(bytes[secretStart]) else { return nil }
+    while secretStart < count, ByteClass.isSpace(bytes[secretStart]) { secretStart += 1 }
+    guard secretStart < count else { return nil }
+    if isWord(bytes[secretStart]), let specific = specificShape(at: secretStart) {
+      return specific
+    }
+    var end = run(
+      from: secretStart, class: kind == .basicCredentials ? ByteClass.base64 : ByteClass.token)
+    let body = end - secretStart
+    var padding = 0
+    while end < count, bytes[end] == UInt8(ascii: "="),
+      padding < (kind == .basicCredentials ? 2 : 64)
+    {
+      end += 1
+      padding += 1
+    }
+    // A value masked already right after the run stands for characters the run went on with
+    // (`Bearer abc123password=••••(6 chars)` was `…password=secret`), so it is not the
+    // credential's end: taken for one, masking that text again masked more.
+    guard
+      end == count
+        || !(isTokenCharacter(bytes[end]) || bytes[end] == UInt8(ascii: "=")
+          || has("••••", at: end))
+    else { return nil }
+    let secret = secretStart..<end
+    switch kind {
+    case .basicCredentials:
+      guard body >= 6,
+        let data = Data(base64Encoded: String(decoding: bytes[secret], as: UTF8.self)),
+        data.contains(UInt8(ascii: ":"))
+      else { return nil }
+    case .tokenCredentials:
+      guard body >= 12, bytes[secret].contains(where: ASCIIByte.isDigit),
+        bytes[secret].contains(where: ASCIIByte.isLetter)
+      else { return nil }
+    default:
+      guard body >= 12 else { return nil }
+    }
+    return CredentialShape(kind: kind, whole: start..<end, secret: secret)
+  }
+
+  // MARK: Detectors that start at punctuation
+
+  /// `-----BEGIN … PRIVATE KEY-----`; the secret is the header after `-----BEGIN `, which is
+  /// all a scan needs to refuse the key that follows.
+  func privateKey(at start: Int) -> CredentialShape? {
+    guard has("-----BEGIN", at: start), let gap = spaceLength(at: start + 10) else { return nil }
+    let nameStart = start + 10 + gap
+    var name = ""
+    var nameEnd = nameStart
+    while nameEnd < count {
+      if ByteClass.isUpperOrDigit(bytes[nameEnd]) {
+        name.unicodeScalars.append(Unicode.Scalar(bytes[nameEnd]))
+        nameEnd += 1
+      } else if let gap = spaceLength(at: nameEnd) {
+        name += " "
+        nameEnd += gap
+      } else {
+        break
+      }
+    }
+    guard has("-----", at: nameEnd) else { return nil }
+    guard name.hasSuffix("PRIVATE KEY") || name.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
+    return CredentialShape(
+      kind: .privateKey, whole: start..<nameEnd + 5, secret: nameStart..<nameEnd + 5)
+  }
+
+  /// The length of the space at `index` as a PEM label may spell it: a space, or a URL's or a
+  /// form's `%20` or `+`, so a key sent in a query or a form body is still seen.
+  private func spaceLength(at index: Int) -> Int? {
+    guard index < count else { return nil }
+    if bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "+") { return 1 }
+    return has("%20", at: index) ? 3 : nil
+  }
+
+  /// `scheme://user:password@host`, or a user name long enough to be a token
+  /// (`https://TOKEN@host`); a placeholder in the user information is not reported.
+  func userinfo(colonAt colon: Int) -> CredentialShape? {
+    guard has("://", at: colon) else { return nil }
+    var schemeStart = colon
+    while schemeStart > 0, ASCIIByte.isSchemeCharacter(bytes[schemeStart - 1]) { schemeStart -= 1 }
+    guard schemeStart < colon, ASCIIByte.isLetter(bytes[schemeStart]) else { return nil }
+    let infoStart = colon + 3
+    let infoEnd = run(from: infoStart, class: ByteClass.authority)
+    guard infoEnd < count, bytes[infoEnd] == UInt8(ascii: "@"), infoEnd > infoStart else {
+      return nil
+    }
+    let info = bytes[infoStart..<infoEnd]
+    if let separator = info.firstIndex(of: UInt8(ascii: ":")) {
+      guard separator + 1 < infoEnd else { return nil }
+    } else if info.count < 16 {
+      return nil
+    }
+    let text = String(decoding: info, as: UTF8.self)
+    guard !RedactionPlaceholder.isPresent(in: text) else { return nil }
+    return CredentialShape(
+      kind: .urlUserinfo, whole: schemeStart..<infoEnd, secret: infoStart..<infoEnd)
+  }
+
+  // MARK: AWS secret keys
+
+  /// 40 characters of base64 with upper- and lower-case letters and a digit, within 100 bytes
+  /// after `aws` or `secret` or on either side of an access key ID (`AKIA…`, which AWS's
+  /// credential files and exports put beside it), anywhere when the value's name says so, and
+  /// alone: a text that is nothing but such a key (a header's or a parameter's whole value).
+  func awsSecretKeys(nameContext: Bool, avoiding taken: [CredentialShape]) -> [CredentialShape] {
+    var windows: [Range<Int>]
+    if nameContext || count == 40 {
+      windows = [0..<count]
+    } else {
+      windows = keywordPositions().map { $0..<min(count, $0 + 100) }
+      for id in taken where id.kind == .awsAccessKey {
+        windows.append(max(0, id.whole.lowerBound - 100)..<min(count, id.whole.upperBound + 100))
+      }
+      windows.sort { $0.lowerBound < $1.lowerBound }
+    }
+    var found: [CredentialShape] = []
+    var index = 0
+    for window in windows {
+      index = max(index, window.lowerBound)
+      while index < window.upperBound {
+        guard isBase64(bytes[index]),
+          index == 0 || !isBase64(bytes[index - 1]),
+          !isEscapedSlash(at: index)
+        else {
+          index += 1
+          continue
+        }
+        // JSON may write `/` as `\/` (Foundation on Linux does): the escape is part of the run,
+        // so a key holding one is 40 characters still, and the pieces between the escapes of a
+        // longer blob are no key.
+        var end = index
+        var length = 0
+        while end < count {
+          if isBase64(bytes[end]) {
+            end += 1
+          } else if isEscapedSlash(at: end + 1) {
+            end += 2
+          } else {
+            break
+          }
+          length += 1
+        }
+        let key = bytes[index..<end]
+        if length == 40, end == count || bytes[end] != UInt8(ascii: "="),
+          !endsWrappedBase64(lineAt: index),
+          key.contains(where: ASCIIByte.isDigit),
+          key.contains(where: { (0x41...0x5A).contains($0) }),
+          key.contains(where: { (0x61...0x7A).contains($0) }),
+          !taken.contains(where: { $0.whole.overlaps(index..<end) })
+        {
+          found.append(
+            CredentialShape(kind: .awsSecretKey, whole: index..<end, secret: index..<end))
+        }
+        index = end
+      }
+    }
+    return found
+  }
+
+  /// Whether `index` holds the `/` of a JSON escape `\/`.
+  func isEscapedSlash(at index: Int) -> Bool {
+    index > 0 && index < count && bytes[index] == UInt8(ascii: "/")
+      && bytes[index - 1] == UInt8(ascii: "\\")
+  }
+
+  /// Whether the line starting at `index` follows a line of 60 or more base64 characters and
+  /// nothing else: the last line of a blob wrapped at 64 or 76 (MIME, PEM) is 40 characters
+  /// one time in 76, and no AWS key. A key on its own line follows a line with a name in it.
+  func endsWrappedBase64(lineAt index: Int) -> Bool {
+    var end = index
+    guard end > 0, bytes[end - 1] == UInt8(ascii: "\n") else { return false }
+    end -= 1
+    if end > 0, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    var start = end
+    while start > 0, isBase64(bytes[start - 1]) { start -= 1 }
+    return end - start >= 60 && (start == 0 || bytes[start - 1] == UInt8(ascii: "\n"))
+  }
+
+  /// Where `aws` or `secret` ends, in any case.
+  ///
+  /// Every scan of a body runs this over all of it, so eight positions are tested at once: only
+  /// where an `a` comes before a `w` or an `s` before an `e` (either case) are bytes compared.
+  func keywordPositions() -> [Int] {
+    var positions: [Int] = []
+    var index = 0
+    let lowerCase = ByteWord.ones &* 0x20
+    while index + 2 < count {
+      if index + 9 <= count {
+        // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
+        // `W`, `S` and `E` onto the letters compared.
+        let first = ByteWord.load(bytes, at: index) | lowerCase
+        let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        let pairs =
+          ByteWord.matches(first, UInt8(ascii: "a")) & ByteWord.matches(second, UInt8(ascii: "w"))
+          | ByteWord.matches(first, UInt8(ascii: "s")) & ByteWord.matches(second, UInt8(ascii: "e"))
+        guard pairs != 0 else {
+          index += 8
+          continue
+        }
+        index += ByteWord.firstFlagged(pairs)
+      }
+      let byte = bytes[index] | 0x20
+      if byte == UInt8(ascii: "a"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"),
+        hasIgnoringCase("aws", at: index)
+      {
+        positions.append(index + 3)
+      } else if byte == UInt8(ascii: "s"), bytes[index + 1] | 0x20 == UInt8(ascii: "e"),
+        hasIgnoringCase("secret", at: index)
+      {
+        positions.append(index + 6)
+      }
+      index += 1
+    }
+    return positions
+  }
+
+  // MARK: Placeholders
+
+  /// The end of a `<redacted:NAME>`, `%3Credacted:NAME%3E` or `%3Credacted%3ANAME%3E` placeholder whose word
+  /// `redacted` starts at `start`, so its name is never read as a credential.
+  func placeholderEnd(wordAt start: Int) -> Int? {
+    let first = bytes[start] | 0x20
+    guard first == UInt8(ascii: "r") || first == UInt8(ascii: "3") else { return nil }
+    let angle: Bool
+    var end: Int
+    if hasIgnoringCase("redacted:", at: start), start >= 1, bytes[start - 1] == UInt8(ascii: "<") {
+      angle = true
+      end = start + 9
+    } else if hasIgnoringCase("3Credacted:", at: start), start >= 1,
+      bytes[start - 1] == UInt8(ascii: "%")
+    {
+      angle = false
+      end = start + 11
+    } else if hasIgnoringCase("3Credacted%3A", at: start), start >= 1,
+      bytes[start - 1] == UInt8(ascii: "%")
+    {
+      angle = false
+      end = start + 13
+    } else {
+      return nil
+    }
+    while end < count {
+      if angle, bytes[end] == UInt8(ascii: ">") { return end + 1 }
+      if !angle, hasIgnoringCase("%3E", at: end) { return end + 3 }
+      if ByteClass.isSpace(bytes[end]) || bytes[end] == UInt8(ascii: "\"") { return end }
+      end += 1
+    }
+    return end
+  }
+
+  // MARK: Byte helpers
+
+  /// Where the run of bytes from `start` whose ``ByteClass`` flags include `flag` ends.
+  /// The end of the base64 run from `start`, carried over line breaks as MIME writes base64
+  /// (76 characters a line, `\r\n` or `\n` between): each full line of 16 characters or more
+  /// that a line break and more base64 follow goes on into the next line.
+  func mimeLinesEnd(from start: Int, class flag: UInt8) -> Int {
+    var end = run(from: start, class: flag)
+    var lineStart = start
+    while end < count, end - lineStart >= 16 {
+      var next = end
+      if bytes[next] == 0x0D { next += 1 }
+      guard next < count, bytes[next] == 0x0A else { break }
+      next += 1
+      let more = run(from: next, class: flag)
+      guard more > next else { break }
+      lineStart = next
+      end = more
+    }
+    return end
+  }
+
+  func run(from start: Int, class flag: UInt8) -> Int {
+    var end = start
+    while end < count, classes[Int(bytes[end])] & flag != 0 { end += 1 }
+    return end
+  }
+
+  func run(from start: Int, _ allowed: (UInt8) -> Bool) -> Int {
+    var end = start
+    while end < count, allowed(bytes[end]) { end += 1 }
+    return end
+  }
+
+  /// Whether `literal` is at `start`. A `StaticString`, read through its pointer: iterating a
+  /// `String`'s UTF-8 here was an eighth of a large scan.
+  func has(_ literal: StaticString, at start: Int) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard start + length <= count else { return false }
+    let pointer = literal.utf8Start
+    for offset in 0..<length where bytes[start + offset] != pointer[offset] { return false }
+    return true
+  }
+
+  /// Whether `literal` is at `start`, ASCII letters compared in any case.
+  func hasIgnoringCase(_ literal: StaticString, at start: Int) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard start + length <= count else { return false }
+    let pointer = literal.utf8Start
+    for offset in 0..<length
+    where ByteClass.folded(bytes[start + offset]) != ByteClass.folded(pointer[offset]) {
+      return false
+    }
+    return true
+  }
+}
+
+/// ASCII character classes by table, the scan's only per-byte work.
+private enum ByteClass {
+  static let word: UInt8 = 1
+  static let base64: UInt8 = 2
+  static let urlSafe: UInt8 = 4
+  static let token: UInt8 = 8
+  static let authority: UInt8 = 16
+  /// The first letters of every word-started shape and of `redacted` in a placeholder.
+  static let shapeStart: UInt8 = 32
+
+  static let table: [UInt8] = (0..<256).map { value in
+    let byte = UInt8(value)
+    let alphanumeric = isAlphanumeric(byte)
+    var flags: UInt8 = 0
+    if alphanumeric || byte == UInt8(ascii: "_") { flags |= word }
+    if alphanumeric || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") { flags |= base64 }
+    if alphanumeric || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") { flags |= urlSafe }
+    if alphanumeric || "._~+/-".utf8.contains(byte) { flags |= token }
+    // Everything that may sit in user information: not a delimiter, space, quote or bracket.
+    if byte > 0x20, byte < 0x7F, !"/?#@\"'<>\\[]{}`|^ ".utf8.contains(byte) { flags |= authority }
+    if "AgxsrnebBtTR3hMP".utf8.contains(byte) { flags |= shapeStart }
+    return flags
+  }
+
+  /// ``table``'s bytes at an address that stays valid for the whole process; never written
+  /// after this, so any thread may read them.
+  private static let storage = Unchecked<UnsafePointer<UInt8>>(
+    {
+      let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+      storage.initialize(from: table, count: 256)
+      return UnsafePointer(storage)
+    }())
+  static var pointer: UnsafePointer<UInt8> { storage.value }
+
+  /// The byte with ASCII letters lower-cased.
+  static func folded(_ byte: UInt8) -> UInt8 { ASCIIByte.isLetter(byte) ? byte | 0x20 : byte }
+  static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte)
+  }
+  static func isAlphanumericOrDash(_ byte: UInt8) -> Bool {
+    isAlphanumeric(byte) || byte == UInt8(ascii: "-")
+  }
+  static func isUpperOrDigit(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || ASCIIByte.isDigit(byte)
+  }
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}

@@ -1,0 +1,191 @@
+/// A vendor-style token with no fixed prefix the scanner knows: a short prefix (`SG.`, `hvs.`,
+/// `dop_v1_`, `pypi-`, `GOCSPX-`, `SK`, `key-`) and a long run of random characters, or a run
+/// long and random enough on its own (`EAAC…`, `ATATT3x…`).
+///
+/// One judgement for the scanner (which refuses the write) and the log masker (which masks what
+/// is printed), so what one lets through the other does not either. Vendors invent prefixes
+/// faster than a list can follow, so the run after the prefix is what is judged: its length and
+/// how random its characters look. The line is drawn just above the identifiers a cassette holds
+/// everywhere: a Stripe-style object id (`pi_` and 24 characters), a ULID or TypeID (26
+/// characters of one case), a UUID (segments of 8 to 12), a hex digest with no prefix, a hex
+/// name before a file extension (`main.3f9a….js`), and words joined by `_`, `-`, `.` or case
+/// (`getUserProfileSettingsV2`).
+enum VendorToken {
+  /// The shortest random segment taken for a secret after a prefix, mixing upper and lower case:
+  /// longer than a Stripe object id's 24.
+  static let mixedCaseMinimum = 25
+  /// The same for a segment of one case and digits: longer than a ULID's or TypeID's 26.
+  static let singleCaseMinimum = 27
+  /// The shortest segment taken for a secret with no prefix before it.
+  static let unprefixedMinimum = 32
+  /// A hex segment: as long as an MD5 digest, and only after a prefix, since a bare digest is no
+  /// secret.
+  static let hexMinimum = 32
+  /// The longest prefix: `AGE-SECRET-KEY-1`, `dp.st.prd.`, Airtable's `pat` and 14 characters.
+  static let prefixMaximum = 20
+
+  /// Whether `bytes[run]`, a maximal run of letters, digits, `_`, `-` and `.`, is a token; it is
+  /// masked whole, prefix and all, since a prefix may hold part of the secret (Airtable's
+  /// `pat…` id, Postman's `PMAK-…-`).
+  static func isToken(in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>) -> Bool {
+    guard run.count >= 20 else { return false }
+    // The prefix runs to the first separator when what stands before it is short.
+    var bodyStart = run.lowerBound
+    if let first = bytes[run].firstIndex(where: isSeparator),
+      first > run.lowerBound, first - run.lowerBound < prefixMaximum
+    {
+      bodyStart = first + 1
+      if isDigestWord(bytes[run.lowerBound..<first]) { return false }
+    }
+    let prefixed = bodyStart > run.lowerBound
+    let body = bodyStart..<run.upperBound
+    // A file's name: `main.3f9a….js`, `avatar_5d41….png`.
+    if let dot = bytes[body].lastIndex(of: UInt8(ascii: ".")), run.upperBound - dot <= 5,
+      dot + 1 < run.upperBound, bytes[dot + 1..<run.upperBound].allSatisfy(ASCIIByte.isLetter)
+    {
+      return false
+    }
+    // The body as one run: base64url draws `-` and `_` as characters, one in 32. Words joined
+    // by separators, and UUIDs, have one every few characters.
+    let separators = bytes[body].reduce(0) { $0 + (isSeparator($1) ? 1 : 0) }
+    if separators * 10 <= body.count + 20,
+      judges(bytes, body, prefixed: prefixed, beforeExtension: false)
+    {
+      return true
+    }
+    var segmentStart = bodyStart
+    var index = bodyStart
+    while index <= run.upperBound {
+      if index == run.upperBound || isSeparator(bytes[index]) {
+        let segment = segmentStart..<index
+        // A hex name before a file's extension (`main.3f9a….js`) is no key.
+        let beforeExtension = index < run.upperBound && bytes[index] == UInt8(ascii: ".")
+        if judges(bytes, segment, prefixed: prefixed, beforeExtension: beforeExtension) {
+          return true
+        }
+        segmentStart = index + 1
+      }
+      index += 1
+    }
+    // Letters glued to a hex run (`SK` and 32 hex digits, `dapi…`): the letters are the prefix.
+    if !prefixed, let hex = hexTail(bytes, run), hex.lowerBound > run.lowerBound,
+      hex.lowerBound - run.lowerBound <= 8,
+      bytes[run.lowerBound..<hex.lowerBound].allSatisfy(ASCIIByte.isLetter),
+      !isDigestWord(bytes[run.lowerBound..<hex.lowerBound]),
+      hex.count >= hexMinimum, isRandom(bytes, hex, hex: true)
+    {
+      return true
+    }
+    return false
+  }
+
+  /// Whether one segment of a token's body is a secret.
+  private static func judges(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ segment: Range<Int>, prefixed: Bool,
+    beforeExtension: Bool
+  ) -> Bool {
+    guard segment.count >= mixedCaseMinimum else { return false }
+    var upper = 0
+    var lower = 0
+    var digits = 0
+    var hexLetters = 0
+    var length = 0
+    for byte in bytes[segment] where !isSeparator(byte) {
+      length += 1
+      if ASCIIByte.isDigit(byte) {
+        digits += 1
+      } else if byte >= 0x41, byte <= 0x5A {
+        upper += 1
+        if byte <= 0x46 { hexLetters += 1 }
+      } else {
+        lower += 1
+        if byte <= 0x66 { hexLetters += 1 }
+      }
+    }
+    let isHex = digits + hexLetters == length && (upper == 0 || lower == 0)
+    if isHex {
+      // A digest stands alone, or is named by the prefix beside it (`sha256-`), or is a file's
+      // name (`main.3f9a….js`).
+      guard prefixed, !beforeExtension, length >= hexMinimum else { return false }
+      return isRandom(bytes, segment, hex: true)
+    }
+    let minimum: Int
+    if upper > 0, lower > 0 {
+      minimum = prefixed ? mixedCaseMinimum : unprefixedMinimum
+      // Words joined by case hold few capitals: `getUserProfileSettings`.
+      guard min(upper, lower) * 5 >= upper + lower else { return false }
+    } else if digits > 0, upper + lower > 0 {
+      minimum = prefixed ? singleCaseMinimum : unprefixedMinimum
+    } else {
+      return false
+    }
+    return length >= minimum && isRandom(bytes, segment, hex: false)
+  }
+
+  /// Whether the characters change class (upper, lower, digit) as often as random ones do:
+  /// words, joined by case or written in capitals, run long in one class.
+  private static func isRandom(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, hex: Bool)
+    -> Bool
+  {
+    var runs = 1
+    var previous = characterClass(bytes[range.lowerBound])
+    var length = 1
+    var sawUpper = false
+    var sawLower = false
+    for byte in bytes[range.dropFirst()] where !isSeparator(byte) {
+      let current = characterClass(byte)
+      if current != previous { runs += 1 }
+      previous = current
+      length += 1
+      if current == 1 { sawUpper = true }
+      if current == 2 { sawLower = true }
+    }
+    // Mean class runs: random base62 about 1.6 (under 2.6 in 99 of 100), words joined by case
+    // 3.7; random base36 or hex about 2.4 (under 5.4 in 99 of 100), words in capitals 17.
+    let meanRun = Double(length) / Double(runs)
+    if hex { return meanRun <= 6 && runs >= 4 }
+    return sawUpper && sawLower ? meanRun <= 3 : meanRun <= 6
+  }
+
+  private static func characterClass(_ byte: UInt8) -> UInt8 {
+    if ASCIIByte.isDigit(byte) { return 0 }
+    return byte <= 0x5A ? 1 : 2
+  }
+
+  /// The longest run of hex digits, of one case, that ends `run`.
+  private static func hexTail(_ bytes: UnsafeBufferPointer<UInt8>, _ run: Range<Int>)
+    -> Range<Int>?
+  {
+    var start = run.upperBound
+    var upper = false
+    var lower = false
+    while start > run.lowerBound, ASCIIByte.isHexDigit(bytes[start - 1]) {
+      let byte = bytes[start - 1]
+      if ASCIIByte.isLetter(byte) {
+        if byte < 0x60 { upper = true } else { lower = true }
+      }
+      if upper && lower { break }
+      start -= 1
+    }
+    return start < run.upperBound ? start..<run.upperBound : nil
+  }
+
+  static func isSeparator(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+  }
+
+  /// Whether a prefix names a digest or a revision (`sha256-`, `md5_`, `etag-`, `commit-`), whose
+  /// hex or base64 is public by design.
+  private static func isDigestWord(_ prefix: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    guard prefix.count <= 8 else { return false }
+    let word = String(
+      decoding: prefix.map { ASCIIByte.isLetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    return digestWords.contains(word)
+  }
+
+  private static let digestWords: Set<String> = [
+    "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "md5", "blake2", "blake2b",
+    "blake3", "xxh64", "crc32", "etag", "hash", "digest", "checksum", "commit", "rev", "git",
+    "build", "integrity",
+  ]
+}

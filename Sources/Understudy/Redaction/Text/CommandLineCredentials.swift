@@ -1,0 +1,107 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Credentials a command line in text passes as options: curl's and httpie's
+/// `-u`/`--user`/`-a`/`--auth user:password`, and a credential header given to `--header` or
+/// `-H`. A logged or documented command is text no name rule reads as such: `-u ada:…` has no
+/// `name=value`, and a header inside quotes after `--header` is no header line.
+enum CommandLineCredentials {
+  /// `-u user:password`, `--user=user:password`, `--proxy-user`, httpie's `-a`/`--auth`: the
+  /// pair, quoted or not.
+  static let userOption = SharedRegex(
+    literal:
+      #"(?<![\w-])(?:-u|--user|-U|--proxy-user|-a|--auth)(?:[ \t]+|=)(['"]?)([^\s'":]*:[^\s'"]+)\1"#
+  )
+  /// A header written in quotes, after any option or none (`-H 'Name: value'`,
+  /// `--header="Name: value"`, git's `-c http.extraHeader="Name: value"`, httpie's bare
+  /// `'Name: value'`): the byte ranges of the header's name and value, which ends at the
+  /// closing quote. A JSON member (`"name": "value"`) has a quote before its `:` and where the
+  /// value would start, and is no match.
+  ///
+  /// Found from each `:` by `memchr`, not by a regular expression: a JSON body has a `:` after
+  /// every member name, and one tried at every quote of a 50 MB body cost a second (and its
+  /// copy to UTF-16).
+  static func quotedHeaders(in bytes: UnsafeBufferPointer<UInt8>) -> [(
+    name: Range<Int>, value: Range<Int>
+  )] {
+    guard let base = bytes.baseAddress else { return [] }
+    func isNameByte(_ byte: UInt8) -> Bool {
+      ASCIIByte.isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        || byte == UInt8(ascii: "-")
+    }
+    func isQuote(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"")
+    }
+    var found: [(name: Range<Int>, value: Range<Int>)] = []
+    var from = 0
+    while from < bytes.count,
+      let hit = memchr(base + from, Int32(UInt8(ascii: ":")), bytes.count - from)
+    {
+      let colon = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+      from = colon + 1
+      guard colon > 0, isNameByte(bytes[colon - 1]) else { continue }
+      var start = colon - 1
+      while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+      guard start > 0, isQuote(bytes[start - 1]) else { continue }
+      let quote = bytes[start - 1]
+      var valueStart = colon + 1
+      while valueStart < bytes.count,
+        bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\t")
+      {
+        valueStart += 1
+      }
+      guard valueStart < bytes.count else { break }
+      let first = bytes[valueStart]
+      guard !isQuote(first), first != UInt8(ascii: "\\"), first > 0x20 else { continue }
+      var end = valueStart + 1
+      while end < bytes.count, !isQuote(bytes[end]), bytes[end] != UInt8(ascii: "\n"),
+        bytes[end] != UInt8(ascii: "\\")
+      {
+        end += 1
+      }
+      guard end < bytes.count, bytes[end] == quote else { continue }
+      found.append((start..<colon, valueStart..<end))
+      from = end + 1
+    }
+    return found
+  }
+
+  /// The byte ranges of `text` to replace with placeholders, each with its placeholder name:
+  /// every user option's pair (`userinfo`), and each header option's value whose name reads as a
+  /// credential's (its name, lower-cased).
+  static func ranges(in text: String, headerNames: CredentialName) -> [(
+    range: Range<String.Index>, name: String
+  )] {
+    var found: [(range: Range<String.Index>, name: String)] = []
+    if text.contains(bytes: "-") {
+      for match in userOption.matches(in: text) {
+        if let range = Range(match.range(at: 2), in: text) { found.append((range, "userinfo")) }
+      }
+    }
+    var text = text
+    let (headers, passwords) = text.withUTF8 {
+      (quotedHeaders(in: $0), ShortPasswordOption.ranges(in: $0))
+    }
+    guard !headers.isEmpty || !passwords.isEmpty else { return found }
+    let utf8 = text.utf8
+    func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+    for password in passwords {
+      found.append((index(password.lowerBound)..<index(password.upperBound), "password"))
+    }
+    for header in headers {
+      let nameRange = index(header.name.lowerBound)..<index(header.name.upperBound)
+      guard headerNames.matches(String(text[nameRange])) else { continue }
+      found.append(
+        (
+          index(header.value.lowerBound)..<index(header.value.upperBound),
+          RedactionPlaceholder.name(from: text[nameRange].lowercased())
+        ))
+    }
+    return found
+  }
+}

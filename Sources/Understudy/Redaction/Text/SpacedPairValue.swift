@@ -1,0 +1,54 @@
+/// The value of a credential pair written bare with spaces in it: a `.env` line
+/// (`SIGNATURE=quartz falcon thistle`, which dotenv reads to the line's end) or a log line
+/// (`pin=velvet violet walnut user=ada`). A pair's value stops at the first space
+/// (``EmbeddedQueryPairs``), which left every word of a passphrase but its first.
+enum SpacedPairValue {
+  /// How far past the value's start the words are followed: a passphrase is a few words, and a
+  /// name in prose (`set token=abc and restart`) must not take the rest of a long line.
+  static let maximumLength = 256
+
+  /// The end of the value at `value` (its name starting at `nameStart`) taken with the words
+  /// after it on its line, each after one space, where the line says they are the value's: a
+  /// pair alone on its line (a `.env` file) runs to the line's end, and one followed by
+  /// another pair (a log line) runs to it. In prose (`the password=hunter2 is shown`) the words
+  /// are the sentence's, and `value.upperBound` is the end.
+  static func end(
+    of value: Range<Int>, nameStart: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    var end = value.upperBound
+    let count = bytes.count
+    guard end + 1 < count, bytes[end] == 0x20 else { return end }
+    let limit = min(count, value.lowerBound + maximumLength)
+    while end + 1 < limit, bytes[end] == 0x20 {
+      var wordEnd = end + 1
+      while wordEnd < limit, isWordByte(bytes[wordEnd]) { wordEnd += 1 }
+      guard wordEnd > end + 1 else { return value.upperBound }
+      if wordEnd < count, bytes[wordEnd] == UInt8(ascii: "=") {
+        // The next pair's name: the words before it are this value's.
+        return end
+      }
+      // A word ends at a space, the line's end or the text's: anything else (a quote, `<`)
+      // makes it something other than a word of the value.
+      guard
+        wordEnd == count || bytes[wordEnd] == 0x20 || bytes[wordEnd] == 0x0A
+          || bytes[wordEnd] == 0x0D
+      else { return value.upperBound }
+      end = wordEnd
+    }
+    let endsLine = end == count || bytes[end] == 0x0A || bytes[end] == 0x0D
+    let startsLine = nameStart == 0 || bytes[nameStart - 1] == 0x0A || bytes[nameStart - 1] == 0x0D
+    return endsLine && startsLine ? end : value.upperBound
+  }
+
+  private static func isWordByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "#"),
+      UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+      UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ":"),
+      UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"),
+      UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "|"):
+      false
+    default: true
+    }
+  }
+}

@@ -1,0 +1,458 @@
+/// Values assigned to a name in text that is no form: YAML (`password: …`), TOML and INI
+/// files (`password = "…"`), `.env` files (`API_SECRET="…"`), scripts (`const apiKey = '…'`,
+/// `{ apiKey: '…' }`), and a GraphQL query's arguments in a JSON string. Cassettes redact, and logs mask, those whose name
+/// a JSON member rule selects: the names a configuration file or a script gives its secrets are
+/// the names a JSON body gives them.
+enum TextAssignments {
+  /// The longest name read.
+  static let maximumNameLength = 100
+
+  /// One assignment: the name, and the range of its value (inside its quotes, when quoted).
+  struct Assignment {
+    var name: Substring
+    var value: Range<String.Index>
+    var isQuoted: Bool
+    /// `:` or `=` (also for `=>`), or a space after a command line's option.
+    var separator: UInt8
+    /// A YAML block scalar: the indicator and the lines under it.
+    var isBlock = false
+  }
+
+  /// The assignments in `text` whose value is not empty, in order.
+  ///
+  /// A name is a bare word (`[A-Za-z_][\w.-]*`, up to 100 characters) at a word's start, then
+  /// `:` or `=`, with spaces or tabs around it. Its value is in quotes on the same line (`"…"`,
+  /// `'…'`, or `\"…\"` inside a JSON string, as a GraphQL query sends `password: \"…\"`), or
+  /// bare after `:`: to the end of its line (`Authorization: Bearer …` whole, a YAML scalar),
+  /// or to where a value ends in a script, a JSON string or markup (see ``BareValueEnds``). A
+  /// bare value after `=` is read only with a space or tab before the `=` (`password =
+  /// hunter2`); without, it is a pair's, which ``EmbeddedQueryPairs`` reads. A bare value may
+  /// hold the next name on its line (`user: ada password: …`); that one is found too.
+  ///
+  /// A name may also be in single quotes (`{'password': …}`, `['password' => …]`), or in double
+  /// quotes before `=>`; `=>` separates as `=` does. A YAML block scalar's value is its
+  /// indicator and the lines indented under its name (`password: |`). A command line's long
+  /// option takes the word after it (`--password …`, separator a space), unless that starts
+  /// with `-` or redirects.
+  ///
+  /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
+  /// are quoted, costs a byte comparison per member.
+  static func assignments(in text: String) -> [Assignment] {
+    var text = text
+    let found = text.withUTF8 { bytes in ranges(in: bytes) }
+    let utf8 = text.utf8
+    func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+    return found.map { match in
+      Assignment(
+        name: text[index(match.name.lowerBound)..<index(match.name.upperBound)],
+        value: index(match.value.lowerBound)..<index(match.value.upperBound),
+        isQuoted: match.isQuoted, separator: match.separator, isBlock: match.isBlock)
+    }
+  }
+
+  /// An ``Assignment`` as byte offsets.
+  private typealias Found = (
+    name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
+  )
+
+  private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
+    var found: [Found] = []
+    let count = bytes.count
+    // No match starts before the end of the previous one, as a regular expression's next.
+    var consumed = 0
+    var index = 0
+    var bareValueEnds = BareValueEnds(bytes)
+    // Only `-`, `:` and `=` can start an assignment: `memchr` finds the next of each, so the
+    // bytes between are never visited here. A loop over every byte runs at about 15 MB/s in the
+    // debug build `swift test` compiles, and this one read every byte of every body a cassette
+    // wrote (48% of a 10 MB recording's finish(), issue 41); memchr runs at full speed there.
+    var next: (dash: Int, colon: Int, equals: Int) = (-1, -1, -1)
+    func position(of byte: UInt8, from start: Int, found: inout Int) -> Int {
+      guard found < start else { return found }
+      guard start < count, let base = bytes.baseAddress,
+        let hit = memchr(base + start, Int32(byte), count - start)
+      else {
+        found = count
+        return count
+      }
+      found = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+      return found
+    }
+    while index < count {
+      index = min(
+        position(of: UInt8(ascii: "-"), from: index, found: &next.dash),
+        position(of: UInt8(ascii: ":"), from: index, found: &next.colon),
+        position(of: UInt8(ascii: "="), from: index, found: &next.equals))
+      guard index < count else { break }
+      let separator = bytes[index]
+      index += 1
+      if separator == UInt8(ascii: "-"), index - 1 >= consumed,
+        let option = optionValue(at: index - 1, in: bytes)
+      {
+        found.append((option.name, option.value, option.isQuoted, 0x20, false))
+        consumed = option.value.upperBound + (option.isQuoted ? 1 : 0)
+        index = consumed
+        continue
+      }
+      guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
+      let at = index - 1
+      // `=>` assigns in PHP and Ruby (`'password' => '…'`).
+      let isArrow =
+        separator == UInt8(ascii: "=") && at + 1 < count
+        && bytes[at + 1] == UInt8(ascii: ">")
+      guard
+        let name = name(endingBefore: at, in: bytes, from: consumed)
+          ?? quotedName(endingBefore: at, in: bytes, from: consumed, doubleQuoted: isArrow)
+      else { continue }
+      var start = at + (isArrow ? 2 : 1)
+      while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+      if separator == UInt8(ascii: ":"), !isArrow,
+        let annotated = annotatedValueStart(from: start, in: bytes),
+        let quoted = quotedValue(at: annotated, in: bytes)
+      {
+        // `API_KEY: str = """…"""`, `val password: String = "…"`: a type between the name and
+        // the `=`, then a value in quotes, over lines too. The type goes with it, as a bare
+        // value's whole line does, so no part of a value that only looks like a type is kept.
+        // The closing quotes are as long as the opening ones: `"`, `\"` or `"""`.
+        let close = quoted.upperBound + (quoted.lowerBound - annotated)
+        consumed = close
+        index = close
+        if !quoted.isEmpty { found.append((name, start..<close, false, separator, true)) }
+        continue
+      } else if separator == UInt8(ascii: ":"), !isArrow,
+        let yaml = YAMLScalar.value(
+          from: start, nameStart: name.lowerBound, in: bytes)
+      {
+        // A YAML scalar that is no one-line value: tagged or anchored before a block, on the
+        // lines under its name, in quotes over lines, or plain over lines. Replaced whole.
+        if !yaml.isEmpty { found.append((name, yaml, false, separator, true)) }
+        consumed = max(yaml.upperBound, start)
+        index = consumed
+        continue
+      }
+      if let quoted = quotedValue(at: start, in: bytes) {
+        consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
+        index = consumed
+        if !quoted.isEmpty { found.append((name, quoted, true, separator, false)) }
+        continue
+      }
+      consumed = start
+      if separator == UInt8(ascii: "=") {
+        // A pair has no white space before its `=`, so `EmbeddedQueryPairs` reads it; an INI or
+        // .properties line (`password = hunter2`) has, and nothing else reads it. `==` compares.
+        // Space after it only is a log's empty value (`token= done`).
+        let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
+        guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
+      }
+      var end = bareValueEnds.end(from: start)
+      var isBlock = false
+      // A block scalar (`password: |`) was read above, with YAML's other spellings.
+      if separator == UInt8(ascii: ":"), start < end,
+        let folded = YAMLScalar.continuation(after: end, under: name.lowerBound, in: bytes)
+      {
+        // A plain scalar YAML folds over the lines indented under its key.
+        end = folded
+        consumed = end
+        index = end
+        isBlock = true
+      }
+      if start < end { found.append((name, start..<end, false, separator, isBlock)) }
+    }
+    return found
+  }
+
+  /// Where the value of an annotated assignment starts (`API_KEY: str = "…"`, TypeScript's
+  /// `apiKey: string = '…'`, Kotlin's `val password: String = "…"`): `start` is just after the
+  /// name's `:`, and a type (a word, with `.`, `[…]`, `<…>`, `|`, `?` and spaces inside) runs to
+  /// an `=` that is not `==` or `=>` on the same line. `nil` for anything else.
+  private static func annotatedValueStart(from start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Int?
+  {
+    let count = bytes.count
+    guard start < count, isLetterOrUnderscore(bytes[start]) else { return nil }
+    var index = start
+    while index < count, index - start < maximumNameLength {
+      let byte = bytes[index]
+      let isTypeByte =
+        isNameByte(byte) || byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "[")
+        || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+        || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: ",")
+      guard isTypeByte else { break }
+      index += 1
+    }
+    guard index < count, index > start, bytes[index] == UInt8(ascii: "="),
+      bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09,
+      index + 1 == count
+        || (bytes[index + 1] != UInt8(ascii: "=") && bytes[index + 1] != UInt8(ascii: ">"))
+    else { return nil }
+    var value = index + 1
+    while value < count, bytes[value] == 0x20 || bytes[value] == 0x09 { value += 1 }
+    guard value < count, bytes[value] != 0x0A, bytes[value] != 0x0D else { return nil }
+    return value
+  }
+
+  /// A command line's long option at `dash` and the word after it (`--password hunter2`,
+  /// `--token "…"`), or `nil`: `--` at a word's start, a name, spaces or tabs, then a quoted
+  /// value on the line or a bare word that does not start with `-` (another option) or a
+  /// redirection. With `=` after the name it is a pair's or an assignment's, read as those.
+  private static func optionValue(at dash: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> (name: Range<Int>, value: Range<Int>, isQuoted: Bool)?
+  {
+    let count = bytes.count
+    // PowerShell's parameters take one dash (`-Password 'x'`, `-Token x`); a name of two
+    // letters at least, so `-p 22` and `-u ada` are left to the short options' readers.
+    let isLong = dash + 1 < count && bytes[dash + 1] == UInt8(ascii: "-")
+    let nameStart = dash + (isLong ? 2 : 1)
+    guard nameStart < count, dash == 0 || isBlank(bytes[dash - 1]),
+      isLetterOrUnderscore(bytes[nameStart])
+    else { return nil }
+    var nameEnd = nameStart
+    while nameEnd < count, nameEnd - nameStart < maximumNameLength, isNameByte(bytes[nameEnd]) {
+      nameEnd += 1
+    }
+    guard isLong || nameEnd - nameStart >= 2, !isSwitch(bytes[nameStart..<nameEnd]) else {
+      return nil
+    }
+    var start = nameEnd
+    while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+    guard start > nameEnd, start < count else { return nil }
+    if let quoted = quotedValue(at: start, in: bytes), bytes[start] != UInt8(ascii: "\\") {
+      guard !quoted.isEmpty else { return nil }
+      return (nameStart..<nameEnd, quoted, true)
+    }
+    let first = bytes[start]
+    guard !isBlank(first), !"-<>|&;\"'`$(".utf8.contains(first) else { return nil }
+    var end = start
+    while end < count, !isBlank(bytes[end]) { end += 1 }
+    // After one dash, a word that assigns (`-la password: …`, `-v token=…`) is no value: the
+    // dash was a switch's.
+    if !isLong,
+      bytes[end - 1] == UInt8(ascii: ":")
+        || bytes.index(of: UInt8(ascii: "="), in: start..<end) != nil
+    {
+      return nil
+    }
+    return (nameStart..<nameEnd, start..<end, false)
+  }
+
+  /// Whether an option's name says it is a switch, which takes no value (`--allow-credentials
+  /// to skip the scan`, `--no-password`): the word after it belongs to the sentence or is the
+  /// next argument.
+  private static func isSwitch(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    let lowered = String(decoding: name, as: UTF8.self).lowercased()
+    return switchPrefixes.contains { lowered.hasPrefix($0) }
+  }
+
+  private static let switchPrefixes = [
+    "allow-", "no-", "skip-", "enable-", "disable-", "with-", "without-", "use-", "ignore-",
+    "require-", "show-", "print-",
+  ]
+
+  /// A space, a tab or a line break.
+  private static func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  /// The name in quotes before the separator at `separator` (spaces or tabs between), as a
+  /// Python dict or a PHP array writes it (`'password': …`, `'password' => …`), or `nil`.
+  /// Double quotes only before `=>`: a `"name":` is a JSON member's, which the JSON rules read.
+  private static func quotedName(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int,
+    doubleQuoted: Bool
+  ) -> Range<Int>? {
+    var close = separator
+    while close > floor, bytes[close - 1] == 0x20 || bytes[close - 1] == 0x09 { close -= 1 }
+    guard close > floor else { return nil }
+    close -= 1
+    let quote = bytes[close]
+    guard quote == UInt8(ascii: "'") || (doubleQuoted && quote == UInt8(ascii: "\"")) else {
+      return nil
+    }
+    var start = close
+    // A quoted name may hold a nested field's brackets (`'user[password]' => …`).
+    while start > floor, close - start <= maximumNameLength,
+      isNameByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: "[")
+        || bytes[start - 1] == UInt8(ascii: "]")
+    {
+      start -= 1
+    }
+    guard start < close, close - start <= maximumNameLength, start - 1 >= floor,
+      bytes[start - 1] == quote, isLetterOrUnderscore(bytes[start]),
+      start - 1 == 0 || mayPrecedeName(bytes[start - 2]), bracketsPair(bytes[start..<close])
+    else { return nil }
+    return start..<close
+  }
+
+  /// The name before the separator at `separator` (spaces or tabs between), starting at
+  /// `floor` or later, or `nil`: the leftmost start in the run of name characters there that
+  /// begins with a letter or `_` and follows no word character or `.`.
+  private static func name(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Range<Int>? {
+    var end = separator
+    while end > floor, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+    var run = end
+    // A name may end in bracketed words, as Rails and PHP write a nested field
+    // (`user[password_confirmation]: …`); its brackets must pair.
+    let isBracketed = end > floor && bytes[end - 1] == UInt8(ascii: "]")
+    while run > floor, end - run <= maximumNameLength,
+      isNameByte(bytes[run - 1])
+        || isBracketed
+          && (bytes[run - 1] == UInt8(ascii: "[") || bytes[run - 1] == UInt8(ascii: "]"))
+    {
+      run -= 1
+    }
+    for start in run..<end where end - start <= maximumNameLength {
+      if isLetterOrUnderscore(bytes[start]), start == 0 || mayPrecedeName(bytes[start - 1]),
+        !isBracketed || bracketsPair(bytes[start..<end])
+      {
+        return start..<end
+      }
+    }
+    return nil
+  }
+
+  /// What is inside the quotes that start at `start`, on one line, or `nil` when no quote
+  /// starts there or it is not closed: `"…"` and `'…'` with `\` escaping the next character,
+  /// and `\"…\"` as a JSON string holds a quoted value.
+  private static func quotedValue(at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let count = bytes.count
+    guard start < count else { return nil }
+    let opening = bytes[start]
+    if opening == UInt8(ascii: "\\") {
+      guard start + 1 < count, bytes[start + 1] == UInt8(ascii: "\"") else { return nil }
+      var index = start + 2
+      while index < count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") || byte == 0x0A { return nil }
+        if byte == UInt8(ascii: "\\") {
+          guard index + 1 < count else { return nil }
+          if bytes[index + 1] == UInt8(ascii: "\"") { return (start + 2)..<index }
+          index += 2
+        } else {
+          index += 1
+        }
+      }
+      return nil
+    }
+    guard opening == UInt8(ascii: "\"") || opening == UInt8(ascii: "'") else { return nil }
+    if let triple = tripleQuotedValue(at: start, in: bytes) { return triple }
+    var index = start + 1
+    while index < count {
+      let byte = bytes[index]
+      if byte == opening { return (start + 1)..<index }
+      if byte == 0x0A { return nil }
+      if byte == UInt8(ascii: "\\") {
+        guard index + 1 < count, bytes[index + 1] != 0x0A else { return nil }
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  /// What is inside TOML's or Python's triple quotes (`'''…'''`, `"""…"""`) starting at
+  /// `start`, over line breaks, or `nil`: read as `"…"`, an empty pair of quotes came first and
+  /// the value after it was taken for bare text, or not read at all.
+  private static func tripleQuotedValue(at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let quote = bytes[start]
+    let count = bytes.count
+    guard start + 2 < count, bytes[start + 1] == quote, bytes[start + 2] == quote else {
+      return nil
+    }
+    var index = start + 3
+    while let close = EmbeddedQueryPairs.next(quote, in: bytes, from: index) {
+      if close + 2 < count, bytes[close + 1] == quote, bytes[close + 2] == quote,
+        bytes[close - 1] != UInt8(ascii: "\\")
+      {
+        return (start + 3)..<close
+      }
+      index = close + 1
+    }
+    return nil
+  }
+
+  /// Whether `name`'s brackets pair, none inside another, and it ends in one closed.
+  private static func bracketsPair(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    var open = false
+    for byte in name {
+      switch byte {
+      case UInt8(ascii: "["):
+        if open { return false }
+        open = true
+      case UInt8(ascii: "]"):
+        if !open { return false }
+        open = false
+      default: continue
+      }
+    }
+    return !open
+  }
+
+  /// A letter, digit, `_`, `.` or `-`.
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    isLetterOrUnderscore(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "-")
+  }
+
+  static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+  }
+
+  /// Whether a name may start after `byte`: not after a word character (any byte of a
+  /// non-ASCII character counts, as a Unicode letter is one) or `.`, which would make it part
+  /// of something longer. A quote may come before it: a JSON string or a script's string can
+  /// hold `password: …` (a JSON member's own name ends in a quote before its `:`, so it is
+  /// never read as one).
+  private static func mayPrecedeName(_ byte: UInt8) -> Bool {
+    !(isNameByte(byte) && byte != UInt8(ascii: "-")) && byte < 0x80
+  }
+
+}
+
+extension CompiledRedaction {
+  /// The byte ranges of credential values assigned by name in `text`, each with its
+  /// placeholder: as it is inside quotes, percent-encoded bare (so markup and URLs around it
+  /// stay as they were).
+  func assignmentReplacements(in text: String, echoes: inout RedactionEchoes)
+    -> [(Range<Int>, String)]
+  {
+    guard !memberNames.isEmpty else { return [] }
+    var replacements: [(Range<Int>, String)] = []
+    var covered = text.startIndex
+    // A JSON body is one assignment per member, and repeats its names: each is judged once.
+    var judged: [Substring: String?] = [:]
+    for assignment in TextAssignments.assignments(in: text)
+    where assignment.value.lowerBound >= covered {
+      let key: String?
+      if let known = judged[assignment.name] {
+        key = known
+      } else {
+        key = placeholderName(forMember: String(assignment.name))
+        judged[assignment.name] = key
+      }
+      guard let key else { continue }
+      let value = String(text[assignment.value])
+      guard !RedactionPlaceholder.isPresent(in: value) else { continue }
+      // A bare value runs over the names after it on its line; it covers theirs.
+      covered = assignment.value.upperBound
+      // `Authorization: Bearer …` written as text holds the token as the header does; the
+      // token alone is an echo too, or a later bare copy of it would stay.
+      for secret in RedactionEchoes.secrets(inHeaderValue: value, named: String(assignment.name)) {
+        echoes.remember(memberValue: secret, as: key)
+      }
+      replacements.append(
+        (
+          Self.byteRange(of: assignment.value, in: text),
+          assignment.isQuoted
+            ? RedactionPlaceholder.text(key) : RedactionPlaceholder.percentEncoded(key)
+        ))
+    }
+    return replacements
+  }
+}

@@ -1,0 +1,117 @@
+/// Names and values separated by white space alone, which no `=` or `:` marks: a `.netrc`
+/// line (`machine api.test login ada password …`, a name and a value after each other) and a
+/// Java `.properties` line (`id_token …`, which the format lets a space separate).
+enum WhitespacePairs {
+  /// Each name and value of the `.netrc` lines in `bytes`: a line whose first word is
+  /// `machine`, `default` or `macdef` and the words after it in twos. Found from each
+  /// `machine`/`default` by `memmem`.
+  static func netrc(in bytes: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, value: Range<Int>)]
+  {
+    var found: [(name: Range<Int>, value: Range<Int>)] = []
+    let raw = UnsafeRawBufferPointer(bytes)
+    var starts = ByteSearch.ranges(of: Array("machine ".utf8), in: raw).map(\.lowerBound)
+    starts += ByteSearch.ranges(of: Array("default ".utf8), in: raw).map(\.lowerBound)
+    for start in starts.sorted()
+    where start == 0 || isLineBreak(bytes[start - 1])
+      || isSpace(bytes[start - 1]) && lineIsBlank(bytes, before: start)
+    {
+      var words = self.words(in: bytes, from: start)
+      // `machine NAME` opens the line; `default` takes no value.
+      words.removeFirst(bytes[start] == UInt8(ascii: "m") ? min(2, words.count) : 1)
+      var index = 0
+      while index + 1 < words.count {
+        found.append((words[index], words[index + 1]))
+        index += 2
+      }
+    }
+    return found
+  }
+
+  /// Each name and value of a `.properties` body's lines whose name a space or tab alone
+  /// separates from the value (`key value`; `key=value` and `key: value` are read as
+  /// assignments and pairs). The value runs to the line's end.
+  static func properties(in bytes: UnsafeBufferPointer<UInt8>) -> [(
+    name: Range<Int>, value: Range<Int>
+  )] {
+    var found: [(name: Range<Int>, value: Range<Int>)] = []
+    var lineStart = 0
+    while lineStart < bytes.count {
+      let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+      var nameStart = lineStart
+      while nameStart < lineEnd, isSpace(bytes[nameStart]) { nameStart += 1 }
+      var nameEnd = nameStart
+      while nameEnd < lineEnd, nameEnd - nameStart <= TextAssignments.maximumNameLength,
+        !isSpace(bytes[nameEnd]), !isSeparator(bytes[nameEnd])
+      {
+        nameEnd += 1
+      }
+      var valueStart = nameEnd
+      while valueStart < lineEnd, isSpace(bytes[valueStart]) { valueStart += 1 }
+      var valueEnd = lineEnd
+      while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) || bytes[valueEnd - 1] == 0x0D {
+        valueEnd -= 1
+      }
+      if nameEnd > nameStart, valueStart > nameEnd, valueStart < valueEnd,
+        bytes[nameStart] != UInt8(ascii: "#"), bytes[nameStart] != UInt8(ascii: "!"),
+        !isSeparator(bytes[valueStart])
+      {
+        found.append((nameStart..<nameEnd, valueStart..<valueEnd))
+      }
+      lineStart = lineEnd + 1
+    }
+    return found
+  }
+
+  /// The words of the line from `start`, as byte ranges.
+  private static func words(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> [Range<Int>] {
+    var words: [Range<Int>] = []
+    var index = start
+    while index < bytes.count, !isLineBreak(bytes[index]) {
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+      let wordStart = index
+      while index < bytes.count, !isSpace(bytes[index]), !isLineBreak(bytes[index]) { index += 1 }
+      if index > wordStart { words.append(wordStart..<index) }
+    }
+    return words
+  }
+
+  private static func lineIsBlank(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Bool {
+    var index = offset
+    while index > 0, isSpace(bytes[index - 1]) { index -= 1 }
+    return index == 0 || isLineBreak(bytes[index - 1])
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+  private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+  private static func isSeparator(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
+  }
+}
+
+extension CompiledRedaction {
+  /// The byte ranges of credential values in `.netrc` lines, and in a `.properties` body's
+  /// `key value` lines, each with its placeholder: the names judged as a JSON member's.
+  func whitespacePairReplacements(
+    in text: String, mimeType: String, echoes: inout RedactionEchoes
+  ) -> [(Range<Int>, String)] {
+    guard !memberNames.isEmpty else { return [] }
+    let isProperties = mimeType.lowercased().contains("properties")
+    guard isProperties || text.contains(bytes: "machine ") || text.contains(bytes: "default ")
+    else { return [] }
+    var text = text
+    return text.withUTF8 { bytes in
+      var pairs = WhitespacePairs.netrc(in: bytes)
+      if isProperties { pairs += WhitespacePairs.properties(in: bytes) }
+      var replacements: [(Range<Int>, String)] = []
+      for pair in pairs {
+        let name = String(decoding: bytes[pair.name], as: UTF8.self)
+        guard let key = placeholderName(forMember: name) else { continue }
+        let value = String(decoding: bytes[pair.value], as: UTF8.self)
+        guard !RedactionPlaceholder.isPresent(in: value) else { continue }
+        echoes.remember(memberValue: value, as: key)
+        replacements.append((pair.value, RedactionPlaceholder.text(key)))
+      }
+      return replacements
+    }
+  }
+}
