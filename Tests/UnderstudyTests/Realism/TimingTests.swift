@@ -98,9 +98,10 @@ import Testing
       try await errorOf { try await api.send(timed, to: registry) }
     }
     #expect(error?.code == .timedOut)
-    // The timeout ended it, not the stub's hour-long delay. Generous, and stretched for
-    // sanitizer runs: a loaded run has held the whole test process for 30 s.
-    #expect(Date().timeIntervalSince(start) < 60 * TestTiming.scale)
+    // The timeout ended it, not the stub's hour-long delay: anything short of the hour proves
+    // it. No tighter: on a busy machine every session in the process waits its turn on
+    // FoundationNetworking's one serial queue, and a loaded run has held this test for 71 s.
+    #expect(Date().timeIntervalSince(start) < TestTiming.never / 2)
   }
 
   @Test func theConfigurationsRequestTimeoutApplies() async throws {
