@@ -36,6 +36,15 @@ enum TestTiming {
   static let scale =
     ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
 
+  /// How many times over the machine's cores are in demand: the 1-minute load average per core,
+  /// at least 1. Waits for hangs grow by it, since a loaded machine delays work a waiter cannot
+  /// see (``HangDeadline``).
+  static func loadFactor() -> Double {
+    var load = [0.0]
+    guard getloadavg(&load, 1) == 1 else { return 1 }
+    return max(1, load[0] / Double(ProcessInfo.processInfo.activeProcessorCount))
+  }
+
   /// The delay of an answer that must never come: the test cancels or ends its request first.
   ///
   /// An hour, not 30 s: the test's next step after the request arrives waits its turn on an
