@@ -24,6 +24,20 @@ package enum ASCIIByte {
     }
   }
 
+  /// A character of either base64 alphabet: a letter, a digit, `+` and `/` (RFC 4648's
+  /// standard one) or `-` and `_` (its URL-safe one). Padding is not included.
+  static func isBase64(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+    default: isAlphanumeric(byte)
+    }
+  }
+
+  /// A character of the standard base64 alphabet alone: a letter, a digit, `+` or `/`.
+  static func isStandardBase64(_ byte: UInt8) -> Bool {
+    isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+  }
+
   static func isHexDigit(_ byte: UInt8) -> Bool {
     isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
   }

@@ -344,15 +344,10 @@ struct RedactionEchoes {
   /// `range` widened to the base64 run it stands in (letters, digits, `+`, `/`, `-`, `_`, and
   /// the `=` padding after).
   private static func base64Run(around range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
-    func isBase64(_ byte: UInt8) -> Bool {
-      ASCIIByte.isDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-")
-        || byte == UInt8(ascii: "_")
-    }
     var lower = range.lowerBound
-    while lower > 0, isBase64(bytes[lower - 1]) { lower -= 1 }
+    while lower > 0, ASCIIByte.isBase64(bytes[lower - 1]) { lower -= 1 }
     var upper = range.upperBound
-    while upper < bytes.count, isBase64(bytes[upper]) { upper += 1 }
+    while upper < bytes.count, ASCIIByte.isBase64(bytes[upper]) { upper += 1 }
     while upper < bytes.count, bytes[upper] == UInt8(ascii: "=") { upper += 1 }
     return lower..<upper
   }

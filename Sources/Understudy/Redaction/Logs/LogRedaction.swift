@@ -682,10 +682,10 @@ private struct Masking {
         starts += ByteSearch.ranges(of: Array(lead.utf8), in: raw).map(\.lowerBound)
       }
       var runs: [Range<Int>] = []
-      for start in starts.sorted() where start == 0 || !Self.isBase64Byte(bytes[start - 1]) {
+      for start in starts.sorted() where start == 0 || !ASCIIByte.isBase64(bytes[start - 1]) {
         if let last = runs.last, last.contains(start) { continue }
         var end = start
-        while end < bytes.count, Self.isBase64Byte(bytes[end]) { end += 1 }
+        while end < bytes.count, ASCIIByte.isBase64(bytes[end]) { end += 1 }
         guard end - start >= 24,
           let decoded = Base64Body.decoded(String(decoding: bytes[start..<end], as: UTF8.self)),
           LogRedaction.mask(decoded.text) != decoded.text
@@ -699,13 +699,6 @@ private struct Masking {
     for run in runs {
       let lower = utf8.index(utf8.startIndex, offsetBy: run.lowerBound)
       mask(lower..<utf8.index(lower, offsetBy: run.count))
-    }
-  }
-
-  private static func isBase64Byte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-    default: ASCIIByte.isAlphanumeric(byte)
     }
   }
 

@@ -84,9 +84,9 @@ enum MIMEBase64Parts {
     return (start..<end, lineBreak, lines > 1 ? width : 0)
   }
 
+  /// A MIME part's base64 is the standard alphabet and its padding.
   private static func isBase64(_ byte: UInt8) -> Bool {
-    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) || byte == UInt8(ascii: "+")
-      || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+    ASCIIByte.isStandardBase64(byte) || byte == UInt8(ascii: "=")
   }
 
   /// `text` as base64 in lines of `width` characters.

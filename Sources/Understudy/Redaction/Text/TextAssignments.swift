@@ -69,13 +69,7 @@ enum TextAssignments {
     var next: (dash: Int, colon: Int, equals: Int) = (-1, -1, -1)
     func position(of byte: UInt8, from start: Int, found: inout Int) -> Int {
       guard found < start else { return found }
-      guard start < count, let base = bytes.baseAddress,
-        let hit = memchr(base + start, Int32(byte), count - start)
-      else {
-        found = count
-        return count
-      }
-      found = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+      found = bytes.index(of: byte, in: start..<count) ?? count
       return found
     }
     while index < count {
