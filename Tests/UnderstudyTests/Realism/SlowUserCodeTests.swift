@@ -111,7 +111,16 @@ import UnderstudyTestSupport
 /// Swift's cooperative pool has a thread per core and adds none, and every test body shares it.
 /// An async responder must not need one of its threads: while other tests compute, it would wait
 /// for a thread past its request's timeout.
-@Suite(.serialized) struct BusySharedPoolTests {
+///
+/// It runs in a process of its own, as the load tests do: holding the whole pool stalls every
+/// test beside it, and beside a loaded parallel suite an answer that needed no pooled thread
+/// still came after the hold, so the check failed for want of a core, not for the pool.
+@Suite(
+  .serialized,
+  .enabled(
+    if: ProcessInfo.processInfo.environment["UNDERSTUDY_LOAD_TESTS"] == "1",
+    "holds Swift's pool: UNDERSTUDY_LOAD_TESTS=1 swift test --filter BusySharedPoolTests"))
+struct BusySharedPoolTests {
   @Test func anAsyncResponderRunsWhileEveryThreadOfTheSharedPoolComputes() async throws {
     let registry = StubRegistry()
     registry.stub(.get("https://hooks.test/ping"), .text("pong"))
@@ -136,7 +145,7 @@ import UnderstudyTestSupport
 }
 
 /// Holds every thread of Swift's cooperative pool with a task that computes (a blocked thread may
-/// be replaced; a busy one never is) until released, or for a minute at most.
+/// be replaced; a busy one never is) until released, or for 10 s at most.
 ///
 /// Its tasks compute only once all of them run. Until then each sleeps, so that libdispatch may
 /// lend the pool a thread in its place: in the parallel run the last task waited behind every
@@ -170,15 +179,13 @@ final class PoolHolder: Sendable {
     }
   }
 
-  /// Waits until a task holds each thread, and starts the minute; gives up after a minute, and
+  /// Waits until a task holds each thread, and starts the 10 s; gives up after a minute, and
   /// then ``release()`` says the threads were not held.
   private func waitUntilHeld() {
     let givingUp = Date() + 60 * TestTiming.scale
     while Date() < givingUp {
       let held = state.withLock { state in
-        // The answer releases the threads; the bound only ends a wait for one that needs them.
-        // 10 s was passed beside two busy loops and two builds, by an answer that needed none.
-        if state.running == threads { state.heldUntil = Date() + 60 * TestTiming.scale }
+        if state.running == threads { state.heldUntil = Date() + 10 * TestTiming.scale }
         return state.heldUntil != nil
       }
       if held { return }
