@@ -55,7 +55,7 @@ public struct CredentialScanner: Sendable {
 
   /// Creates a scanner that reports what `redaction` would replace and every other
   /// credential-shaped value, except the `allowList` and the redaction's own
-  /// ``Redaction/credentialAllowances``.
+  /// allowances (``Redaction/allowingCredentials(_:)``).
   public init(redaction: Redaction = .default, allowing allowList: [Allowance] = []) {
     self.redaction = redaction
     self.allowList = redaction.credentialAllowances + allowList
