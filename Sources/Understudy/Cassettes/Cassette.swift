@@ -15,19 +15,19 @@ public final class Cassette: Sendable {
   /// Everything the cassette was told besides its file and mode.
   public let options: CassetteOptions
   /// How live requests are matched with recorded ones.
-  public var matching: ReplayMatching { options.matching }
+  package var matching: ReplayMatching { options.matching }
   /// What is redacted before anything is written (and applied to live requests before matching).
-  public var redaction: Redaction { options.redaction }
+  package var redaction: Redaction { options.redaction }
   /// `redaction` compiled once, for the per-request check that most requests need no redacting.
   private let compiledRedaction: CompiledRedaction
   /// Whether a recorded answer may be replayed again once every match was used.
-  public var allowsRepeats: Bool { options.allowsRepeats }
+  package var allowsRepeats: Bool { options.allowsRepeats }
   /// Whether to write a cassette in which the credential scan still finds something.
-  public var allowsCredentials: Bool { options.allowsCredentials }
+  package var allowsCredentials: Bool { options.allowsCredentials }
   /// Whether entries never replayed are reported when the cassette is finished.
-  public var reportsUnusedEntries: Bool { options.reportsUnusedEntries }
+  package var reportsUnusedEntries: Bool { options.reportsUnusedEntries }
   /// How fast replayed answers arrive.
-  public var replaySpeed: ReplaySpeed { options.replaySpeed }
+  package var replaySpeed: ReplaySpeed { options.replaySpeed }
   /// ``CassetteOptions/ignoredHosts``, lower-cased once.
   private let ignoredHosts: Set<String>
   /// Where the cassette was bound, for reports.
