@@ -375,7 +375,7 @@ public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
   public var excerpt: String
 
   /// Creates a finding.
-  public init(path: String, kind: CredentialKind, excerpt: String) {
+  package init(path: String, kind: CredentialKind, excerpt: String) {
     self.path = path
     self.kind = kind
     self.excerpt = excerpt
