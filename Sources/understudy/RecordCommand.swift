@@ -66,7 +66,8 @@ enum RecordCommand: ServingCommand {
         FileManager.default.fileExists(atPath: path)
         ? try CassetteFile.load(path).log.entries.count : 0
       let cassette = Cassette(
-        at: URL(fileURLWithPath: path), mode: .newEpisodes, redaction: redaction,
+        at: URL(fileURLWithPath: path), mode: .newEpisodes,
+        options: CassetteOptions(redaction: redaction),
         recordCommand: "understudy record --upstream \(upstreamText) --to \(path)")
       if let problem = cassette.problem {
         throw CLIError(CassetteFile.asTyped(problem, url: cassette.url, path: path))

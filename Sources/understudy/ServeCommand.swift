@@ -56,7 +56,7 @@ enum ServeCommand: ServingCommand {
       }
       let cassette = Cassette(
         at: URL(fileURLWithPath: path), mode: .never,
-        allowsRepeats: arguments.flag("--allow-repeats"),
+        options: CassetteOptions(allowsRepeats: arguments.flag("--allow-repeats")),
         recordCommand:
           "understudy record --upstream \(standsFor?.absoluteString ?? "<URL>") --to \(path)")
       guard cassette.mode == .never else {

@@ -10,7 +10,7 @@ import Understudy
     registry.stub(.get("/feed"), StubResponse.text("slow").delayed(by: 0.2))
     registry.stub(
       .get("/video"), StubResponse.data(Data(count: 20_000)).throttled(bytesPerSecond: 100_000))
-    registry.stub(.get("/stream"), StubResponse.text("body").bodyDelayed(by: .milliseconds(100)))
+    registry.stub(.get("/stream"), StubResponse.text("body").bodyDelayed(by: 0.1))
 
     let start = Date()
     _ = try await registry.makeSession().data(from: url)

@@ -259,7 +259,7 @@ import Understudy
 
     let matching = ReplayMatching([.method, .path, .query(ignoring: ["ts"]), .jsonBody])
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, matching: matching))
+    registry.use(Cassette(at: file, options: CassetteOptions(matching: matching)))
 
     var request = URLRequest(
       url: URL(string: "https://api.example.com/search?ts=1800000000&q=swift")!)
@@ -286,7 +286,7 @@ import Understudy
     await #expect(throws: URLError.self) { try await session.data(from: job) }
 
     let repeating = StubRegistry()
-    repeating.use(Cassette(at: file, allowsRepeats: true))
+    repeating.use(Cassette(at: file, options: CassetteOptions(allowsRepeats: true)))
     let polling = repeating.makeSession()
     for _ in 1...2 { _ = try await polling.data(from: job) }
     let (again, _) = try await polling.data(from: job)
@@ -300,7 +300,7 @@ import Understudy
     ])
 
     let registry = StubRegistry()
-    let cassette = Cassette(at: file, reportsUnusedEntries: true)
+    let cassette = Cassette(at: file, options: CassetteOptions(reportsUnusedEntries: true))
     registry.use(cassette)
     _ = try await UserClient(session: registry.makeSession()).user(id: 42)
 
@@ -347,7 +347,8 @@ import Understudy
     ])
 
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, restoring: ["access_token": "test-token"]))
+    registry.use(
+      Cassette(at: file, options: CassetteOptions(restoring: ["access_token": "test-token"])))
     var request = URLRequest(url: URL(string: "https://api.example.com/oauth/token")!)
     request.httpMethod = "POST"
     let (data, _) = try await registry.makeSession().data(for: request)
@@ -395,7 +396,8 @@ import Understudy
     // The header, and with it every echo of its value.
     let redaction = Redaction.default.redactingHeaders("X-Request-Context")
     let fixed = StubRegistry()
-    let rerecorder = Cassette(at: file, mode: .missing, redaction: redaction)
+    let rerecorder = Cassette(
+      at: file, mode: .missing, options: CassetteOptions(redaction: redaction))
     fixed.use(rerecorder)
     _ = try await fixed.makeSession().data(for: request)
     #expect(rerecorder.finish().isEmpty)
@@ -403,7 +405,9 @@ import Understudy
 
     let allowing = Redaction.default.allowingCredentials(.value(session))
     let permitted = StubRegistry()
-    let keeper = Cassette(at: Self.scratchFile("allowed.har"), mode: .missing, redaction: allowing)
+    let keeper = Cassette(
+      at: Self.scratchFile("allowed.har"), mode: .missing,
+      options: CassetteOptions(redaction: allowing))
     permitted.use(keeper)
     _ = try await permitted.makeSession().data(for: request)
     #expect(keeper.finish().isEmpty)  // the token is kept; any other credential would still stop it
@@ -443,7 +447,7 @@ import Understudy
     ])
 
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, replaySpeed: .scaled(0.5)))
+    registry.use(Cassette(at: file, options: CassetteOptions(replaySpeed: .scaled(0.5))))
     let clock = ContinuousClock()
     let started = clock.now
     _ = try await registry.makeSession().data(from: URL(string: "https://api.example.com/report")!)

@@ -30,7 +30,7 @@ import Understudy
     #expect(login.callCount == 1)
     #expect(login.requests.first?.method == "POST")
     registry.verify(login, calledTimes: 1)
-    registry.verifyNeverCalled(logout)
+    registry.verify(logout, calledTimes: 0)
   }
 
   @Test func aFailedVerificationIsReportedAtTheCall() async throws {

@@ -37,7 +37,7 @@ final class CassetteXCTests: XCTestCase {
     let clock = ContinuousClock()
     let start = clock.now
     let body = try await withCassette(
-      "slow", location: .folder(folder), replaySpeed: .recorded
+      "slow", location: .folder(folder), options: CassetteOptions(replaySpeed: .recorded)
     ) { stubs in
       try await stubs.makeSession().data(from: URL(string: "https://api.test/slow")!).0
     }

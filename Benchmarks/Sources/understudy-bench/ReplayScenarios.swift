@@ -118,7 +118,9 @@ enum ReplayScenarios {
       let cpuStart = ThreadCPU.seconds
       var loaded: Cassette?
       // Repeats allowed: the benchmark sends the same request thousands of times.
-      let elapsed = clock.measure { loaded = Cassette(at: file, allowsRepeats: true) }
+      let elapsed = clock.measure {
+        loaded = Cassette(at: file, options: CassetteOptions(allowsRepeats: true))
+      }
       let cpuSeconds = ThreadCPU.seconds - cpuStart
       let wallSeconds =
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

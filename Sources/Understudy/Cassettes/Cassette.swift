@@ -15,19 +15,19 @@ public final class Cassette: Sendable {
   /// Everything the cassette was told besides its file and mode.
   public let options: CassetteOptions
   /// How live requests are matched with recorded ones.
-  public var matching: ReplayMatching { options.matching }
+  package var matching: ReplayMatching { options.matching }
   /// What is redacted before anything is written (and applied to live requests before matching).
-  public var redaction: Redaction { options.redaction }
+  package var redaction: Redaction { options.redaction }
   /// `redaction` compiled once, for the per-request check that most requests need no redacting.
   private let compiledRedaction: CompiledRedaction
   /// Whether a recorded answer may be replayed again once every match was used.
-  public var allowsRepeats: Bool { options.allowsRepeats }
+  package var allowsRepeats: Bool { options.allowsRepeats }
   /// Whether to write a cassette in which the credential scan still finds something.
-  public var allowsCredentials: Bool { options.allowsCredentials }
+  package var allowsCredentials: Bool { options.allowsCredentials }
   /// Whether entries never replayed are reported when the cassette is finished.
-  public var reportsUnusedEntries: Bool { options.reportsUnusedEntries }
+  package var reportsUnusedEntries: Bool { options.reportsUnusedEntries }
   /// How fast replayed answers arrive.
-  public var replaySpeed: ReplaySpeed { options.replaySpeed }
+  package var replaySpeed: ReplaySpeed { options.replaySpeed }
   /// ``CassetteOptions/ignoredHosts``, lower-cased once.
   private let ignoredHosts: Set<String>
   /// Where the cassette was bound, for reports.
@@ -100,7 +100,7 @@ public final class Cassette: Sendable {
   ///   - line: The line of the caller; leave the default.
   ///   - column: The column of the caller; leave the default.
   public init(
-    at url: URL, mode: RecordMode = .never, options: CassetteOptions,
+    at url: URL, mode: RecordMode = .never, options: CassetteOptions = .default,
     recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) {
@@ -125,45 +125,6 @@ public final class Cassette: Sendable {
             fix: "correct the ReplayMatching passed to the cassette")
       }
     }
-  }
-
-  /// Opens the cassette at `url`, loading it unless the mode records everything afresh; the
-  /// same as ``init(at:mode:options:recordCommand:fileID:filePath:line:column:)`` with the
-  /// options spelled out.
-  ///
-  /// - Parameters:
-  ///   - url: The HAR file.
-  ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
-  ///   - matching: How live requests find recorded ones.
-  ///   - redaction: Applied before writing, and to live requests before matching.
-  ///   - restoring: Values put back in place of redaction placeholders when replaying, keyed by
-  ///     placeholder name (`["authorization": "Bearer test-token"]`).
-  ///   - allowsRepeats: Replay the last matching answer again once all were used.
-  ///   - allowsCredentials: Write even when the credential scan finds something.
-  ///   - reportsUnusedEntries: Report recorded entries no request used.
-  ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
-  ///   - recordCommand: The command printed in failures; the trait fills in the test's own.
-  ///   - fileID: The `#fileID` of the caller; failures that belong to the cassette are reported
-  ///     here. Leave the default.
-  ///   - filePath: The `#filePath` of the caller; leave the default.
-  ///   - line: The line of the caller; leave the default.
-  ///   - column: The column of the caller; leave the default.
-  public convenience init(
-    at url: URL, mode: RecordMode = .never, matching: ReplayMatching = .default,
-    redaction: Redaction = .default, restoring: [String: String] = [:],
-    allowsRepeats: Bool = false, allowsCredentials: Bool = false,
-    reportsUnusedEntries: Bool = false, replaySpeed: ReplaySpeed = .instant,
-    recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
-  ) {
-    self.init(
-      at: url, mode: mode,
-      options: CassetteOptions(
-        matching: matching, redaction: redaction, restoring: restoring,
-        allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-        reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
-      recordCommand: recordCommand, fileID: fileID, filePath: filePath, line: line,
-      column: column)
   }
 
   private func load(restoring: [String: String]) {

@@ -57,7 +57,7 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
   public var fix: String
 
   /// Creates an error.
-  public init(
+  package init(
     kind: Kind, file: String? = nil, jsonPath: String? = nil, line: Int? = nil,
     column: Int? = nil, problem: String, fix: String
   ) {

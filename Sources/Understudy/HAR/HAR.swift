@@ -6,8 +6,11 @@
 /// An HTTP Archive (HAR 1.2): the file format Understudy records cassettes in.
 ///
 /// HAR is what browsers, proxies and HTTP tools already export, so a cassette can be opened in a
-/// browser's network panel and a browser export can be replayed as a cassette. The model follows
-/// the [HAR 1.2 specification](http://www.softwareishard.com/blog/har-12-spec/) member for member.
+/// browser's network panel and a browser export can be replayed as a cassette. The model reads
+/// and writes the [HAR 1.2 specification](http://www.softwareishard.com/blog/har-12-spec/)
+/// member for member, so a file loses nothing on a round trip; the public members are the ones a
+/// test reads or edits (see ``Entry``), and the rest (pages, cookie arrays, cache and timing
+/// details, the creator) is kept as read and written back.
 /// Decoding accepts what real exporters write (missing members get the specification's defaults,
 /// custom `_`-prefixed members are ignored); encoding is deterministic so cassettes diff cleanly.
 public struct HAR: Codable, Sendable, Hashable {
@@ -15,7 +18,7 @@ public struct HAR: Codable, Sendable, Hashable {
   public var log: Log
 
   /// Creates an archive around `log`.
-  public init(log: Log) {
+  package init(log: Log) {
     self.log = log
   }
 
@@ -29,23 +32,23 @@ extension HAR {
   /// The exported data: who wrote it, the pages, and one entry per HTTP exchange.
   public struct Log: Codable, Sendable, Hashable {
     /// The format version; `1.2` for files Understudy writes.
-    public var version: String
+    package var version: String
     /// The application that wrote the file.
-    public var creator: Creator
+    package var creator: Creator
     /// The browser that made the requests, when a browser did.
-    public var browser: Browser?
+    package var browser: Browser?
     /// The pages the requests belong to; empty when the tool does not group by page.
-    public var pages: [Page]
+    package var pages: [Page]
     /// One entry per request, in the order they were sent.
     public var entries: [Entry]
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
     /// The seed of the digests in this cassette's redaction placeholders (`<redacted:key:7f3a>`),
     /// written as the custom member `_redactionDigestSeed`: the moment the cassette was first
     /// recorded, so one value gives unrelated digests in two cassettes. It is kept with the
     /// cassette so replay computes the same digests; `nil` in files recorded before digests,
     /// whose placeholders carry none and replay as they always did.
-    public var redactionDigestSeed: String?
+    package var redactionDigestSeed: String?
 
     private enum CodingKeys: String, CodingKey {
       case version, creator, browser, pages, entries, comment
@@ -53,7 +56,7 @@ extension HAR {
     }
 
     /// Creates a log; the defaults describe a cassette written by Understudy.
-    public init(
+    package init(
       version: String = "1.2", creator: Creator = .understudy, browser: Browser? = nil,
       pages: [Page] = [], entries: [Entry] = [], comment: String? = nil
     ) {
@@ -80,16 +83,16 @@ extension HAR {
 
   /// The name and version of an application: the spec gives the creator and the browser the same
   /// members.
-  public struct Creator: Codable, Sendable, Hashable {
+  package struct Creator: Codable, Sendable, Hashable {
     /// The application's name.
-    public var name: String
+    package var name: String
     /// The application's version.
-    public var version: String
+    package var version: String
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a name and version.
-    public init(name: String, version: String, comment: String? = nil) {
+    package init(name: String, version: String, comment: String? = nil) {
       self.name = name
       self.version = version
       self.comment = comment
@@ -98,9 +101,9 @@ extension HAR {
     /// Understudy as the creator of the cassettes it records. The version names the cassette
     /// conventions (sorted headers, redaction placeholders), not the library release, so
     /// upgrading the library does not rewrite every cassette.
-    public static let understudy = Creator(name: "Understudy", version: "1")
+    package static let understudy = Creator(name: "Understudy", version: "1")
   }
 
   /// The browser that produced an export; it has the same members as ``Creator``.
-  public typealias Browser = Creator
+  package typealias Browser = Creator
 }

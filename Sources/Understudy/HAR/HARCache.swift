@@ -3,9 +3,9 @@ extension HAR {
   ///
   /// The spec distinguishes a missing member ("not known") from `null` ("there was no cache
   /// entry"), so each side is a ``State`` rather than an optional.
-  public struct Cache: Codable, Sendable, Hashable {
+  package struct Cache: Codable, Sendable, Hashable {
     /// What is known about one side of the request.
-    public enum State: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
       /// Nothing is known; the member is left out of the file.
       case unknown
       /// There was no cache entry; written as `null`.
@@ -18,14 +18,14 @@ extension HAR {
     }
 
     /// The cache entry before the request.
-    public var beforeRequest: State
+    package var beforeRequest: State
     /// The cache entry after the request.
-    public var afterRequest: State
+    package var afterRequest: State
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates cache information; the default, nothing known, is written as `{}`.
-    public init(
+    package init(
       beforeRequest: State = .unknown, afterRequest: State = .unknown, comment: String? = nil
     ) {
       self.beforeRequest = beforeRequest
@@ -38,7 +38,7 @@ extension HAR {
     }
 
     /// Decodes cache information, telling a missing member from `null`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       beforeRequest = try Self.state(container, .beforeRequest)
       afterRequest = try Self.state(container, .afterRequest)
@@ -46,7 +46,7 @@ extension HAR {
     }
 
     /// Encodes cache information, leaving out what is unknown and writing `null` for no entry.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       for (state, key) in [
         (beforeRequest, CodingKeys.beforeRequest), (afterRequest, .afterRequest),
@@ -70,20 +70,20 @@ extension HAR {
   }
 
   /// A browser cache entry.
-  public struct CacheEntry: Codable, Sendable, Hashable {
+  package struct CacheEntry: Codable, Sendable, Hashable {
     /// When the entry expires, as the exporter wrote it.
-    public var expires: String?
+    package var expires: String?
     /// When the entry was last opened, as the exporter wrote it.
-    public var lastAccess: String
+    package var lastAccess: String
     /// The entry's entity tag.
-    public var eTag: String
+    package var eTag: String
     /// How many times the entry has been opened.
-    public var hitCount: Int
+    package var hitCount: Int
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a cache entry.
-    public init(
+    package init(
       expires: String? = nil, lastAccess: String, eTag: String, hitCount: Int,
       comment: String? = nil
     ) {
@@ -95,7 +95,7 @@ extension HAR {
     }
 
     /// Decodes a cache entry, accepting exports that leave out its required members.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       expires = try container.decodeIfPresent(String.self, forKey: .expires)
       lastAccess = try container.decode(.lastAccess, or: "")

@@ -4,7 +4,7 @@ extension HAR {
     /// The length of the body in bytes after decoding.
     public var size: Int
     /// The number of bytes compression saved in transfer.
-    public var compression: Int? {
+    package var compression: Int? {
       get { notes?.value.compression }
       set { notes = Notes(compression: newValue, comment: comment).boxed }
     }
@@ -63,7 +63,7 @@ extension HAR {
     }
 
     /// Creates content from its members.
-    public init(
+    package init(
       size: Int = 0, compression: Int? = nil, mimeType: String = "", text: String? = nil,
       encoding: String? = nil, comment: String? = nil
     ) {

@@ -1,26 +1,26 @@
 extension HAR {
   /// A cookie sent with a request or set by a response.
-  public struct Cookie: Codable, Sendable, Hashable {
+  package struct Cookie: Codable, Sendable, Hashable {
     /// The cookie's name.
-    public var name: String
+    package var name: String
     /// The cookie's value.
-    public var value: String
+    package var value: String
     /// The path the cookie applies to.
-    public var path: String?
+    package var path: String?
     /// The host the cookie applies to.
-    public var domain: String?
+    package var domain: String?
     /// When the cookie expires, as the exporter wrote it. Kept as text because exporters write
     /// forms a date type would not round-trip (`null`, epoch dates, other time zones).
-    public var expires: String?
+    package var expires: String?
     /// Whether the cookie is hidden from scripts.
-    public var httpOnly: Bool?
+    package var httpOnly: Bool?
     /// Whether the cookie is only sent over TLS.
-    public var secure: Bool?
+    package var secure: Bool?
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a cookie.
-    public init(
+    package init(
       name: String, value: String, path: String? = nil, domain: String? = nil,
       expires: String? = nil, httpOnly: Bool? = nil, secure: Bool? = nil, comment: String? = nil
     ) {

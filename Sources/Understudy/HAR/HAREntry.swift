@@ -2,7 +2,7 @@ extension HAR {
   /// One HTTP exchange: the request, the response, and how long it took.
   public struct Entry: Codable, Sendable, Hashable {
     /// The ``Page/id`` of the page the request belongs to.
-    public var pageref: String? {
+    package var pageref: String? {
       get { extras?.value.pageref }
       set { extras = Extras.boxed(extras, setting: \.pageref, to: newValue) }
     }
@@ -11,7 +11,8 @@ extension HAR {
     public var startedDateTime: Date {
       didSet { startedDateTime = HARTimestamp.normalized(startedDateTime) }
     }
-    /// The total time of the exchange in milliseconds: the sum of the non-negative ``timings``.
+    /// The total time of the exchange in milliseconds: the sum of the non-negative timings of its
+    /// phases.
     public var time: Double {
       didSet {
         // Timings left to follow the old time keep its value.
@@ -23,12 +24,12 @@ extension HAR {
     /// The response as received.
     public var response: Response
     /// What the browser cache knew about the request.
-    public var cache: Cache {
+    package var cache: Cache {
       get { cacheBox?.value ?? Cache() }
       set { cacheBox = Self.box(newValue) }
     }
     /// How ``time`` divides into phases.
-    public var timings: Timings {
+    package var timings: Timings {
       get { timingsBox?.value ?? Timings(wait: max(0, time)) }
       set { timingsBox = Self.box(newValue, time: time) }
     }
@@ -40,12 +41,12 @@ extension HAR {
     /// every entry of a loaded cassette (issue 17).
     private var timingsBox: Boxed<Timings>?
     /// The IP address of the server (the result of DNS resolution).
-    public var serverIPAddress: String? {
+    package var serverIPAddress: String? {
       get { extras?.value.serverIPAddress }
       set { extras = Extras.boxed(extras, setting: \.serverIPAddress, to: newValue) }
     }
     /// An identifier of the TCP connection, such as the client port.
-    public var connection: String? {
+    package var connection: String? {
       get { extras?.value.connection }
       set { extras = Extras.boxed(extras, setting: \.connection, to: newValue) }
     }
@@ -80,7 +81,7 @@ extension HAR {
     }
 
     /// Creates an entry.
-    public init(
+    package init(
       pageref: String? = nil, startedDateTime: Date, time: Double, request: Request,
       response: Response, cache: Cache = Cache(), timings: Timings? = nil,
       serverIPAddress: String? = nil, connection: String? = nil, comment: String? = nil

@@ -30,7 +30,7 @@ extension [HAR.NameValue] {
   ///
   /// The recorder stores headers this way so a cassette does not change when a platform or
   /// library version sends the same headers in another order.
-  public func sortedByName() -> [HAR.NameValue] {
+  package func sortedByName() -> [HAR.NameValue] {
     enumerated()
       .map { (key: $0.element.name.lowercased(), index: $0.offset, field: $0.element) }
       .sorted { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }

@@ -2,22 +2,22 @@ extension HAR {
   /// A page the requests were made for, as browsers group them.
   ///
   /// Understudy records no pages; the type exists so browser exports load and write back intact.
-  public struct Page: Codable, Sendable, Hashable {
+  package struct Page: Codable, Sendable, Hashable {
     /// When the page started loading, kept to the millisecond like every date in a cassette.
-    public var startedDateTime: Date {
+    package var startedDateTime: Date {
       didSet { startedDateTime = HARTimestamp.normalized(startedDateTime) }
     }
     /// The identifier entries refer to in ``Entry/pageref``.
-    public var id: String
+    package var id: String
     /// The page title.
-    public var title: String
+    package var title: String
     /// When the page's load events fired.
-    public var pageTimings: PageTimings
+    package var pageTimings: PageTimings
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a page.
-    public init(
+    package init(
       startedDateTime: Date, id: String, title: String = "",
       pageTimings: PageTimings = PageTimings(), comment: String? = nil
     ) {
@@ -33,7 +33,7 @@ extension HAR {
     }
 
     /// Decodes a page, accepting exports that leave out the title or the timings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       startedDateTime = try container.decodeTimestamp(.startedDateTime)
       id = try container.decode(String.self, forKey: .id)
@@ -43,7 +43,7 @@ extension HAR {
     }
 
     /// Encodes the page with its date in UTC to the millisecond.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encodeTimestamp(startedDateTime, forKey: .startedDateTime)
       try container.encode(id, forKey: .id)
@@ -54,23 +54,23 @@ extension HAR {
   }
 
   /// Milliseconds from the start of a page load to its load events; `-1` when unknown.
-  public struct PageTimings: Codable, Sendable, Hashable {
+  package struct PageTimings: Codable, Sendable, Hashable {
     /// When the content was loaded (`DOMContentLoaded`), or `-1`.
-    public var onContentLoad: Double
+    package var onContentLoad: Double
     /// When the page was loaded (`load`), or `-1`.
-    public var onLoad: Double
+    package var onLoad: Double
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates page timings; the defaults mean "not known".
-    public init(onContentLoad: Double = -1, onLoad: Double = -1, comment: String? = nil) {
+    package init(onContentLoad: Double = -1, onLoad: Double = -1, comment: String? = nil) {
       self.onContentLoad = onContentLoad
       self.onLoad = onLoad
       self.comment = comment
     }
 
     /// Decodes page timings; the spec makes both optional with `-1` as the default.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       onContentLoad = try container.decode(.onContentLoad, or: -1)
       onLoad = try container.decode(.onLoad, or: -1)

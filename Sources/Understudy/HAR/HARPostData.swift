@@ -8,7 +8,7 @@ extension HAR {
     /// The media type from `Content-Type`.
     public var mimeType: String
     /// The form fields, when the exporter parsed them.
-    public var params: [PostParameter]
+    package var params: [PostParameter]
     /// The body as text, or as base64 when ``encoding`` is `base64`.
     ///
     /// Read from a cassette, the text stays in the file's bytes until it is first used.
@@ -24,7 +24,7 @@ extension HAR {
     public var comment: String?
 
     /// Creates post data from its members.
-    public init(
+    package init(
       mimeType: String, params: [PostParameter] = [], text: String = "", encoding: String? = nil,
       comment: String? = nil
     ) {
@@ -99,20 +99,20 @@ extension HAR {
   }
 
   /// A posted form field or file.
-  public struct PostParameter: Codable, Sendable, Hashable {
+  package struct PostParameter: Codable, Sendable, Hashable {
     /// The field name.
-    public var name: String
+    package var name: String
     /// The field value, or the content of a posted file.
-    public var value: String?
+    package var value: String?
     /// The name of a posted file.
-    public var fileName: String?
+    package var fileName: String?
     /// The media type of a posted file.
-    public var contentType: String?
+    package var contentType: String?
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a form field.
-    public init(
+    package init(
       name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil,
       comment: String? = nil
     ) {

@@ -12,9 +12,9 @@ extension HAR {
     /// cassette a second time (a tenth of loading a large one).
     var parsedURL = ParsedURL()
     /// The HTTP version, such as `HTTP/1.1`; empty when the exporter did not say.
-    public var httpVersion: String
+    package var httpVersion: String
     /// The cookies sent, as parsed from the `Cookie` header by the exporter.
-    public var cookies: [Cookie]
+    package var cookies: [Cookie]
     /// The header fields, in the order of the model (`sortedByName()` orders them).
     public var headers: [Header]
     /// The query parameters parsed from ``url``, percent-decoded.
@@ -28,14 +28,14 @@ extension HAR {
     /// 120 bytes larger (issue 17).
     private var postDataBox: Boxed<PostData>?
     /// The size of the request line and headers in bytes, or `-1` when unknown.
-    public var headersSize: Int
+    package var headersSize: Int
     /// The size of the body in bytes, or `-1` when unknown.
-    public var bodySize: Int
+    package var bodySize: Int
     /// A comment from the user or the application.
     public var comment: String?
 
     /// Creates a request.
-    public init(
+    package init(
       method: String, url: String, httpVersion: String = "HTTP/1.1", cookies: [Cookie] = [],
       headers: [Header] = [], queryString: [QueryParameter] = [], postData: PostData? = nil,
       headersSize: Int = -1, bodySize: Int = -1, comment: String? = nil

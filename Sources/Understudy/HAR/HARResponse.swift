@@ -6,9 +6,9 @@ extension HAR {
     /// The reason phrase, such as `OK`.
     public var statusText: String
     /// The HTTP version, such as `HTTP/1.1`; empty when the exporter did not say.
-    public var httpVersion: String
+    package var httpVersion: String
     /// The cookies set, as parsed from `Set-Cookie` headers by the exporter.
-    public var cookies: [Cookie]
+    package var cookies: [Cookie]
     /// The header fields, in the order of the model.
     public var headers: [Header]
     /// The body and its type.
@@ -16,14 +16,14 @@ extension HAR {
     /// The target of a redirect (the `Location` header), or empty.
     public var redirectURL: String
     /// The size of the status line and headers in bytes, or `-1` when unknown.
-    public var headersSize: Int
+    package var headersSize: Int
     /// The size of the body as transferred in bytes, or `-1` when unknown.
-    public var bodySize: Int
+    package var bodySize: Int
     /// A comment from the user or the application.
     public var comment: String?
 
     /// Creates a response.
-    public init(
+    package init(
       status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
       cookies: [Cookie] = [], headers: [Header] = [], content: Content = Content(),
       redirectURL: String = "", headersSize: Int = -1, bodySize: Int = -1,

@@ -1,26 +1,26 @@
 extension HAR {
   /// The phases of an exchange in milliseconds; `-1` marks a phase that did not apply.
-  public struct Timings: Codable, Sendable, Hashable {
+  package struct Timings: Codable, Sendable, Hashable {
     /// Time spent queued before a connection was available.
-    public var blocked: Double
+    package var blocked: Double
     /// Time spent resolving the host name.
-    public var dns: Double
+    package var dns: Double
     /// Time spent opening the TCP connection, including ``ssl``.
-    public var connect: Double
+    package var connect: Double
     /// Time spent sending the request.
-    public var send: Double
+    package var send: Double
     /// Time spent waiting for the first byte of the response.
-    public var wait: Double
+    package var wait: Double
     /// Time spent reading the response.
-    public var receive: Double
+    package var receive: Double
     /// Time spent on the TLS handshake.
-    public var ssl: Double
+    package var ssl: Double
     /// A comment from the user or the application.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates timings. The spec requires `send`, `wait` and `receive`; the others default to
     /// `-1`, "did not apply", which is what a replayed or stubbed exchange honestly has.
-    public init(
+    package init(
       blocked: Double = -1, dns: Double = -1, connect: Double = -1, send: Double = 0,
       wait: Double = 0, receive: Double = 0, ssl: Double = -1, comment: String? = nil
     ) {
@@ -35,7 +35,7 @@ extension HAR {
     }
 
     /// Decodes timings, giving absent phases the same defaults as ``init(blocked:dns:connect:send:wait:receive:ssl:comment:)``.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       blocked = try container.decode(.blocked, or: -1)
       dns = try container.decode(.dns, or: -1)

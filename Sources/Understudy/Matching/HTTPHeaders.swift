@@ -22,8 +22,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// The fields in the order they were added.
   public private(set) var fields: [Field]
 
-  /// Creates an empty header list.
-  public init() {
+  /// Creates an empty header list; users write the literal `[:]`.
+  package init() {
     fields = []
   }
 

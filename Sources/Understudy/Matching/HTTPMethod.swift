@@ -28,11 +28,6 @@ public struct HTTPMethod: RawRepresentable, ExpressibleByStringLiteral, Sendable
     self.rawValue = name
   }
 
-  /// Creates a method from its name, upper-casing it.
-  public init(_ name: String) {
-    self.init(rawValue: name)
-  }
-
   /// Creates a method from a literal such as `"PURGE"`.
   public init(stringLiteral value: String) {
     self.init(rawValue: value)

@@ -460,7 +460,7 @@ public struct FieldMismatch: Sendable, Hashable, CustomStringConvertible {
   public var actual: String
 
   /// Creates a mismatch.
-  public init(field: String, expected: String, actual: String) {
+  package init(field: String, expected: String, actual: String) {
     self.field = field
     self.expected = expected
     self.actual = actual

@@ -16,15 +16,6 @@ extension StubRegistry {
     return false
   }
 
-  /// Checks that `stub` answered no request.
-  @discardableResult
-  public func verifyNeverCalled(
-    _ stub: Stub, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
-  ) -> Bool {
-    verify(stub, calledTimes: 0, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
   /// Checks that every stub answered at least once and limited stubs were used up; each unused
   /// stub is reported at the line that declared it.
   @discardableResult

@@ -40,29 +40,29 @@ public struct StubResponse: Sendable {
   var responseCache: HTTPResponseCache { storage.value.responseCache }
   /// How long to wait before the response (status and headers), in seconds; the protocol waits
   /// without blocking a thread.
-  public var delay: TimeInterval {
+  package var delay: TimeInterval {
     get { storage.value.delay }
     set { storage.value.delay = newValue }
   }
   /// How long to wait between the response and the first byte of the body, in seconds.
-  public var bodyDelay: TimeInterval {
+  package var bodyDelay: TimeInterval {
     get { storage.value.bodyDelay }
     set { storage.value.bodyDelay = newValue }
   }
   /// The rate the body is delivered at, in bytes per second, or `nil` for all at once.
-  public var bytesPerSecond: Int? {
+  package var bytesPerSecond: Int? {
     get { storage.value.bytesPerSecond }
     set { storage.value.bytesPerSecond = newValue }
   }
   /// When set, the connection drops after this many body bytes and the request fails with
   /// `URLError(.networkConnectionLost)`.
-  public var dropAfterBytes: Int? {
+  package var dropAfterBytes: Int? {
     get { storage.value.dropAfterBytes }
     set { storage.value.dropAfterBytes = newValue }
   }
   /// When set, the body goes out in these parts, each after its delay (a stream of server-sent
   /// events, say); delegate-based tasks see each part, other tasks the whole body at the end.
-  public var chunks: [BodyChunk]? {
+  package var chunks: [BodyChunk]? {
     get { storage.value.chunks }
     set { storage.value.chunks = newValue }
   }
@@ -144,7 +144,7 @@ public struct StubResponse: Sendable {
     StubResponse(.passThrough(rewrite))
   }
 
-  /// The same response answered after `seconds`.
+  /// The same response answered after `seconds`: `.delayed(by: 0.3)`.
   public func delayed(by seconds: TimeInterval) -> StubResponse {
     var copy = self
     copy.delay = seconds
@@ -156,16 +156,6 @@ public struct StubResponse: Sendable {
     var copy = self
     copy.bodyDelay = seconds
     return copy
-  }
-
-  /// The same response answered after `delay`: `.delayed(by: .milliseconds(300))`.
-  public func delayed(by delay: Duration) -> StubResponse {
-    delayed(by: delay.seconds)
-  }
-
-  /// The same response with its body starting `delay` after its status and headers.
-  public func bodyDelayed(by delay: Duration) -> StubResponse {
-    bodyDelayed(by: delay.seconds)
   }
 
   /// The same response with its body delivered at `bytesPerSecond`.
@@ -343,7 +333,7 @@ public struct StubResponse: Sendable {
 }
 
 /// One part of a streamed body: how many bytes, sent how long after the previous part.
-public struct BodyChunk: Sendable, Hashable {
+package struct BodyChunk: Sendable, Hashable {
   /// Whether `sizes` are byte counts (none negative) that add up to `total` without
   /// overflowing.
   static func sizes(of sizes: [Int], addUpTo total: Int) -> Bool {
@@ -358,19 +348,14 @@ public struct BodyChunk: Sendable, Hashable {
   }
 
   /// Its length in bytes.
-  public var size: Int
+  package var size: Int
   /// Seconds after the previous part (or after the response, for the first).
-  public var delay: TimeInterval
+  package var delay: TimeInterval
 
   /// Creates a part sent `delay` seconds after the previous one.
-  public init(size: Int, delay: TimeInterval) {
+  package init(size: Int, delay: TimeInterval) {
     self.size = size
     self.delay = delay
-  }
-
-  /// Creates a part sent `delay` after the previous one.
-  public init(size: Int, delay: Duration) {
-    self.init(size: size, delay: delay.seconds)
   }
 }
 

@@ -147,13 +147,8 @@
     ///   - name: The cassette's file name without `.har`; by default the test's name.
     ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
     ///   - location: Where cassettes live.
-    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
-    ///   - redaction: What is scrubbed before anything is written.
-    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
-    ///   - allowsRepeats: Whether an entry may answer more than once.
-    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
-    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
-    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them. Declare
+    ///     them once (a suite's `static let`) for every test that shares them.
     ///   - verification: What to check when the body returns.
     ///   - fileID: The `#fileID` of the caller; leave the default.
     ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
@@ -162,42 +157,7 @@
     ///   - body: The test's work, given the registry to make sessions from.
     public func withCassette<Result>(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile,
-      matching: ReplayMatching = .default, redaction: Redaction = .default,
-      restoring: [String: String] = [:], allowsRepeats: Bool = false,
-      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
-      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
-      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-      column: Int = #column, _ body: (StubRegistry) async throws -> Result
-    ) async rethrows -> Result {
-      try await withCassette(
-        name, mode: mode, location: location,
-        options: CassetteOptions(
-          matching: matching, redaction: redaction, restoring: restoring,
-          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
-        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
-        body)
-    }
-
-    /// Runs `body` with a fresh ``StubRegistry`` answered from (and recording into) a HAR
-    /// cassette, with the cassette's options as one value: declare them once for every test
-    /// that shares them.
-    ///
-    /// - Parameters:
-    ///   - name: The cassette's file name without `.har`; by default the test's name.
-    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
-    ///   - location: Where cassettes live.
-    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
-    ///   - verification: What to check when the body returns.
-    ///   - fileID: The `#fileID` of the caller; leave the default.
-    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
-    ///   - line: The line of the caller; leave the default.
-    ///   - column: The column of the caller; leave the default.
-    ///   - body: The test's work, given the registry to make sessions from.
-    public func withCassette<Result>(
-      _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) async throws -> Result
@@ -221,13 +181,8 @@
     ///   - name: The cassette's file name without `.har`; by default the test's name.
     ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
     ///   - location: Where cassettes live.
-    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
-    ///   - redaction: What is scrubbed before anything is written.
-    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
-    ///   - allowsRepeats: Whether an entry may answer more than once.
-    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
-    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
-    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them. Declare
+    ///     them once (a suite's `static let`) for every test that shares them.
     ///   - verification: What to check when the body returns.
     ///   - fileID: The `#fileID` of the caller; leave the default.
     ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
@@ -236,41 +191,7 @@
     ///   - body: The test's work, given the registry to make sessions from.
     public func withCassette<Result>(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile,
-      matching: ReplayMatching = .default, redaction: Redaction = .default,
-      restoring: [String: String] = [:], allowsRepeats: Bool = false,
-      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
-      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
-      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-      column: Int = #column, _ body: (StubRegistry) throws -> Result
-    ) rethrows -> Result {
-      try withCassette(
-        name, mode: mode, location: location,
-        options: CassetteOptions(
-          matching: matching, redaction: redaction, restoring: restoring,
-          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
-        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
-        body)
-    }
-
-    /// Runs `body` with a fresh ``StubRegistry`` answered from a HAR cassette, for tests that
-    /// do not await, with the cassette's options as one value.
-    ///
-    /// - Parameters:
-    ///   - name: The cassette's file name without `.har`; by default the test's name.
-    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
-    ///   - location: Where cassettes live.
-    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
-    ///   - verification: What to check when the body returns.
-    ///   - fileID: The `#fileID` of the caller; leave the default.
-    ///   - filePath: The `#filePath` of the caller; the default location is beside this file.
-    ///   - line: The line of the caller; leave the default.
-    ///   - column: The column of the caller; leave the default.
-    ///   - body: The test's work, given the registry to make sessions from.
-    public func withCassette<Result>(
-      _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) throws -> Result

@@ -166,48 +166,8 @@
     /// func backsOffWhenOverQuota() async throws { … }
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The cassette's file name without `.har`; by default the test's name.
-    ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
-    ///   - location: Where cassettes live.
-    ///   - matching: Which parts of a request must equal a recorded one for it to replay.
-    ///   - redaction: What is scrubbed before anything is written.
-    ///   - restoring: Values put back into replayed answers in place of redaction placeholders.
-    ///   - allowsRepeats: Whether an entry may answer more than once.
-    ///   - allowsCredentials: Whether to write a cassette the credential scan objects to.
-    ///   - reportsUnusedEntries: Whether entries the test never replayed fail it.
-    ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
-    ///   - verification: What to check when the test ends.
-    ///   - fileID: The `#fileID` of the trait; failures that belong to no stub are reported at
-    ///     the trait. Leave the default.
-    ///   - filePath: The `#filePath` of the trait; leave the default.
-    ///   - line: The line of the trait; leave the default.
-    ///   - column: The column of the trait; leave the default.
-    ///   - configure: Declares stubs on the test's registry before the test runs; they take
-    ///     precedence over the cassette's entries.
-    public static func cassette(
-      _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile,
-      matching: ReplayMatching = .default, redaction: Redaction = .default,
-      restoring: [String: String] = [:], allowsRepeats: Bool = false,
-      allowsCredentials: Bool = false, reportsUnusedEntries: Bool = false,
-      replaySpeed: ReplaySpeed = .instant, verifying verification: ScopeVerification = .default,
-      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-      column: Int = #column,
-      _ configure: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
-    ) -> StubsTrait {
-      cassette(
-        name, mode: mode, location: location,
-        options: CassetteOptions(
-          matching: matching, redaction: redaction, restoring: restoring,
-          allowsRepeats: allowsRepeats, allowsCredentials: allowsCredentials,
-          reportsUnusedEntries: reportsUnusedEntries, replaySpeed: replaySpeed),
-        verifying: verification, fileID: fileID, filePath: filePath, line: line, column: column,
-        configure)
-    }
-
-    /// Binds a HAR cassette to each test, with its options as one value: declare them once
-    /// (a suite's `static let`) for every test that shares them.
+    /// Matching, redaction, hooks and the rest are one ``CassetteOptions`` value, which tests that
+    /// share it declare once:
     ///
     /// ```swift
     /// @Test(.cassette(mode: .newEpisodes, options: Self.options))
@@ -218,7 +178,8 @@
     ///   - name: The cassette's file name without `.har`; by default the test's name.
     ///   - mode: When to record; `UNDERSTUDY_RECORD` overrides it.
     ///   - location: Where cassettes live.
-    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them.
+    ///   - options: Matching, redaction, hooks and the rest; ``CassetteOptions`` lists them. Declare
+    ///     them once (a suite's `static let`) for every test that shares them.
     ///   - verification: What to check when the test ends.
     ///   - fileID: The `#fileID` of the trait; failures that belong to no stub are reported at
     ///     the trait. Leave the default.
@@ -229,7 +190,7 @@
     ///     precedence over the cassette's entries.
     public static func cassette(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column,

@@ -10,7 +10,7 @@ public struct WebSocketClosedError: Error, Sendable, Hashable, CustomStringConve
   public let reason: String
 
   /// Creates the error for a close with `code` and `reason`.
-  public init(code: Int?, reason: String = "") {
+  package init(code: Int?, reason: String = "") {
     self.code = code
     self.reason = reason
   }

@@ -76,7 +76,7 @@ import Testing
   static let chromeExport = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../Fixtures/HAR/chrome-export.har").standardizedFileURL
 
-  @Test(.cassette(location: .file(chromeExport), allowsRepeats: true))
+  @Test(.cassette(location: .file(chromeExport), options: CassetteOptions(allowsRepeats: true)))
   func theTraitReplaysItsCassette() async throws {
     let registry = try #require(StubRegistry.current)
     #expect(registry.cassette?.entryCount == 3)

@@ -6,7 +6,7 @@ import Testing
   @Test func upperCasesEveryWayOfWritingIt() {
     let literal: HTTPMethod = "purge"
     #expect(literal.rawValue == "PURGE")
-    #expect(HTTPMethod("patch") == .patch)
+    #expect(HTTPMethod(rawValue: "patch") == .patch)
     #expect(HTTPMethod(rawValue: "Delete") == .delete)
     #expect(HTTPMethod.options.description == "OPTIONS")
     #expect(

@@ -36,7 +36,7 @@ extension ReplayPortTests {
       let file = folder.appendingPathComponent("entries.har")
       try HAR(entries: entries).write(to: file)
       let registry = StubRegistry()
-      let cassette = Cassette(at: file, mode: .never, matching: matching)
+      let cassette = Cassette(at: file, mode: .never, options: CassetteOptions(matching: matching))
       registry.use(cassette)
       let session = registry.makeSession()
       var answers: [String?] = []

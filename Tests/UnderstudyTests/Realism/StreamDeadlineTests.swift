@@ -67,7 +67,7 @@ import Testing
     let file = try Self.cassette()
     defer { try? FileManager.default.removeItem(at: file) }
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, replaySpeed: .recorded))
+    registry.use(Cassette(at: file, options: CassetteOptions(replaySpeed: .recorded)))
     let running = Locked(true)
     Self.hold(while: running)
     defer { running.withLock { $0 = false } }

@@ -35,7 +35,9 @@ import Testing
 
   @Test func entriesSharingAKeyAnswerInRecordedOrderBetweenOthers() async throws {
     let registry = StubRegistry()
-    registry.use(Cassette(at: try Self.cassette(Self.interleaved), allowsRepeats: true))
+    registry.use(
+      Cassette(
+        at: try Self.cassette(Self.interleaved), options: CassetteOptions(allowsRepeats: true)))
     let session = registry.makeSession()
     let a = URL(string: "https://api.test/a")!
     #expect(try await session.text(from: URL(string: "https://api.test/b")!) == "b1")
@@ -53,7 +55,9 @@ import Testing
   @Test func rulesThatPinNoPathSeeEveryEntryInOrder() async throws {
     let registry = StubRegistry()
     registry.use(
-      Cassette(at: try Self.cassette(Self.interleaved), matching: ReplayMatching([.method])))
+      Cassette(
+        at: try Self.cassette(Self.interleaved),
+        options: CassetteOptions(matching: ReplayMatching([.method]))))
     let session = registry.makeSession()
     let any = URL(string: "https://api.test/anything")!
     for expected in ["a1", "b1", "a2", "a3"] {
@@ -81,7 +85,7 @@ import Testing
   @Test func parallelFirstUsesOfOneEntryGetTheSameAnswer() async throws {
     let file = try Self.cassette([(.get, "/once", "the answer")])
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, allowsRepeats: true))
+    registry.use(Cassette(at: file, options: CassetteOptions(allowsRepeats: true)))
     let session = registry.makeSession()
     let url = URL(string: "https://api.test/once")!
     let answers = try await withThrowingTaskGroup(of: String.self) { group in

@@ -184,7 +184,7 @@ import Testing
     try HAR(entries: [entry("first"), entry("second")]).write(to: file)
 
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, reportsUnusedEntries: true))
+    registry.use(Cassette(at: file, options: CassetteOptions(reportsUnusedEntries: true)))
     let session = registry.makeSession()
     #expect(try await session.text(from: request.url) == "first")
     #expect(try await session.text(from: request.url) == "second")
@@ -194,7 +194,7 @@ import Testing
     #expect(error.localizedDescription.contains("already replayed"))
 
     let repeating = StubRegistry()
-    repeating.use(Cassette(at: file, allowsRepeats: true))
+    repeating.use(Cassette(at: file, options: CassetteOptions(allowsRepeats: true)))
     let again = repeating.makeSession()
     #expect(try await again.text(from: request.url) == "first")
     #expect(try await again.text(from: request.url) == "second")
@@ -209,7 +209,7 @@ import Testing
         request: request, response: HAR.Response(status: 204, headers: [:], body: nil),
         startedDateTime: Date(), duration: .zero)
     ]).write(to: file)
-    let failures = Cassette(at: file, reportsUnusedEntries: true).finish()
+    let failures = Cassette(at: file, options: CassetteOptions(reportsUnusedEntries: true)).finish()
     #expect(failures.count == 1)
     #expect(
       failures[0].message.contains("entry 0 (GET https://api.test/never-asked) was never replayed"))
@@ -219,7 +219,7 @@ import Testing
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../../Fixtures/HAR/chrome-export.har").standardizedFileURL
     let registry = StubRegistry()
-    let cassette = Cassette(at: fixture, allowsRepeats: true)
+    let cassette = Cassette(at: fixture, options: CassetteOptions(allowsRepeats: true))
     #expect(cassette.problem == nil)
     registry.use(cassette)
     let (_, response) = try await registry.makeSession().data(
@@ -324,7 +324,8 @@ import Testing
     // Allowing another value changes nothing; allowing this one lets the cassette be written.
     let otherAllowed = StubRegistry()
     let stillStrict = Cassette(
-      at: file, mode: .all, redaction: .default.allowingCredentials(.value("not-this-one")))
+      at: file, mode: .all,
+      options: CassetteOptions(redaction: .default.allowingCredentials(.value("not-this-one"))))
     otherAllowed.use(stillStrict)
     _ = try await otherAllowed.makeSession().data(for: request)
     #expect(stillStrict.finish().first?.message.contains("allowingCredentials") == true)
@@ -332,7 +333,8 @@ import Testing
 
     let allowed = StubRegistry()
     let withAllowance = Cassette(
-      at: file, mode: .all, redaction: .default.allowingCredentials(.value(jwt)))
+      at: file, mode: .all,
+      options: CassetteOptions(redaction: .default.allowingCredentials(.value(jwt))))
     allowed.use(withAllowance)
     _ = try await allowed.makeSession().data(for: request)
     #expect(withAllowance.finish().isEmpty)
@@ -340,7 +342,8 @@ import Testing
     try FileManager.default.removeItem(at: file)
 
     let allowing = StubRegistry()
-    let permissive = Cassette(at: file, mode: .all, allowsCredentials: true)
+    let permissive = Cassette(
+      at: file, mode: .all, options: CassetteOptions(allowsCredentials: true))
     allowing.use(permissive)
     _ = try await allowing.makeSession().data(for: request)
     #expect(permissive.finish().isEmpty)
@@ -359,7 +362,8 @@ import Testing
         startedDateTime: Date(), duration: .zero)
     ]).write(to: file)
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, restoring: ["access_token": "test-token"]))
+    registry.use(
+      Cassette(at: file, options: CassetteOptions(restoring: ["access_token": "test-token"])))
     #expect(
       try await registry.makeSession().text(from: request.url) == #"{"access_token":"test-token"}"#)
   }

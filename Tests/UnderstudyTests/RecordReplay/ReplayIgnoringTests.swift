@@ -25,7 +25,7 @@ import Testing
     headers: [String: String] = [:]
   ) async -> String? {
     let registry = StubRegistry()
-    registry.use(Cassette(at: file, matching: matching))
+    registry.use(Cassette(at: file, options: CassetteOptions(matching: matching)))
     var request = URLRequest(url: URL(string: "https://api.test/\(path)")!)
     request.httpMethod = "POST"
     request.httpBody = Data(body.utf8)
@@ -72,7 +72,7 @@ import Testing
         for: .custom("a payment") { $0.url.path.hasSuffix("/payments") })
     let payments = try Self.cassette(path: "payments", body: body)
     let refunds = try Self.cassette(path: "refunds", body: body)
-    #expect(Cassette(at: payments, matching: matching).problem == nil)
+    #expect(Cassette(at: payments, options: CassetteOptions(matching: matching)).problem == nil)
     #expect(await Self.replay(payments, matching, path: "payments", body: changed) == nil)
     #expect(await Self.replay(refunds, matching, path: "refunds", body: changed) != nil)
   }
@@ -108,7 +108,7 @@ import Testing
       (ReplayMatching.default.ignoring(headers: ["Date"]), "add .allHeaders"),
     ]
     for (matching, expected) in cases {
-      let problem = Cassette(at: file, matching: matching).problem
+      let problem = Cassette(at: file, options: CassetteOptions(matching: matching)).problem
       #expect(problem?.description.contains(expected) == true, "\(String(describing: problem))")
     }
   }

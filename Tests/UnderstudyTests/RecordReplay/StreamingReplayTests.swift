@@ -43,7 +43,7 @@ import Testing
 
     for speed in [ReplaySpeed.instant, .recorded] {
       let replaying = StubRegistry()
-      replaying.use(Cassette(at: file, replaySpeed: speed))
+      replaying.use(Cassette(at: file, options: CassetteOptions(replaySpeed: speed)))
       let delegate = CollectingDelegate()
       let start = Date()
       replaying.makeSession(delegate: delegate).dataTask(with: streamURL).resume()

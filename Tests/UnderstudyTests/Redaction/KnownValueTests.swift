@@ -138,7 +138,10 @@ import Testing
     let replaying = "sk_live_replayed_9876543210"
     let registry = StubRegistry()
     registry.use(
-      Cassette(at: file, redaction: Redaction.default.redactingValues(["stripe": replaying])))
+      Cassette(
+        at: file,
+        options: CassetteOptions(
+          redaction: Redaction.default.redactingValues(["stripe": replaying]))))
     let text = try await registry.makeSession().text(
       from: URL(string: "https://api.test/keys/\(replaying)")!)
     #expect(text == #"{"key":"\#(replaying)"}"#)
@@ -171,12 +174,15 @@ import Testing
     let value = "rpt_KnownValue_5f4e3d2c1b"
     let registry = StubRegistry()
     registry.beginScope(verifying: .default)
-    // A cassette that holds nothing yet, as a `.cassette(redaction:)` test before recording.
+    // A cassette that holds nothing yet, as a test with `CassetteOptions(redaction:)` has before
+    // recording.
     registry.use(
       Cassette(
         at: FileManager.default.temporaryDirectory
           .appendingPathComponent("known-report-\(UUID().uuidString).har"),
-        mode: .never, redaction: Redaction.default.redactingValues(["reported": value])))
+        mode: .never,
+        options: CassetteOptions(redaction: Redaction.default.redactingValues(["reported": value])))
+    )
     registry.stub(.get("https://api.test/v1/other") && .header("X-Trace", "none"), .ok)
     let session = registry.makeSession()
     var outputs: [String] = []

@@ -13,7 +13,7 @@ import Testing
 @Suite struct LogMaskingTests {
   /// Sends every planted request through a registry that matches none of them closely enough.
   /// With `redaction`, the registry uses a cassette with those rules that holds nothing, as a
-  /// `.cassette(redaction:)` test does before its first recording.
+  /// `.cassette(options: CassetteOptions(redaction:))` test does before its first recording.
   private func run(
     _ secrets: inout PlantedSecrets, inScope: Bool, redaction: Redaction? = nil
   ) async throws -> (registry: StubRegistry, errors: [String]) {
@@ -24,7 +24,7 @@ import Testing
         Cassette(
           at: FileManager.default.temporaryDirectory
             .appendingPathComponent("log-masking-\(UUID().uuidString).har"),
-          mode: .never, redaction: redaction))
+          mode: .never, options: CassetteOptions(redaction: redaction)))
     }
     // Close enough to be listed with their differences, so mismatch lines show actual values.
     registry.stub(
@@ -128,8 +128,9 @@ import Testing
     registry.use(
       Cassette(
         at: file, mode: .never,
-        redaction: try Redaction.default.redactingHeaders("X-Session-Ref")
-          .redactingJSON(Redaction.JSONPath("$.profile.nationalID"))))
+        options: CassetteOptions(
+          redaction: try Redaction.default.redactingHeaders("X-Session-Ref")
+            .redactingJSON(Redaction.JSONPath("$.profile.nationalID")))))
     registry.stub(.post("https://api.test/profile") && .header("X-Session-Ref", "fixture"), .ok)
     let error = try await #require(throws: URLError.self) {
       try await registry.makeSession().data(for: secrets.matched[0])
@@ -168,7 +169,9 @@ import Testing
         at: FileManager.default.temporaryDirectory
           .appendingPathComponent("spellings-\(UUID().uuidString).har"),
         mode: .never,
-        redaction: Redaction.default.redactingHeaders("X-Tenant-*").redactingJSONMembers("*Ssn")))
+        options: CassetteOptions(
+          redaction: Redaction.default.redactingHeaders("X-Tenant-*").redactingJSONMembers("*Ssn")))
+    )
     registry.stub(.post("https://api.test/people") && .jsonBody(["name": "Grace"]), .ok)
     var request = URLRequest(url: URL(string: "https://api.test/people")!)
     request.httpMethod = "POST"

@@ -22,7 +22,9 @@ import Testing
 
     let registry = StubRegistry()
     let cassette = Cassette(
-      at: file, mode: .never, matching: ReplayMatching([.method, .url, .headers(["X-CSRF-Token"])]))
+      at: file, mode: .never,
+      options: CassetteOptions(
+        matching: ReplayMatching([.method, .url, .headers(["X-CSRF-Token"])])))
     registry.use(cassette)
     var request = URLRequest(url: URL(string: url)!)
     request.setValue("csrf-value-1", forHTTPHeaderField: "X-CSRF-Token")

@@ -25,7 +25,7 @@ func expectRecordedAndReplayed(
   let request = make(server)
 
   let recording = StubRegistry()
-  let recorder = Cassette(at: file, mode: .missing, matching: matching)
+  let recorder = Cassette(at: file, mode: .missing, options: CassetteOptions(matching: matching))
   recording.use(recorder)
   _ = try await recording.makeSession().data(for: request)
   #expect(recorder.finish().isEmpty, sourceLocation: sourceLocation)
@@ -38,7 +38,7 @@ func expectRecordedAndReplayed(
   }
 
   let replaying = StubRegistry()
-  let replayer = Cassette(at: file, mode: .never, matching: matching)
+  let replayer = Cassette(at: file, mode: .never, options: CassetteOptions(matching: matching))
   replaying.use(replayer)
   let (_, response) = try await replaying.makeSession().data(for: request)
   #expect((response as? HTTPURLResponse)?.statusCode == 200, sourceLocation: sourceLocation)

@@ -64,7 +64,9 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     // Declared by a cassette that is not the registry's own: every report honours it anyway.
     let redaction = Redaction.default.redactingValues(["dl": Self.declared])
-    _ = Cassette(at: folder.appendingPathComponent("other.har"), redaction: redaction)
+    _ = Cassette(
+      at: folder.appendingPathComponent("other.har"), options: CassetteOptions(redaction: redaction)
+    )
 
     for (place, request) in Self.requests(for: secret) {
       let answering = StubRegistry()
@@ -142,7 +144,7 @@ import Testing
       .appendingPathComponent("understudy-declared-\(UUID().uuidString)")
     _ = Cassette(
       at: folder.appendingPathComponent("other.har"),
-      redaction: .default.redactingValues(["att": value]))
+      options: CassetteOptions(redaction: .default.redactingValues(["att": value])))
     let registry = StubRegistry()
     registry.stub(.any, .ok)
     var request = URLRequest(url: URL(string: "https://names.test/\(value)/x")!)

@@ -10,7 +10,7 @@ public struct PatternSyntaxError: Error, CustomStringConvertible, Sendable, Hash
   public var problem: String
 
   /// Creates an error.
-  public init(expression: String, problem: String) {
+  package init(expression: String, problem: String) {
     self.expression = expression
     self.problem = problem
   }

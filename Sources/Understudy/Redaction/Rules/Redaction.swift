@@ -41,35 +41,35 @@
 /// ```
 public struct Redaction: Sendable {
   /// Header names whose values are replaced.
-  public var headerNames: [String]
+  package var headerNames: [String]
   /// Query parameter and form field names whose values are replaced.
-  public var queryParameterNames: [String]
+  package var queryParameterNames: [String]
   /// JSON member names, matched at any depth, whose values are replaced.
-  public var jsonMemberNames: [String]
+  package var jsonMemberNames: [String]
   /// Paths into JSON bodies whose values are replaced.
-  public var jsonPaths: [JSONPath]
+  package var jsonPaths: [JSONPath]
   /// Regular expressions over bodies whose matches are replaced.
-  public var bodyPatterns: [BodyPattern]
+  package var bodyPatterns: [BodyPattern]
   /// Credential-shaped values a cassette may keep: test tokens written on purpose. The
   /// ``CredentialScanner`` that checks a cassette before it is written accepts these and still
   /// refuses anything else.
-  public var credentialAllowances: [CredentialScanner.Allowance]
+  package var credentialAllowances: [CredentialScanner.Allowance]
   /// Secret values, by placeholder name, replaced wherever they appear in any spelling
   /// (``redactingValues(_:)``).
-  public var knownValues: [String: String]
+  package var knownValues: [String: String]
   /// Whether the values of this process's credential-named environment variables are known
   /// values too (``environmentValueNames``); on in ``default``.
   public var redactsEnvironmentValues: Bool
   /// The only headers written, by name in any case, or `nil` to write every header
   /// (``keepingOnlyHeaders(_:)``).
-  public var keptHeaderNames: [String]?
+  package var keptHeaderNames: [String]?
   /// The text written in place of every redacted value, or `nil` for `<redacted:NAME>`
   /// placeholders (``replacingValues(with:)``).
-  public var replacementText: String?
+  package var replacementText: String?
 
   /// Creates a redaction with exactly these rules; start from ``default`` to keep the safe
   /// defaults.
-  public init(
+  package init(
     headerNames: [String] = [], queryParameterNames: [String] = [],
     jsonMemberNames: [String] = [], jsonPaths: [JSONPath] = [],
     bodyPatterns: [BodyPattern] = [], credentialAllowances: [CredentialScanner.Allowance] = [],
@@ -100,7 +100,7 @@ public struct Redaction: Sendable {
   /// Header names ``default`` matched as patterns before it read names as words; every one
   /// still reads as a credential's (`CredentialWordsTests` checks it). Kept for rules built
   /// from them; ``default`` no longer lists them.
-  public static let defaultHeaderNames = [
+  package static let defaultHeaderNames = [
     "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "*-Authorization",
     "*-Token", "*-Api-Key", "*-Access-Key",
     "*-Secret-Key", "*-Private-Key", "*-Subscription-Key", "*-Functions-Key", "*-Secret",
@@ -111,7 +111,7 @@ public struct Redaction: Sendable {
   /// Query parameter and form field names ``default`` matched as patterns before it read names
   /// as words; every one still reads as a credential's, `*password*` aside, which also took
   /// `passwordStrength`.
-  public static let defaultQueryParameterNames = [
+  package static let defaultQueryParameterNames = [
     "*token", "*secret", "*password*", "*passwd", "*passphrase", "*api-key", "*access-key",
     "*secret-key", "*private-key", "key", "code", "*signature", "sig", "auth", "*authorization",
     "session", "*session-id", "*credential", "*credentials", "jwt",
@@ -119,7 +119,7 @@ public struct Redaction: Sendable {
 
   /// JSON member names ``default`` matched as patterns before it read names as words; every one
   /// still reads as a credential's, `*password*` aside.
-  public static let defaultJSONMemberNames = [
+  package static let defaultJSONMemberNames = [
     "*token", "*secret", "*password*", "*passwd", "*passphrase", "*api-key", "*access-key",
     "*secret-key", "*private-key", "*authorization", "*cookie", "*session-id", "*credentials",
     "jwt",
@@ -127,7 +127,7 @@ public struct Redaction: Sendable {
 
   /// JSON paths recording used before ``defaultJSONMemberNames``; every one of them is covered
   /// by those names, so ``default`` no longer lists them.
-  public static let defaultJSONPaths = [
+  package static let defaultJSONPaths = [
     "$..access_token", "$..refresh_token", "$..id_token", "$..client_secret", "$..password",
   ].map { try! JSONPath($0) }
 

@@ -55,7 +55,7 @@ public struct CredentialScanner: Sendable {
 
   /// Creates a scanner that reports what `redaction` would replace and every other
   /// credential-shaped value, except the `allowList` and the redaction's own
-  /// ``Redaction/credentialAllowances``.
+  /// allowances (``Redaction/allowingCredentials(_:)``).
   public init(redaction: Redaction = .default, allowing allowList: [Allowance] = []) {
     self.redaction = redaction
     self.allowList = redaction.credentialAllowances + allowList
@@ -375,7 +375,7 @@ public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
   public var excerpt: String
 
   /// Creates a finding.
-  public init(path: String, kind: CredentialKind, excerpt: String) {
+  package init(path: String, kind: CredentialKind, excerpt: String) {
     self.path = path
     self.kind = kind
     self.excerpt = excerpt
