@@ -6,8 +6,9 @@ import Testing
 #endif
 
 // Endpoints without side effects use the shared server; anything that counts hits, reads the log
-// or stops the server starts its own, because tests run in parallel.
-@Suite(.timeLimit(.minutes(1))) struct LoopbackServerTests {
+// or stops the server starts its own, because tests run in parallel. The limit is for a hang:
+// a minute was passed by three of these tests at load 14 on 2 cores, each only slow.
+@Suite(.timeLimit(.minutes(10))) struct LoopbackServerTests {
   let session = URLSession(configuration: .ephemeral)
 
   private func fetch(
