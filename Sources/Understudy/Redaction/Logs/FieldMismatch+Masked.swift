@@ -30,7 +30,7 @@ extension FieldMismatch {
   {
     guard isCredential(field, naming: naming), expected != "present", expected != "absent",
       let space = expected.firstIndex(of: " ")
-    else { return LogRedaction.mask(expected, naming: naming) }
+    else { return SpelledExpectation.masked(expected, naming: naming) }
     return expected[...space]
       + LogRedaction.masked(String(expected[expected.index(after: space)...]))
   }

@@ -208,6 +208,15 @@ package enum LogRedaction {
   }
 }
 
+extension LogRedaction {
+  /// The ranges of `text` that ``mask(_:noting:naming:echoes:)`` masks (character references
+  /// left as they are), for a caller that masks a copy of a text in another spelling and maps
+  /// them back.
+  static func maskedRanges(in text: String, naming: NamedSecrets?) -> [Range<String.Index>] {
+    Masking(text, naming: naming).maskedRanges
+  }
+}
+
 /// One pass of ``LogRedaction/mask(_:noting:)`` over a text: each rule claims ranges, a range
 /// overlapping one claimed before is left to the earlier rule, and the claims are spliced in at
 /// the end.
@@ -278,6 +287,8 @@ private struct Masking {
       }
     }
   }
+
+  var maskedRanges: [Range<String.Index>] { claims.map(\.range) }
 
   var result: String {
     guard !claims.isEmpty else { return text }
