@@ -126,6 +126,9 @@ extension CompiledRedaction {
       guard decoded.utf8.count < level.utf8.count else { return nil }
       // A name the rules select is followed by `=`, `:` or a quote; a path or a word is not
       // read as a body, which would cost a large page's every link a body's passes.
+      // A URL, or a path with a query, is left to the nested-pairs reading, which keeps its
+      // bytes as they were; read as a body, it would be taken for a form.
+      if Self.isURLShaped(decoded) { return nil }
       guard Self.mayName(decoded) else {
         level = decoded[...]
         continue
@@ -139,6 +142,14 @@ extension CompiledRedaction {
       level = decoded[...]
     }
     return nil
+  }
+
+  /// Whether `text` is a URL or a path with a query: a `://`, or a `?` before its first `=`.
+  static func isURLShaped(_ text: String) -> Bool {
+    if text.contains(bytes: "://") { return true }
+    guard let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return false }
+    let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) ?? text.utf8.endIndex
+    return question < equals
   }
 
   static func mayName(_ text: String) -> Bool {
