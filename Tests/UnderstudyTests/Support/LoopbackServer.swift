@@ -171,8 +171,11 @@ extension LoopbackServer {
       }
       thread.name = "LoopbackServer stdout"
       thread.start()
-      DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
-        once.resume(throwing: StartupFailure(reason: "did not announce its port in \(timeout)"))
+      // Stretched as waits for hangs are: at load 10 on 2 cores Python took over 30 s to start,
+      // and a failed start of the shared server fails every test that uses it.
+      let seconds = timeout.seconds * TestTiming.scale * TestTiming.loadFactor()
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        once.resume(throwing: StartupFailure(reason: "did not announce its port in \(seconds) s"))
       }
     }
   }
