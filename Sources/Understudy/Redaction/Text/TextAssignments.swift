@@ -90,13 +90,25 @@ enum TextAssignments {
       }
       guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
       let at = index - 1
+      // `:=` is read at its `=`, as the other compound assignments are.
+      if separator == UInt8(ascii: ":"), at + 1 < count, bytes[at + 1] == UInt8(ascii: "=") {
+        continue
+      }
       // `=>` assigns in PHP and Ruby (`'password' => '…'`).
       let isArrow =
         separator == UInt8(ascii: "=") && at + 1 < count
         && bytes[at + 1] == UInt8(ascii: ">")
+      // A compound assignment (`||=`, `?=`, `:=`, `+=`) assigns as `=` does; its operator
+      // stands between the name and the `=`.
+      let operatorStart =
+        separator == UInt8(ascii: "=") && !isArrow
+        ? compoundOperatorStart(before: at, in: bytes, from: consumed) : at
+      let isCompound = operatorStart < at
       guard
-        let name = name(endingBefore: at, in: bytes, from: consumed)
-          ?? quotedName(endingBefore: at, in: bytes, from: consumed, doubleQuoted: isArrow)
+        let name = name(endingBefore: operatorStart, in: bytes, from: consumed)
+          ?? quotedName(
+            endingBefore: operatorStart, in: bytes, from: consumed, doubleQuoted: isArrow)
+          ?? bracketedQuotedName(endingBefore: operatorStart, in: bytes, from: consumed)
       else { continue }
       var start = at + (isArrow ? 2 : 1)
       while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
@@ -135,7 +147,8 @@ enum TextAssignments {
         // A pair has no white space before its `=`, so `EmbeddedQueryPairs` reads it; an INI or
         // .properties line (`password = hunter2`) has, and nothing else reads it. `==` compares.
         // Space after it only is a log's empty value (`token= done`).
-        let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
+        // A compound operator says it assigns, as the space does.
+        let spaced = isCompound || bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
         guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
       }
       var end = bareValueEnds.end(from: start)
@@ -275,6 +288,52 @@ enum TextAssignments {
       start - 1 == 0 || mayPrecedeName(bytes[start - 2]), bracketsPair(bytes[start..<close])
     else { return nil }
     return start..<close
+  }
+
+  /// Where the operator of a compound assignment ends at the `=` at `sign` starts (`||=`,
+  /// `&&=`, `??=`, `?=`, `:=`, `+=`, `|=`, PHP's `.=`), or `sign` when none does: a
+  /// comparison (`!=`, `<=`, `>=`, `==`) is none.
+  private static func compoundOperatorStart(
+    before sign: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Int {
+    guard sign - 1 >= floor else { return sign }
+    let last = bytes[sign - 1]
+    switch last {
+    case UInt8(ascii: "|"), UInt8(ascii: "&"), UInt8(ascii: "?"):
+      // Doubled or single: `||=`, `&&=`, `??=`, `?=`, `|=`, `&=`.
+      return sign - 2 >= floor && bytes[sign - 2] == last ? sign - 2 : sign - 1
+    case UInt8(ascii: ":"), UInt8(ascii: "+"):
+      return sign - 1
+    case UInt8(ascii: "."):
+      // `.=` with a space before it; `a.=` would be a name's dot.
+      return sign - 2 >= floor && (bytes[sign - 2] == 0x20 || bytes[sign - 2] == 0x09)
+        ? sign - 1 : sign
+    default:
+      return sign
+    }
+  }
+
+  /// The quoted word in brackets before the separator at `separator` (spaces or tabs between),
+  /// as a script writes a key of a map it assigns to (`$config['db_pass'] = …`,
+  /// `ENV["SECRET_KEY_BASE"] ||= …`, `os.environ["API_KEY"] = …`), or `nil`: its last word
+  /// names the value, as a bracketed name's does.
+  private static func bracketedQuotedName(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Range<Int>? {
+    var close = separator
+    while close > floor, bytes[close - 1] == 0x20 || bytes[close - 1] == 0x09 { close -= 1 }
+    guard close - 2 >= floor, bytes[close - 1] == UInt8(ascii: "]") else { return nil }
+    let quote = bytes[close - 2]
+    guard quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") else { return nil }
+    let end = close - 2
+    var start = end
+    while start > floor, end - start < maximumNameLength, isNameByte(bytes[start - 1]) {
+      start -= 1
+    }
+    guard start < end, start - 2 >= floor, bytes[start - 1] == quote,
+      bytes[start - 2] == UInt8(ascii: "["), isLetterOrUnderscore(bytes[start])
+    else { return nil }
+    return start..<end
   }
 
   /// The name before the separator at `separator` (spaces or tabs between), starting at
