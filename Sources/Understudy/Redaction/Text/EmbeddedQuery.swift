@@ -100,11 +100,13 @@ extension CompiledRedaction {
 }
 
 /// Finds `name=value` pairs in UTF-8 text, byte by byte: right after `?`, `&`, `;` or `#` (a
-/// URL's query in a page, a JSON string or a header), and right after white space or at the
-/// start of the text (a log line, `level=info token=…`, in a body that is no form).
+/// URL's query in a page, a JSON string or a header), right after white space or at the start
+/// of the text (a log line, `level=info token=…`, in a body that is no form), and right after
+/// a tag's `>` or a quote, which open text of their own (`<td>token=…</td>`,
+/// `Environment="DB_PASSWORD=…"`, `Forwarded: by="token=…"`).
 ///
 /// It finds exactly what the regular expression
-/// `(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
+/// `(?:^|(?<=[?&;#\s>"']))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
 /// compare the two): a name of 1 to 100 URL characters and a value that stops where a URL, a
 /// JSON string or an HTML attribute would end, so JSON stays JSON. ICU ran the expression it
 /// grew from over a 50 MB body at under 10 MB/s, most of a credential scan's time.
@@ -323,7 +325,7 @@ enum EmbeddedQueryPairs {
   /// What each ASCII byte can be; bytes from 0x80 are value characters unless white space.
   private static let classes: [UInt8] = {
     var classes = [UInt8](repeating: 0, count: 256)
-    for byte in "?&;#".utf8 { classes[Int(byte)] |= delimiter }
+    for byte in "?&;#>\"'".utf8 { classes[Int(byte)] |= delimiter }
     for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~%+-[]".utf8 {
       classes[Int(byte)] |= nameCharacter
     }
