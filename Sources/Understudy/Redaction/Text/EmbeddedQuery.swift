@@ -130,10 +130,11 @@ enum EmbeddedQueryPairs {
   }
 
   /// ``forEach(in:commaSeparated:_:)``, and then the pairs inside each value that holds an `=`:
-  /// a value may be a URL with a query of its own (`Refresh: 0; url=/cb?session_token=…`, an
-  /// HTML `<meta http-equiv="refresh">`, `next=https://…?code=…`), whose pairs the pair around
-  /// them hides from a search that resumes after it. Levels are bounded: each one searches the
-  /// rest of the text again, and `a=?b=?c=…` would make that quadratic.
+  /// a value may be a pair itself (`--from-literal=password=…`), or a URL with a query of its
+  /// own (`Refresh: 0; url=/cb?session_token=…`, an HTML `<meta http-equiv="refresh">`,
+  /// `next=https://…?code=…`), whose pairs the pair around them hides from a search that
+  /// resumes after it. Levels are bounded: each one searches the rest of the text again, and
+  /// `a=?b=?c=…` would make that quadratic.
   static func forEachNested(
     in bytes: UnsafeBufferPointer<UInt8>, commaSeparated: Bool = false, offset: Int = 0,
     level: Int = 0, _ body: (Range<Int>, Range<Int>) -> Void
@@ -144,8 +145,9 @@ enum EmbeddedQueryPairs {
         (valueRange.lowerBound + offset)..<(valueRange.upperBound + offset))
       guard level < maximumNestedLevels, bytes.index(of: UInt8(ascii: "="), in: valueRange) != nil
       else { return }
-      // The value from its second byte: a pair there starts after a delimiter inside it.
-      let inner = (valueRange.lowerBound + 1)..<valueRange.upperBound
+      // The whole value: a pair inside it starts after a delimiter there, or at its start, as
+      // an option whose value is a pair has it (`--from-literal=password=…`).
+      let inner = valueRange
       forEachNested(
         in: UnsafeBufferPointer(rebasing: bytes[inner]), commaSeparated: commaSeparated,
         offset: offset + inner.lowerBound, level: level + 1, body)
