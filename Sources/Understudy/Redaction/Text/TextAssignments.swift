@@ -12,7 +12,7 @@ enum TextAssignments {
     var name: Substring
     var value: Range<String.Index>
     var isQuoted: Bool
-    /// `:` or `=` (also for `=>`), or a space after a command line's option.
+    /// `:` or `=` (also for `=>`), a space after a command line's option, or `(` for a call.
     var separator: UInt8
     /// A YAML block scalar: the indicator and the lines under it.
     var isBlock = false
@@ -33,13 +33,14 @@ enum TextAssignments {
   /// quotes before `=>`; `=>` separates as `=` does. A YAML block scalar's value is its
   /// indicator and the lines indented under its name (`password: |`). A command line's long
   /// option takes the word after it (`--password …`, separator a space), unless that starts
-  /// with `-` or redirects.
+  /// with `-` or redirects. A builder's call names its string argument (`.password("…")`,
+  /// see ``calls(in:)``).
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
   /// are quoted, costs a byte comparison per member.
   static func assignments(in text: String) -> [Assignment] {
     var text = text
-    let found = text.withUTF8 { bytes in ranges(in: bytes) }
+    let found = text.withUTF8 { bytes in withCalls(ranges(in: bytes), in: bytes) }
     let utf8 = text.utf8
     func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
     return found.map { match in
@@ -51,9 +52,29 @@ enum TextAssignments {
   }
 
   /// An ``Assignment`` as byte offsets.
-  private typealias Found = (
+  typealias Found = (
     name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
   )
+
+  /// `found` with the builder calls in `bytes` (``calls(in:)``) that none of it overlaps, in
+  /// order.
+  private static func withCalls(_ found: [Found], in bytes: UnsafeBufferPointer<UInt8>)
+    -> [Found]
+  {
+    var calls = self.calls(in: bytes)
+    guard !calls.isEmpty else { return found }
+    // Both are in order: one walk finds the assignments each call could overlap.
+    var next = 0
+    calls.removeAll { call in
+      while next < found.count, found[next].value.upperBound <= call.name.lowerBound { next += 1 }
+      return found[next...].prefix { $0.name.lowerBound < call.value.upperBound }.contains {
+        $0.value.overlaps(call.name.lowerBound..<call.value.upperBound)
+          || $0.name.overlaps(call.value)
+      }
+    }
+    guard !calls.isEmpty else { return found }
+    return (found + calls).sorted { $0.value.lowerBound < $1.value.lowerBound }
+  }
 
   private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
     var found: [Found] = []
