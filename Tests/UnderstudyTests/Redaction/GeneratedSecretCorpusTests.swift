@@ -346,6 +346,14 @@ import Testing
       place: "pair right after a quote",
       body: { "[Service]\n" + lines($0) { "Environment=\"\($0)=\($1)\"" } }, type: "text/plain"),
     Placement(
+      place: "option whose value is a pair",
+      body: { lines($0) { "kubectl create secret generic x --from-literal=\($0)=\($1) -n a" } },
+      type: "text/x-shellscript"),
+    Placement(
+      place: "builder call",
+      body: { lines($0) { "Client c = Client.builder().\($0)(\"\($1)\").build();" } },
+      type: "text/x-java", takes: { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }),
+    Placement(
       place: ".npmrc line in a JSON string",
       body: {
         "{"

@@ -99,4 +99,30 @@ import Testing
     let redacted = Self.redacted(json, "application/json")
     #expect(!redacted.contains(Self.secret), "\(redacted)")
   }
+
+  @Test(arguments: [
+    "kubectl create secret generic x --from-literal=password=\(secret)\n",
+    "kubectl create secret generic x --from-literal=api_token=\(secret) --dry-run\n",
+    "mode=token=\(secret)\n",
+  ])
+  func anOptionWhoseValueIsAPairIsRead(line: String) {
+    let redacted = Self.redacted(line)
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+  }
+
+  @Test(arguments: [
+    "DataSource ds = builder.url(\"jdbc:h2:mem\").password(\"\(secret)\").build();",
+    "val client = Client.Builder()\n  .apiKey(\"\(secret)\")\n  .build()",
+    "config.clientSecret('\(secret)').timeout(30)",
+  ])
+  func aBuilderCallNamedForACredentialIsRead(code: String) {
+    let redacted = Self.redacted(code, "text/x-java")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(!LogRedaction.mask(code).contains(Self.secret))
+  }
+
+  @Test func aCallWithoutAReceiverOrNamedForNoCredentialIsKept() {
+    let code = "label = token(\"Sign in\")\nbuilder.url(\"https://api.test\").retries(\"3\")\n"
+    #expect(Self.redacted(code, "text/x-java") == code)
+  }
 }
