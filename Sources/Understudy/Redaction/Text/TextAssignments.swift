@@ -56,22 +56,13 @@ enum TextAssignments {
     name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
   )
 
-  /// `found` with the builder calls in `bytes` (``calls(in:)``) that none of it overlaps, in
-  /// order.
+  /// `found` with the builder calls in `bytes` (``calls(in:)``), in order. A call may be
+  /// inside an assignment's bare value (`c = Client.builder().password("…")`): whether that
+  /// one covers it is for its reader to say, who knows whether its name is a credential's.
   private static func withCalls(_ found: [Found], in bytes: UnsafeBufferPointer<UInt8>)
     -> [Found]
   {
-    var calls = self.calls(in: bytes)
-    guard !calls.isEmpty else { return found }
-    // Both are in order: one walk finds the assignments each call could overlap.
-    var next = 0
-    calls.removeAll { call in
-      while next < found.count, found[next].value.upperBound <= call.name.lowerBound { next += 1 }
-      return found[next...].prefix { $0.name.lowerBound < call.value.upperBound }.contains {
-        $0.value.overlaps(call.name.lowerBound..<call.value.upperBound)
-          || $0.name.overlaps(call.value)
-      }
-    }
+    let calls = self.calls(in: bytes)
     guard !calls.isEmpty else { return found }
     return (found + calls).sorted { $0.value.lowerBound < $1.value.lowerBound }
   }
