@@ -70,9 +70,7 @@ public struct ReplayMatching: Sendable {
     for rule in rules {
       switch rule {
       case .method:
-        if live.method != recorded.method {
-          return "method \(live.method.shown) ≠ \(recorded.method.shown)"
-        }
+        if live.method != recorded.method { return "method \(live.method) ≠ \(recorded.method)" }
       case .url:
         if !Self.sameOrigin(live.url, recorded.url) || live.path != recorded.path
           || Self.queryBag(live, ignoring: ignored.queryItems)

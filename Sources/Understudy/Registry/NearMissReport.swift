@@ -68,7 +68,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The report's first line: which request matched nothing.
   package var headline: String {
-    "Understudy: no stub matched \(request.method.shown) "
+    "Understudy: no stub matched \(request.method) "
       + LogRedaction.mask(url: request.url.absoluteString, naming: naming)
   }
 
@@ -99,11 +99,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
-      let method = request.method.shown
-      let factory =
-        method == request.methodName
-        ? ".\(method.lowercased())(" : ".request(\"\(method)\", "
-      lines.append("  registry.stub(\(factory)\"\(request.path)\"), .ok)")
+      lines.append("  registry.stub(.\(request.methodName.lowercased())(\"\(request.path)\"), .ok)")
       return LogRedaction.mask(
         lines.joined(separator: "\n"), noting: true, naming: naming, echoes: echoes)
     }
