@@ -206,7 +206,7 @@ struct CassetteChecks {
       let others = indexes.dropFirst().map(String.init).joined(separator: ", ")
       report(
         .info, "log.entries[\(indexes[0])]",
-        "\(exchange.method) \(LogRedaction.mask(url: exchange.url)) and its response are repeated identically in "
+        "\(LogRedaction.shown(method: exchange.method)) \(LogRedaction.mask(url: exchange.url)) and its response are repeated identically in "
           + "entries \(others)",
         "Nothing to fix: replay answers each copy once, in order. Remove the copies if the code "
           + "under test should send the request once.")

@@ -204,7 +204,7 @@ private struct WeatherDemo {
         ?? (entry.response?.error != nil ? "error" : "-")
       let duration = entry.response.map { String(format: "%.2f s", $0.duration) } ?? ""
       Console.print(
-        "  \(number + 1). \(entry.request.method.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0)) "
+        "  \(number + 1). \(entry.request.method.shown.padding(toLength: 4, withPad: " ", startingAt: 0)) "
           + "\(entry.request.url.absoluteString.padding(toLength: 52, withPad: " ", startingAt: 0)) "
           + "\(status.padding(toLength: 5, withPad: " ", startingAt: 0)) "
           + "\(outcome.padding(toLength: 18, withPad: " ", startingAt: 0)) \(duration)")

@@ -54,7 +54,7 @@ enum InspectCommand: Command {
 
     init(index: Int, entry: HAR.Entry) {
       self.index = index
-      method = entry.request.method
+      method = LogRedaction.shown(method: entry.request.method)
       // Masked before the table shortens it, so a cut cannot hide a credential's name.
       url = LogRedaction.mask(url: entry.request.url)
       status = entry.response.status

@@ -70,7 +70,7 @@ extension Cassette {
           .failure(
             RecordHookFailure(
               message: "Understudy: \(name) threw on new entry \(kept.count) "
-                + "(\(entry.method) \(entry.url)): \(error), \(notWritten). Return nil from "
+                + "(\(LogRedaction.shown(method: entry.method)) \(entry.url)): \(error), \(notWritten). Return nil from "
                 + "the hook to leave an entry out.",
               location: hook.location)))
       }

@@ -70,7 +70,9 @@ public struct ReplayMatching: Sendable {
     for rule in rules {
       switch rule {
       case .method:
-        if live.method != recorded.method { return "method \(live.method) ≠ \(recorded.method)" }
+        if live.method != recorded.method {
+          return "method \(live.method.shown) ≠ \(recorded.method.shown)"
+        }
       case .url:
         if !Self.sameOrigin(live.url, recorded.url) || live.path != recorded.path
           || Self.queryBag(live, ignoring: ignored.queryItems)

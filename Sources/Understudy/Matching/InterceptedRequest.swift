@@ -130,5 +130,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 
   /// `METHOD url`, with credentials in the URL (userinfo, `access_token=` and the like) masked,
   /// since descriptions end up in logs.
-  public var description: String { "\(method) \(LogRedaction.mask(url: url.absoluteString))" }
+  public var description: String {
+    "\(method.shown) \(LogRedaction.mask(url: url.absoluteString))"
+  }
 }

@@ -7,7 +7,7 @@ extension RequestPattern {
   public static func method(_ method: HTTPMethod) -> RequestPattern {
     RequestPattern.builtIn(field: "method", expected: "== \(method.rawValue)") { request in
       request.methodName == method.rawValue
-        ? .matched : .mismatched(actual: request.methodName.clipped())
+        ? .matched : .mismatched(actual: LogRedaction.shown(method: request.methodName))
     }
   }
 }

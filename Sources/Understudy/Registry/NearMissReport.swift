@@ -68,7 +68,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The report's first line: which request matched nothing.
   package var headline: String {
-    "Understudy: no stub matched \(request.method) "
+    "Understudy: no stub matched \(request.method.shown) "
       + LogRedaction.mask(url: request.url.absoluteString, naming: naming)
   }
 
@@ -99,7 +99,11 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     }
     if candidates.isEmpty {
       lines.append("No stubs are registered. Declare one for this request, for example:")
-      lines.append("  registry.stub(.\(request.methodName.lowercased())(\"\(request.path)\"), .ok)")
+      let method = request.method.shown
+      let factory =
+        method == request.methodName
+        ? ".\(method.lowercased())(" : ".request(\"\(method)\", "
+      lines.append("  registry.stub(\(factory)\"\(request.path)\"), .ok)")
       return LogRedaction.mask(
         lines.joined(separator: "\n"), noting: true, naming: naming, echoes: echoes)
     }

@@ -329,7 +329,31 @@ import Testing
         return "url="
           + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target)
       }, takes: { !$0.contains("[") }, batch: 100),
+    // A value no rule names that holds JSON or pairs behind percent-escapes, as an OAuth
+    // `state` or a `next` link does (the attack of 2026-12-06, EncodedQueryValueTests).
+    Placement(
+      place: "JSON in a query value",
+      query: { "state=" + uriComponent(jsonObject($0)) + "&page=2" }, batch: 100),
+    Placement(
+      place: "pairs in a query value",
+      query: { pairs in
+        "next=" + uriComponent("/home?" + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+      }, takes: { !$0.contains("[") }, batch: 100),
+    Placement(
+      place: "JSON in a form value",
+      body: { "a=1&state=" + uriComponent(jsonObject($0)) },
+      type: "application/x-www-form-urlencoded"),
   ]
+
+  /// `text` percent-encoded as `encodeURIComponent` writes it.
+  static func uriComponent(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+  }
+
+  /// The pairs as the members of one JSON object.
+  static func jsonObject(_ pairs: [(String, String)]) -> String {
+    "{" + pairs.map { jsonString($0.0) + ":" + jsonString($0.1) }.joined(separator: ",") + "}"
+  }
 
   /// Every name in every placement with `UNDERSTUDY_FULL_CORPUS=1` (5,700 plants); otherwise a
   /// turning slice of `perPlacement` names each, so every name and every spelling is still sent.

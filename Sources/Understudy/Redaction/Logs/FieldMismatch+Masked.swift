@@ -24,13 +24,14 @@ extension FieldMismatch {
 
   /// What a pattern expects of `field`, as a log may show it: under a credential's name the
   /// operand is masked whole and the comparison kept (`== ••••(12 chars)`, `contains …`);
-  /// `present` and `absent` say nothing of a value. Elsewhere, credential shapes are masked.
+  /// `present` and `absent` say nothing of a value. Elsewhere, what masking finds is masked,
+  /// in the text as written and as read with its escapes undone (``SpelledExpectation``).
   static func maskedExpectation(_ expected: String, of field: String, naming: NamedSecrets?)
     -> String
   {
     guard isCredential(field, naming: naming), expected != "present", expected != "absent",
       let space = expected.firstIndex(of: " ")
-    else { return LogRedaction.mask(expected, naming: naming) }
+    else { return SpelledExpectation.masked(expected, naming: naming) }
     return expected[...space]
       + LogRedaction.masked(String(expected[expected.index(after: space)...]))
   }

@@ -162,7 +162,16 @@ package enum LogRedaction {
   static func nestsSecret(_ value: Substring, naming: NamedSecrets?, levels: Int) -> Bool {
     guard levels > 0, value.contains(bytes: "%") else { return false }
     let decoded = FormBody.decode(value)
-    if decoded.contains(bytes: "="), mask(url: decoded, naming: naming) != decoded { return true }
+    // Each level is shorter than the one around it, so masking it, which may open a value of
+    // its own here, ends.
+    guard decoded.utf8.count < value.utf8.count else { return false }
+    // What the value holds behind its escapes (a URL, pairs, JSON: `{"csrf":"…"}`) is masked
+    // as a URL's text is; whatever that masks hides the value whole.
+    if CompiledRedaction.mayName(decoded),
+      mask(url: decoded, naming: naming) != decoded
+    {
+      return true
+    }
     return decoded != value && nestsSecret(decoded[...], naming: naming, levels: levels - 1)
   }
 
@@ -196,6 +205,15 @@ package enum LogRedaction {
 
   static func isMaskedOrPlaceholder(_ value: some StringProtocol) -> Bool {
     value.contains(marker) || RedactionPlaceholder.isPresent(in: value)
+  }
+}
+
+extension LogRedaction {
+  /// The ranges of `text` that ``mask(_:noting:naming:echoes:)`` masks (character references
+  /// left as they are), for a caller that masks a copy of a text in another spelling and maps
+  /// them back.
+  static func maskedRanges(in text: String, naming: NamedSecrets?) -> [Range<String.Index>] {
+    Masking(text, naming: naming).maskedRanges
   }
 }
 
@@ -242,6 +260,7 @@ private struct Masking {
     claimNamedValues(
       Self.pairName, at: .parameter, endingAt: Self.endsPairValue,
       continuingAt: continuesPairValue)
+    claimEncodedValues()
     claim(Self.quotedArguments, nameGroup: 1, valueGroup: 2, place: .parameter)
     for found in CommandLineCredentials.ranges(
       in: text, headerNames: CredentialName([], readingWordsAt: .header))
@@ -268,6 +287,8 @@ private struct Masking {
       }
     }
   }
+
+  var maskedRanges: [Range<String.Index>] { claims.map(\.range) }
 
   var result: String {
     guard !claims.isEmpty else { return text }
@@ -548,6 +569,34 @@ private struct Masking {
 
   /// Whether a value named `name` at `place` is a credential. Asked once a name: every `name=`
   /// and `Name:` on a line is read, and texts repeat their names.
+  /// A pair's value under a name that is no credential's, holding behind percent-escapes text
+  /// that is masked (`state=%7B%22csrf%22%3A%22…%22%7D`, `next=%2Fhome%3Ftoken%3D…`): masked
+  /// whole, as ``LogRedaction/mask(url:naming:)`` masks such a value in a URL. Only values with
+  /// a `%` are decoded; `=`s are found by `memchr` (``EmbeddedQueryPairs``).
+  private mutating func claimEncodedValues() {
+    guard text.contains(bytes: "%"), text.contains(bytes: "=") else { return }
+    var copy = text
+    let naming = naming
+    let found = copy.withUTF8 { bytes -> [Range<Int>] in
+      var found: [Range<Int>] = []
+      EmbeddedQueryPairs.forEach(in: bytes) { _, valueRange in
+        guard bytes.index(of: UInt8(ascii: "%"), in: valueRange) != nil else { return }
+        let value = String(decoding: bytes[valueRange], as: UTF8.self)
+        if LogRedaction.nestsSecret(
+          value[...], naming: naming, levels: CompiledRedaction.nestedURLLevels)
+        {
+          found.append(valueRange)
+        }
+      }
+      return found
+    }
+    let utf8 = text.utf8
+    for range in found {
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      mask(lower..<utf8.index(lower, offsetBy: range.count))
+    }
+  }
+
   /// A value member whose neighbouring name member holds a credential's name
   /// (``HeldCredentialName``): `{"name":"DB_PASSWORD","value":"…"}`.
   private mutating func claimHeldCredentialNames() {

@@ -350,9 +350,19 @@ struct CompiledRedaction: Sendable {
       // A URL as a value (an OAuth `redirect_uri`, a `next` link) has query pairs of its own,
       // maybe behind further escapes.
       rememberNestedPairs(in: pairs[...], echoes: &echoes)
+      // JSON as a value (`state={"csrf":"…"}`), maybe behind further escapes.
+      if let opened = openedJSON(pairs, echoes: &echoes)
+        ?? openedValue(pairs[...], echoes: &echoes)
+      {
+        return opened
+      }
       return Self.splice(pairs, embeddedQueryReplacements(in: pairs, echoes: &echoes))
     case .formParameter(let name):
-      guard queryNames.matches(name) else { return applyPatterns(value) }
+      guard queryNames.matches(name) else {
+        let opened =
+          openedJSON(value, echoes: &echoes) ?? openedValue(value[...], echoes: &echoes)
+        return applyPatterns(opened ?? value)
+      }
       let key = RedactionPlaceholder.name(from: name.lowercased())
       echoes.remember(value, as: key)
       return RedactionPlaceholder.text(key)

@@ -89,6 +89,9 @@ extension CompiledRedaction {
         if rawValue.contains(bytes: "?") {
           _ = embeddedQueryReplacements(in: String(rawValue), nesting: false, echoes: &echoes)
         }
+        if let opened = openedValue(rawValue, echoes: &echoes) { return rawName + "=" + opened }
+      } else if let opened = openedJSON(String(rawValue), echoes: &echoes) {
+        return rawName + "=" + opened
       }
       return String(pair)
     }
@@ -107,6 +110,61 @@ extension CompiledRedaction {
   /// How many times a URL inside a query value may be percent-encoded and still have its
   /// credential pairs found (`%253F` is a `?` encoded twice).
   static let nestedURLLevels = 3
+
+  /// `value`, a pair's value no rule selects, with what it holds behind one or more levels of
+  /// escapes (`state=%7B%22csrf%22%3A%22…%22%7D`, JSON; `next=%2Fhome%3Ftoken%3D…`, pairs)
+  /// redacted as a body of that text is, then escaped again as many times; `nil` when the rules
+  /// change nothing. An echo is not enough: a value shorter than
+  /// ``Redaction/minimumEchoLength`` is never searched for, and the rules find it here by name.
+  func openedValue(_ value: Substring, echoes: inout RedactionEchoes) -> String? {
+    var level = value
+    for depth in 1...Self.nestedURLLevels {
+      guard level.contains(bytes: "%") else { return nil }
+      let decoded = FormBody.decode(level)
+      // Each level is shorter than the one around it, so reading it as a body, which may open
+      // a value of its own here, ends.
+      guard decoded.utf8.count < level.utf8.count else { return nil }
+      // A name the rules select is followed by `=`, `:` or a quote; a path or a word is not
+      // read as a body, which would cost a large page's every link a body's passes.
+      // A URL, or a path with a query, is left to the nested-pairs reading, which keeps its
+      // bytes as they were; read as a body, it would be taken for a form.
+      if Self.isURLShaped(decoded) { return nil }
+      guard Self.mayName(decoded) else {
+        level = decoded[...]
+        continue
+      }
+      let redacted = redactBody(decoded, mimeType: "", echoes: &echoes)
+      if redacted != decoded {
+        var encoded = redacted
+        for _ in 0..<depth { encoded = RedactionPlaceholder.percentEncode(encoded) }
+        return encoded
+      }
+      level = decoded[...]
+    }
+    return nil
+  }
+
+  /// Whether `text` is a URL or a path with a query: a `://`, or a `?` before its first `=`.
+  static func isURLShaped(_ text: String) -> Bool {
+    if text.contains(bytes: "://") { return true }
+    guard let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return false }
+    let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) ?? text.utf8.endIndex
+    return question < equals
+  }
+
+  static func mayName(_ text: String) -> Bool {
+    text.contains(bytes: "=") || text.contains(bytes: "\"") || text.contains(bytes: ": ")
+  }
+
+  /// `value`, a decoded pair's value no rule selects, redacted as a JSON body when it is one
+  /// (`{"csrf":"…"}`); `nil` when it is none or the rules change nothing.
+  func openedJSON(_ value: String, echoes: inout RedactionEchoes) -> String? {
+    guard let first = value.utf8.first(where: { !ASCIIByte.isJSONWhitespace($0) }),
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "["), value.contains(bytes: "\"")
+    else { return nil }
+    let redacted = redactBody(value, mimeType: "application/json", echoes: &echoes)
+    return redacted == value ? nil : redacted
+  }
 
   /// Remembers, as echoes, the credentials in the pairs of a URL that `value` holds behind one
   /// or more levels of escapes; the echo pass then replaces them in every spelling.

@@ -32,7 +32,9 @@ extension CompiledRedaction {
         guard isSelected else {
           guard nesting, bytes.index(of: UInt8(ascii: "%"), in: valueRange) != nil else { return }
           let value = String(decoding: bytes[valueRange], as: UTF8.self)
-          if let redacted = nestedReplacement(of: value, echoes: &echoes) {
+          if let redacted = nestedReplacement(of: value, echoes: &echoes)
+            ?? openedValue(value[...], echoes: &echoes)
+          {
             replacements.append((valueRange, redacted))
           }
           return
