@@ -39,13 +39,28 @@ enum JSONStringText {
       if slash + 1 < slice.count, slice[slash + 1] == UInt8(ascii: "\"") { return true }
       from = slash + 2
     }
+    // The name may be the last run of a longer one that `/`, `:` or `@` divide, as an `.npmrc`
+    // line's `//registry.npmjs.org/:_authToken=…` is (its `/` escaped as `\/` or not).
     var nameEnd = 0
-    while nameEnd < slice.count, nameEnd <= EmbeddedQueryPairs.maximumNameLength,
-      isPairNameByte(slice[nameEnd])
+    var runStart = 0
+    while nameEnd < slice.count, nameEnd - runStart <= EmbeddedQueryPairs.maximumNameLength,
+      nameEnd <= 4 * EmbeddedQueryPairs.maximumNameLength
     {
+      let byte = slice[nameEnd]
+      if isPathDivider(byte) {
+        runStart = nameEnd + 1
+      } else if !isPairNameByte(byte) {
+        break
+      }
       nameEnd += 1
     }
-    return nameEnd > 0 && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=")
+    return nameEnd > runStart && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=")
+  }
+
+  /// `/`, `:`, `@`, or the `\` JSON may escape a `/` with.
+  private static func isPathDivider(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+      || byte == UInt8(ascii: "\\")
   }
 
   private static func isPairNameByte(_ byte: UInt8) -> Bool {

@@ -102,11 +102,13 @@ extension CompiledRedaction {
 }
 
 /// Finds `name=value` pairs in UTF-8 text, byte by byte: right after `?`, `&`, `;` or `#` (a
-/// URL's query in a page, a JSON string or a header), and right after white space or at the
-/// start of the text (a log line, `level=info token=…`, in a body that is no form).
+/// URL's query in a page, a JSON string or a header), right after white space or at the start
+/// of the text (a log line, `level=info token=…`, in a body that is no form), and right after
+/// a tag's `>` or a quote, which open text of their own (`<td>token=…</td>`,
+/// `Environment="DB_PASSWORD=…"`, `Forwarded: by="token=…"`).
 ///
 /// It finds exactly what the regular expression
-/// `(?:^|(?<=[?&;#\s]))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
+/// `(?:^|(?<=[?&;#\s>"']))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
 /// compare the two): a name of 1 to 100 URL characters and a value that stops where a URL, a
 /// JSON string or an HTML attribute would end, so JSON stays JSON. ICU ran the expression it
 /// grew from over a 50 MB body at under 10 MB/s, most of a credential scan's time.
@@ -130,10 +132,11 @@ enum EmbeddedQueryPairs {
   }
 
   /// ``forEach(in:commaSeparated:_:)``, and then the pairs inside each value that holds an `=`:
-  /// a value may be a URL with a query of its own (`Refresh: 0; url=/cb?session_token=…`, an
-  /// HTML `<meta http-equiv="refresh">`, `next=https://…?code=…`), whose pairs the pair around
-  /// them hides from a search that resumes after it. Levels are bounded: each one searches the
-  /// rest of the text again, and `a=?b=?c=…` would make that quadratic.
+  /// a value may be a pair itself (`--from-literal=password=…`), or a URL with a query of its
+  /// own (`Refresh: 0; url=/cb?session_token=…`, an HTML `<meta http-equiv="refresh">`,
+  /// `next=https://…?code=…`), whose pairs the pair around them hides from a search that
+  /// resumes after it. Levels are bounded: each one searches the rest of the text again, and
+  /// `a=?b=?c=…` would make that quadratic.
   static func forEachNested(
     in bytes: UnsafeBufferPointer<UInt8>, commaSeparated: Bool = false, offset: Int = 0,
     level: Int = 0, _ body: (Range<Int>, Range<Int>) -> Void
@@ -144,8 +147,9 @@ enum EmbeddedQueryPairs {
         (valueRange.lowerBound + offset)..<(valueRange.upperBound + offset))
       guard level < maximumNestedLevels, bytes.index(of: UInt8(ascii: "="), in: valueRange) != nil
       else { return }
-      // The value from its second byte: a pair there starts after a delimiter inside it.
-      let inner = (valueRange.lowerBound + 1)..<valueRange.upperBound
+      // The whole value: a pair inside it starts after a delimiter there, or at its start, as
+      // an option whose value is a pair has it (`--from-literal=password=…`).
+      let inner = valueRange
       forEachNested(
         in: UnsafeBufferPointer(rebasing: bytes[inner]), commaSeparated: commaSeparated,
         offset: offset + inner.lowerBound, level: level + 1, body)
@@ -325,7 +329,7 @@ enum EmbeddedQueryPairs {
   /// What each ASCII byte can be; bytes from 0x80 are value characters unless white space.
   private static let classes: [UInt8] = {
     var classes = [UInt8](repeating: 0, count: 256)
-    for byte in "?&;#".utf8 { classes[Int(byte)] |= delimiter }
+    for byte in "?&;#>\"'".utf8 { classes[Int(byte)] |= delimiter }
     for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~%+-[]".utf8 {
       classes[Int(byte)] |= nameCharacter
     }

@@ -12,7 +12,7 @@ enum TextAssignments {
     var name: Substring
     var value: Range<String.Index>
     var isQuoted: Bool
-    /// `:` or `=` (also for `=>`), or a space after a command line's option.
+    /// `:` or `=` (also for `=>`), a space after a command line's option, or `(` for a call.
     var separator: UInt8
     /// A YAML block scalar: the indicator and the lines under it.
     var isBlock = false
@@ -33,13 +33,14 @@ enum TextAssignments {
   /// quotes before `=>`; `=>` separates as `=` does. A YAML block scalar's value is its
   /// indicator and the lines indented under its name (`password: |`). A command line's long
   /// option takes the word after it (`--password …`, separator a space), unless that starts
-  /// with `-` or redirects.
+  /// with `-` or redirects. A builder's call names its string argument (`.password("…")`,
+  /// see ``calls(in:)``).
   ///
   /// It reads bytes from each `:` and `=` backwards, so a large JSON body, whose member names
   /// are quoted, costs a byte comparison per member.
   static func assignments(in text: String) -> [Assignment] {
     var text = text
-    let found = text.withUTF8 { bytes in ranges(in: bytes) }
+    let found = text.withUTF8 { bytes in withCalls(ranges(in: bytes), in: bytes) }
     let utf8 = text.utf8
     func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
     return found.map { match in
@@ -51,9 +52,20 @@ enum TextAssignments {
   }
 
   /// An ``Assignment`` as byte offsets.
-  private typealias Found = (
+  typealias Found = (
     name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
   )
+
+  /// `found` with the builder calls in `bytes` (``calls(in:)``), in order. A call may be
+  /// inside an assignment's bare value (`c = Client.builder().password("…")`): whether that
+  /// one covers it is for its reader to say, who knows whether its name is a credential's.
+  private static func withCalls(_ found: [Found], in bytes: UnsafeBufferPointer<UInt8>)
+    -> [Found]
+  {
+    let calls = self.calls(in: bytes)
+    guard !calls.isEmpty else { return found }
+    return (found + calls).sorted { $0.value.lowerBound < $1.value.lowerBound }
+  }
 
   private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
     var found: [Found] = []
@@ -90,13 +102,25 @@ enum TextAssignments {
       }
       guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") else { continue }
       let at = index - 1
+      // `:=` is read at its `=`, as the other compound assignments are.
+      if separator == UInt8(ascii: ":"), at + 1 < count, bytes[at + 1] == UInt8(ascii: "=") {
+        continue
+      }
       // `=>` assigns in PHP and Ruby (`'password' => '…'`).
       let isArrow =
         separator == UInt8(ascii: "=") && at + 1 < count
         && bytes[at + 1] == UInt8(ascii: ">")
+      // A compound assignment (`||=`, `?=`, `:=`, `+=`) assigns as `=` does; its operator
+      // stands between the name and the `=`.
+      let operatorStart =
+        separator == UInt8(ascii: "=") && !isArrow
+        ? compoundOperatorStart(before: at, in: bytes, from: consumed) : at
+      let isCompound = operatorStart < at
       guard
-        let name = name(endingBefore: at, in: bytes, from: consumed)
-          ?? quotedName(endingBefore: at, in: bytes, from: consumed, doubleQuoted: isArrow)
+        let name = name(endingBefore: operatorStart, in: bytes, from: consumed)
+          ?? quotedName(
+            endingBefore: operatorStart, in: bytes, from: consumed, doubleQuoted: isArrow)
+          ?? bracketedQuotedName(endingBefore: operatorStart, in: bytes, from: consumed)
       else { continue }
       var start = at + (isArrow ? 2 : 1)
       while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
@@ -135,7 +159,8 @@ enum TextAssignments {
         // A pair has no white space before its `=`, so `EmbeddedQueryPairs` reads it; an INI or
         // .properties line (`password = hunter2`) has, and nothing else reads it. `==` compares.
         // Space after it only is a log's empty value (`token= done`).
-        let spaced = bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
+        // A compound operator says it assigns, as the space does.
+        let spaced = isCompound || bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
         guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
       }
       var end = bareValueEnds.end(from: start)
@@ -275,6 +300,52 @@ enum TextAssignments {
       start - 1 == 0 || mayPrecedeName(bytes[start - 2]), bracketsPair(bytes[start..<close])
     else { return nil }
     return start..<close
+  }
+
+  /// Where the operator of a compound assignment ends at the `=` at `sign` starts (`||=`,
+  /// `&&=`, `??=`, `?=`, `:=`, `+=`, `|=`, PHP's `.=`), or `sign` when none does: a
+  /// comparison (`!=`, `<=`, `>=`, `==`) is none.
+  private static func compoundOperatorStart(
+    before sign: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Int {
+    guard sign - 1 >= floor else { return sign }
+    let last = bytes[sign - 1]
+    switch last {
+    case UInt8(ascii: "|"), UInt8(ascii: "&"), UInt8(ascii: "?"):
+      // Doubled or single: `||=`, `&&=`, `??=`, `?=`, `|=`, `&=`.
+      return sign - 2 >= floor && bytes[sign - 2] == last ? sign - 2 : sign - 1
+    case UInt8(ascii: ":"), UInt8(ascii: "+"):
+      return sign - 1
+    case UInt8(ascii: "."):
+      // `.=` with a space before it; `a.=` would be a name's dot.
+      return sign - 2 >= floor && (bytes[sign - 2] == 0x20 || bytes[sign - 2] == 0x09)
+        ? sign - 1 : sign
+    default:
+      return sign
+    }
+  }
+
+  /// The quoted word in brackets before the separator at `separator` (spaces or tabs between),
+  /// as a script writes a key of a map it assigns to (`$config['db_pass'] = …`,
+  /// `ENV["SECRET_KEY_BASE"] ||= …`, `os.environ["API_KEY"] = …`), or `nil`: its last word
+  /// names the value, as a bracketed name's does.
+  private static func bracketedQuotedName(
+    endingBefore separator: Int, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Range<Int>? {
+    var close = separator
+    while close > floor, bytes[close - 1] == 0x20 || bytes[close - 1] == 0x09 { close -= 1 }
+    guard close - 2 >= floor, bytes[close - 1] == UInt8(ascii: "]") else { return nil }
+    let quote = bytes[close - 2]
+    guard quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") else { return nil }
+    let end = close - 2
+    var start = end
+    while start > floor, end - start < maximumNameLength, isNameByte(bytes[start - 1]) {
+      start -= 1
+    }
+    guard start < end, start - 2 >= floor, bytes[start - 1] == quote,
+      bytes[start - 2] == UInt8(ascii: "["), isLetterOrUnderscore(bytes[start])
+    else { return nil }
+    return start..<end
   }
 
   /// The name before the separator at `separator` (spaces or tabs between), starting at

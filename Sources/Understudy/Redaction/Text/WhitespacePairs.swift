@@ -2,15 +2,20 @@
 /// line (`machine api.test login ada password …`, a name and a value after each other) and a
 /// Java `.properties` line (`id_token …`, which the format lets a space separate).
 enum WhitespacePairs {
-  /// Each name and value of the `.netrc` lines in `bytes`: a line whose first word is
-  /// `machine`, `default` or `macdef` and the words after it in twos. Found from each
+  /// Each name and value of the `.netrc` entries in `bytes`: a line whose first word is
+  /// `machine` or `default`, and the words after it in twos, on that line and on the lines
+  /// after it that start with a word only `.netrc` starts one with (`login`, `password`,
+  /// `account`), as a `.netrc` written over lines has its entry. Found from each
   /// `machine`/`default` by `memmem`.
   static func netrc(in bytes: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, value: Range<Int>)]
   {
     var found: [(name: Range<Int>, value: Range<Int>)] = []
     let raw = UnsafeRawBufferPointer(bytes)
     var starts = ByteSearch.ranges(of: Array("machine ".utf8), in: raw).map(\.lowerBound)
-    starts += ByteSearch.ranges(of: Array("default ".utf8), in: raw).map(\.lowerBound)
+    // `default` may end its line, its words on the lines under it.
+    starts += ByteSearch.ranges(of: Array("default".utf8), in: raw).map(\.lowerBound).filter {
+      $0 + 7 < bytes.count && (isSpace(bytes[$0 + 7]) || isLineBreak(bytes[$0 + 7]))
+    }
     for start in starts.sorted()
     where start == 0 || isLineBreak(bytes[start - 1])
       || isSpace(bytes[start - 1]) && lineIsBlank(bytes, before: start)
@@ -62,17 +67,60 @@ enum WhitespacePairs {
     return found
   }
 
-  /// The words of the line from `start`, as byte ranges.
+  /// The words of the line from `start`, and of each line after it that goes on with the
+  /// entry (see ``continuesEntry(_:at:)``), as byte ranges.
   private static func words(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> [Range<Int>] {
     var words: [Range<Int>] = []
+    var index = start
+    while index < bytes.count {
+      while index < bytes.count, !isLineBreak(bytes[index]) {
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        let wordStart = index
+        while index < bytes.count, !isSpace(bytes[index]), !isLineBreak(bytes[index]) {
+          index += 1
+        }
+        if index > wordStart { words.append(wordStart..<index) }
+      }
+      // An entry's words are in twos: a line that left a name without its value ends it too.
+      // (`machine NAME` opens one with two, `default` with one.)
+      guard words.count % 2 == (bytes[start] == UInt8(ascii: "m") ? 0 : 1) else { break }
+      var next = index
+      if next < bytes.count, bytes[next] == 0x0D { next += 1 }
+      if next < bytes.count, bytes[next] == 0x0A { next += 1 }
+      let lineStart = next
+      while next < bytes.count, isSpace(bytes[next]) { next += 1 }
+      guard next > index, continuesEntry(bytes, at: next, indented: next > lineStart)
+      else { break }
+      index = next
+    }
+    return words
+  }
+
+  /// The words a `.netrc` entry's line may start with after its `machine` line.
+  private static let entryWords = ["login", "password", "account"].map { Array($0.utf8) }
+
+  /// Whether the line whose first word starts at `start` goes on with a `.netrc` entry: that
+  /// word is `login`, `password` or `account`, followed by a space or tab and a value; or the
+  /// line is indented under the entry and holds words in twos, as an entry's lines are.
+  private static func continuesEntry(
+    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, indented: Bool
+  ) -> Bool {
+    let isEntryWord = entryWords.contains { word in
+      let end = start + word.count
+      guard end < bytes.count, isSpace(bytes[end]) else { return false }
+      return zip(bytes[start..<end], word).allSatisfy { $0 == $1 }
+    }
+    guard !isEntryWord else { return true }
+    guard indented, start < bytes.count, !isLineBreak(bytes[start]) else { return false }
+    var count = 0
     var index = start
     while index < bytes.count, !isLineBreak(bytes[index]) {
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       let wordStart = index
       while index < bytes.count, !isSpace(bytes[index]), !isLineBreak(bytes[index]) { index += 1 }
-      if index > wordStart { words.append(wordStart..<index) }
+      if index > wordStart { count += 1 }
     }
-    return words
+    return count > 0 && count % 2 == 0
   }
 
   private static func lineIsBlank(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Bool {
@@ -96,7 +144,7 @@ extension CompiledRedaction {
   ) -> [(Range<Int>, String)] {
     guard !memberNames.isEmpty else { return [] }
     let isProperties = mimeType.lowercased().contains("properties")
-    guard isProperties || text.contains(bytes: "machine ") || text.contains(bytes: "default ")
+    guard isProperties || text.contains(bytes: "machine ") || text.contains(bytes: "default")
     else { return [] }
     var text = text
     return text.withUTF8 { bytes in

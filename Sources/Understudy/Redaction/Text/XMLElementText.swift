@@ -51,11 +51,13 @@ enum XMLElementContent {
   private static let startTag = SharedRegex(
     literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*(?:\[[\w.\-]*\])*))(\s[^<>]*)?(?<!/)>"#)
 
-  /// The elements `selecting` chooses by local name, or by the name their `key` attribute gives
-  /// them (`<entry key="password">…</entry>`, as a Java properties file in XML and Spring's
-  /// `<prop key="…">` write one), in order, without overlaps; each with that name and the range
-  /// of its content, which is never empty. An HTML `id` or `name` does not name an element's
-  /// content: `<section id="password-reset">` holds a page, not a password.
+  /// The elements `selecting` chooses by local name, or by the name their `key` or `name`
+  /// attribute gives them (`<entry key="password">…</entry>`, as a Java properties file in XML
+  /// and Spring's `<prop key="…">` write one; Android's `<string name="api_key">…</string>`, a
+  /// Java applet's or Struts' `<param name="password">…</param>`, an HTML `<textarea
+  /// name="token">`), in order, without overlaps; each with that name and the range of its
+  /// content, which is never empty. An HTML `id` does not name an element's content:
+  /// `<section id="password-reset">` holds a page, not a password.
   static func elements(in text: String, selecting: (String) -> Bool)
     -> [(name: String, content: Range<String.Index>)]
   {
@@ -70,7 +72,7 @@ enum XMLElementContent {
         selecting(String(text[local]))
         ? String(text[local])
         : Range(match.range(at: 3), in: text).flatMap {
-          namingValue(in: text, within: $0, by: ["key"], selecting: selecting)
+          namingValue(in: text, within: $0, by: ["key", "name"], selecting: selecting)
         }
       guard let name, let end = endTag(of: text[qualified], in: text, after: tag.upperBound),
         tag.upperBound < end.lowerBound

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import Understudy
+
+/// Shapes of text bodies a blind attack of 2026-12-06 carried a secret through: a name read in
+/// brackets and quotes, a compound assignment, a `.netrc` over lines, an element a `name`
+/// attribute names, a pair right after a tag or a quote, an `.npmrc` line in a JSON string.
+/// The value is plain words, which no shape rule would take: only the name rule can.
+@Suite struct TextRuleShapesTests {
+  static let secret = "walnutmeadowzephyr"
+
+  static func redacted(_ text: String, _ mimeType: String = "text/plain") -> String {
+    RedactionPlacesTests.redactedBody(text, mimeType)
+  }
+
+  @Test(arguments: [
+    "$config['db_pass'] = '\(secret)';",
+    "$config[\"db_pass\"] = \"\(secret)\";",
+    "ENV['SECRET_KEY_BASE'] ||= \"\(secret)\"",
+    "ENV[\"SECRET_KEY_BASE\"] = \"\(secret)\"",
+    "os.environ[\"OPENAI_API_KEY\"] = \"\(secret)\"",
+    "$_ENV['DB_PASSWORD'] = '\(secret)';",
+    "settings[\"api_token\"] ??= '\(secret)'",
+  ])
+  func aQuotedKeyInBracketsNamesTheValue(line: String) {
+    let redacted = Self.redacted("<?php\n\(line)\n$retries = 3;\n")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(redacted.contains("$retries = 3;"), "\(redacted)")
+  }
+
+  @Test(arguments: [
+    "API_TOKEN ?= \(secret)", "API_TOKEN := \(secret)", "API_TOKEN ?=\(secret)",
+    "password += \"\(secret)\"", "API_TOKEN:=\(secret)", "$password .= '\(secret)';",
+  ])
+  func aCompoundAssignmentAssigns(line: String) {
+    let redacted = Self.redacted("all: build\n\(line)\nJOBS ?= 4\n")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(redacted.contains("JOBS ?= 4"), "\(redacted)")
+  }
+
+  @Test func comparisonsAreNoAssignments() {
+    let text = "if password != expected && token <= limit { retry = a.b }\n"
+    #expect(Self.redacted(text) == text)
+  }
+
+  @Test(arguments: [
+    "machine api.heroku.com\n  login ada@x.test\n  password \(secret)\n",
+    "machine api.heroku.com\nlogin ada@x.test\npassword \(secret)\n",
+    "machine a.test\n  login ada\n  password one\nmachine api.heroku.com\n  login ada\n"
+      + "  password \(secret)\n",
+    "machine api.heroku.com login ada\r\n\tpassword \(secret)\r\n",
+    "default\n  login ada\n  password \(secret)\n",
+  ])
+  func aNetrcEntryOverLinesIsRead(netrc: String) {
+    let redacted = Self.redacted(netrc)
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(redacted.contains("login ada"), "\(redacted)")
+  }
+
+  @Test func proseAfterANetrcEntryIsKept() {
+    let text = "machine api.test login ada\nthe password rotates weekly\n"
+    #expect(Self.redacted(text) == text)
+  }
+
+  @Test(arguments: [
+    ("<resources><string name=\"api_key\">\(secret)</string></resources>", "application/xml"),
+    ("<applet><param name=\"password\">\(secret)</param></applet>", "text/html"),
+    ("<form><textarea name=\"token\">\(secret)</textarea></form>", "text/html"),
+  ])
+  func anElementsNameAttributeNamesItsContent(body: String, type: String) {
+    let redacted = Self.redacted(body, type)
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+  }
+
+  @Test func anHTMLIdNamesNoContent() {
+    let page = "<section id=\"password-reset\"><p>Choose a new one.</p></section>"
+    #expect(Self.redacted(page, "text/html") == page)
+  }
+
+  @Test(arguments: [
+    ("<p>token=\(secret)</p>", "text/html"),
+    ("<td>token=\(secret)</td>", "text/html"),
+    ("<p>&#x74;oken=\(secret)</p>", "text/html"),
+    ("Forwarded: for=1.2.3.4;by=\"token=\(secret)\"", "text/plain"),
+    ("[Service]\nEnvironment=\"DB_PASSWORD=\(secret)\"\n", "text/plain"),
+    ("run('password=\(secret)')", "text/plain"),
+  ])
+  func aPairRightAfterATagOrAQuoteIsRead(body: String, type: String) {
+    let redacted = Self.redacted(body, type)
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+  }
+
+  @Test(arguments: [
+    #"{"npmrc": "//registry.npmjs.org/:_authToken=\#(secret)"}"#,
+    #"{"npmrc": "\/\/registry.npmjs.org\/:_authToken=\#(secret)"}"#,
+    #"{"lines": ["@scope:token=\#(secret)"]}"#,
+  ])
+  func anNpmrcLineInAJSONStringIsRead(json: String) {
+    let redacted = Self.redacted(json, "application/json")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+  }
+
+  @Test(arguments: [
+    "kubectl create secret generic x --from-literal=password=\(secret)\n",
+    "kubectl create secret generic x --from-literal=api_token=\(secret) --dry-run\n",
+    "mode=token=\(secret)\n",
+  ])
+  func anOptionWhoseValueIsAPairIsRead(line: String) {
+    let redacted = Self.redacted(line)
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+  }
+
+  @Test(arguments: [
+    "DataSource ds = builder.url(\"jdbc:h2:mem\").password(\"\(secret)\").build();",
+    "val client = Client.Builder()\n  .apiKey(\"\(secret)\")\n  .build()",
+    "config.clientSecret('\(secret)').timeout(30)",
+  ])
+  func aBuilderCallNamedForACredentialIsRead(code: String) {
+    let redacted = Self.redacted(code, "text/x-java")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(!LogRedaction.mask(code).contains(Self.secret))
+  }
+
+  @Test func aCallWithoutAReceiverOrNamedForNoCredentialIsKept() {
+    let code = "label = token(\"Sign in\")\nbuilder.url(\"https://api.test\").retries(\"3\")\n"
+    #expect(Self.redacted(code, "text/x-java") == code)
+  }
+}
