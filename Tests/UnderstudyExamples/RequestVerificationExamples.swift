@@ -45,7 +45,7 @@ import XCTest
       _ = try? await session.data(for: request)
     }
 
-    let sent = try await registry.request(matching: .post("/analytics"), timeout: .seconds(5))
+    let sent = try await registry.request(matching: .post("/analytics"), timeout: .seconds(30))
     #expect(sent.bodyText == #"{"event":"launch"}"#)
   }
 

@@ -216,7 +216,8 @@ import Testing
       for index in 0..<16 {
         group.addTask {
           try await registry.request(
-            matching: .get("https://api.test/item/\(index)"), timeout: .seconds(30)
+            matching: .get("https://api.test/item/\(index)"),
+            timeout: .seconds(30 * TestTiming.scale * TestTiming.loadFactor())
           ).path
         }
       }
