@@ -5,18 +5,16 @@ extension Redaction {
     var result = har
     let rules = CompiledRedaction(self)
     var echoes = rules.known
-    // How many values were known when each entry was done: a value a later entry's rules find
-    // (a token first seen in a redirect, named only by the next request) is searched for again
-    // in the entries before it.
-    var knownAfter: [Int] = []
-    knownAfter.reserveCapacity(har.log.entries.count)
-    result.log.entries = har.log.entries.map { entry in
-      let redacted = rules.redact(entry, echoes: &echoes)
-      knownAfter.append(echoes.count)
-      return redacted
-    }
-    for index in result.log.entries.indices where knownAfter[index] < echoes.count {
-      rules.replaceEchoes(in: &result.log.entries[index], echoes: &echoes)
+    result.log.entries = har.log.entries.map { rules.redact($0, echoes: &echoes) }
+    // A value found later, in the same entry (a response header naming what its request sent)
+    // or in a later one (a token first seen in a redirect, named only by the next request), is
+    // searched for in every entry once all are read, and so is a value the rules' own reading
+    // brought to light (HTML character references decoded). Searched for after each entry as
+    // well, a body was read three times where two do.
+    if !echoes.isEmpty {
+      for index in result.log.entries.indices {
+        rules.replaceEchoes(in: &result.log.entries[index], echoes: &echoes)
+      }
     }
     // A placeholder that replaced a placeholder keeps its digest (`<redacted:key:7f3a>`).
     for index in result.log.entries.indices {
@@ -54,6 +52,7 @@ extension Redaction {
     let rules = CompiledRedaction(self)
     var echoes = rules.known
     var redacted = rules.redact(entry, echoes: &echoes)
+    if !echoes.isEmpty { rules.replaceEchoes(in: &redacted, echoes: &echoes) }
     // A placeholder that replaced a placeholder keeps its digest (`<redacted:key:7f3a>`).
     redacted.request = RedactionDigests.mark(redacted.request, original: entry.request, key: nil)
     writingReplacement(in: &redacted)
@@ -238,8 +237,9 @@ struct CompiledRedaction: Sendable {
     return ruled(echoed, in: field, echoes: &echoes)
   }
 
-  /// The entry with the rules applied, then every value they removed (now or in an earlier
-  /// entry, as `echoes` remembers) replaced wherever else it appears.
+  /// The entry with the rules applied, each field after the values remembered before it were
+  /// replaced there. A value the rules find in a later field is not yet searched for in the
+  /// fields before it: ``replaceEchoes(in:echoes:)`` does that, once every entry is read.
   func redact(_ entry: HAR.Entry, echoes: inout RedactionEchoes) -> HAR.Entry {
     var entry = entry
     // Redaction reads every body; one read from a file is decoded once and kept decoded, so
@@ -254,7 +254,6 @@ struct CompiledRedaction: Sendable {
     }
     // Every other string passes the same rules, so no string of the entry escapes them.
     entry.transformOtherStrings { redactOtherString($0, echoes: &echoes) }
-    if !echoes.isEmpty { replaceEchoes(in: &entry, echoes: &echoes) }
     // Left out only now: the rules have read every header, so a credential one held is
     // searched for wherever else it was echoed.
     if let keptHeaders { entry.keepOnlyHeaders(keptHeaders) }
