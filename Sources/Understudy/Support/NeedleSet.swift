@@ -161,6 +161,11 @@ struct NeedleSet {
   /// One read of `bytes`: at each position the four-byte window's group and the short needles
   /// of its first byte are tried, the longest needle that matches in full is taken, and the
   /// read goes on after it.
+  ///
+  /// Optimized even in the debug build `swift test` compiles: this loop reads every byte of
+  /// every body twice, and there it took 40% of `finish()` with 2,000 echoed secrets
+  /// (24 billion instructions); optimized, the row's CPU time fell from 5.6–7.6 s to 4.9–5.3 s.
+  @_optimize(speed)
   private func pass(over bytes: UnsafeRawBufferPointer, first: Bool) -> [(
     range: Range<Int>, needle: Int
   )] {
