@@ -94,11 +94,11 @@ import Understudy
   }
 
   @Test func cancellation() async throws {
-    registry.stub(.get("/feed"), StubResponse.text("late").delayed(by: 60))
+    registry.stub(.get("/feed"), StubResponse.text("late").delayed(by: 3600))
     let session = registry.makeSession()
 
-    let task = Task { try await session.data(from: url) }
-    _ = try await registry.request(matching: .get("/feed"), timeout: .seconds(60))
+    let task = Task { try await session.data(for: URLRequest(url: url, timeoutInterval: 3600)) }
+    _ = try await registry.request(matching: .get("/feed"), timeout: .seconds(600))
     task.cancel()
 
     let error = await #expect(throws: URLError.self) { try await task.value }
