@@ -24,5 +24,7 @@ swift build -c debug --package-path Benchmarks
 Benchmarks/.build/debug/understudy-bench --ci --only "one exact stub" --only "one responder" \
   --only "10,000 exact stubs" --only "mixed predicates" --only "test scopes" --only replay \
   --only reports
+# Only the rows it gates (DEBUG_GATED): the CPU-ratio run above gates the others in the debug
+# build, and counting them under callgrind took minutes of CI's 25. `--only` a row to count it.
 python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/debug/understudy-bench --debug \
-  --only "one exact stub" --only "10,000 exact" --only "mixed" --only "test scopes"
+  --only ".stubs trait" --only "scopes, withStubs"
