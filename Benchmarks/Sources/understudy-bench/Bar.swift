@@ -78,21 +78,23 @@ struct Bar: Codable, Sendable {
     release: Bar(comparison: .below, limit: 0.15, unit: " s", ciLimit: 0.3),
     debug: Bar(comparison: .below, limit: 0.5, unit: " s", ciLimit: 1))
   /// `finish()` of a recording with a 10 MB body, in seconds of CPU time: under 0.5 s in the
-  /// debug build (20 MB/s, issue 41). It is past that bar (1.8–2.1 s on 2026-12-06, after the
-  /// round's new text rules took it to 2.6 s; 1.1 s at 8469654), so CI fails only above 2.5 s.
-  /// Release: under 0.25 s.
+  /// debug build (20 MB/s, issue 41), under 0.25 s in release; CI fails release above 0.5 s.
+  /// The debug build is past its bar (1.7–2.4 s on 2026-12-06) and its CPU time moved 40%
+  /// between hours of one day here, which failed CI at 2.79 s against a limit of 2.5 s: CI
+  /// gates its instruction count per megabyte instead (`BYTE_ROWS` in
+  /// Benchmarks/Tools/instruction-ratios.py), and this row is reported.
   static let finishTenMegabytes = build(
     release: Bar(comparison: .below, limit: 0.25, unit: " s", ciLimit: 0.5),
-    debug: Bar(comparison: .below, limit: 0.5, unit: " s", ciLimit: 2.5))
+    debug: Bar(comparison: .below, limit: 0.5, unit: " s", ciLimit: nil))
   /// `finish()` of a recording whose requests sent 2,000 passwords, each echoed in responses of
   /// 45 MB in all, in seconds of CPU time. Searched once per spelling (44,000 of them) it took
   /// 100 s in the debug build; one pass per text (NeedleSet), two passes a body, short needles
   /// found from a rare byte by `memchr`, take 0.9 s in release (8.2 billion instructions) and
-  /// 4.8–5.3 s in debug (2026-12-06). Bars: under 1 s in either build; the debug build is past
-  /// it, so CI fails there only above 6 s, and in release above 2 s.
+  /// 4.4–6.9 s in debug (2026-12-06). Bars: under 1 s in either build; CI fails release above
+  /// 2 s, and gates the debug build by instruction counts, as the row above.
   static let finishManySecrets = build(
     release: Bar(comparison: .below, limit: 1, unit: " s", ciLimit: 2),
-    debug: Bar(comparison: .below, limit: 1, unit: " s", ciLimit: 6))
+    debug: Bar(comparison: .below, limit: 1, unit: " s", ciLimit: nil))
   /// A traffic attachment or a near-miss report of a 1 MB body, in seconds of CPU time: under
   /// 0.1 s in either build (issue 41: a report shows 16 KiB of a body and reads little more);
   /// CI fails above 0.2 s.

@@ -18,7 +18,7 @@ enum BenchmarkRun {
       + ReplayScenarios.all + InFlightScenarios.all + ScopeScenarios.all
       + ReportScenarios.all + [ScanScenario.scenario, CommandLineScenario.scenario]
     let plan = options.plan
-    let context = BenchmarkContext(plan: plan, isCI: options.isCI)
+    let context = BenchmarkContext(plan: plan, isCI: options.isCI, megabytes: options.megabytes)
     let loadAtStart = ProcessMemory.loadAverage
     let clock = ContinuousClock()
     let started = clock.now

@@ -7,10 +7,11 @@ struct Options {
   var pairs: Int? = nil
   var warmUp: Int? = nil
   var side: RunPlan.Side? = nil
+  var megabytes: Double? = nil
 
   static let usage = """
     usage: understudy-bench [--ci] [--json FILE|-] [--only TEXT]... [--requests N] [--pairs N]
-                            [--warm-up N] [--side floor|understudy]
+                            [--warm-up N] [--side floor|understudy] [--megabytes N]
 
       --ci          short run (fewer requests and pairs, no full-run-only scenarios); exits 1
                     when a ratio is far past its bar (see Bar.swift for the CI limits)
@@ -20,7 +21,10 @@ struct Options {
       --pairs N     floor/Understudy pairs of timed runs per scenario (default 9)
       --warm-up N   untimed requests per side before the pairs (default 500; CI 200)
       --side S      profiling aid: run only the floor or only Understudy in timed scenarios,
-                    e.g. perf stat -e task-clock understudy-bench --only "one exact" --side floor
+                    e.g. perf stat -e task-clock understudy-bench --only "one exact" --side floor;
+                    for the finish() rows the floor is Foundation parsing a body of their size
+      --megabytes N the finish() rows' bodies are about N MB, one run each (instruction counts:
+                    Benchmarks/Tools/instruction-ratios.py counts two sizes and subtracts)
 
     Pin to one CPU for steadier numbers: build with
       swift build -c release --package-path Benchmarks
@@ -49,6 +53,12 @@ struct Options {
       case "--requests": options.requestsPerRun = try number(for: argument)
       case "--pairs": options.pairs = try number(for: argument)
       case "--warm-up": options.warmUp = try number(for: argument)
+      case "--megabytes":
+        let text = try value(for: argument)
+        guard let megabytes = Double(text), megabytes > 0 else {
+          throw UsageError("--megabytes needs a positive number, got \(text)")
+        }
+        options.megabytes = megabytes
       case "--side":
         let text = try value(for: argument)
         guard let side = RunPlan.Side(rawValue: text) else {

@@ -25,10 +25,17 @@ enum ReportScenarios {
   static var all: [Scenario] {
     [
       Scenario(group: group, name: "finish() of a recording") { context in
-        try [1, 10].map { try finishRow(megabytes: $0, context) }
+        if let megabytes = context.megabytes {
+          return context.plan.onlySide == .floor
+            ? [try floorRow(megabytes: megabytes)] : [try finishRow(megabytes: megabytes, context)]
+        }
+        return try [1, 10].map { try finishRow(megabytes: $0, context) }
       },
       Scenario(group: group, name: "2,000 secrets echoed, finish()") { context in
-        [try finishManySecretsRow(context)]
+        if let megabytes = context.megabytes, context.plan.onlySide == .floor {
+          return [try floorRow(megabytes: megabytes)]
+        }
+        return [try finishManySecretsRow(context)]
       },
       Scenario(group: group, name: "traffic attachment of a 1 MB body") { context in
         [try attachmentRow(context)]
@@ -50,7 +57,9 @@ enum ReportScenarios {
     return best
   }
 
-  private static func runs(_ context: BenchmarkContext) -> Int { context.isCI ? 1 : 3 }
+  private static func runs(_ context: BenchmarkContext) -> Int {
+    context.isCI || context.megabytes != nil ? 1 : 3
+  }
 
   /// The CPU time of what `Cassette.finish()` does with `har` (Cassette.swift,
   /// `writeHoldingLock`): redact it with the default rules, check what is left for credential
@@ -73,25 +82,46 @@ enum ReportScenarios {
     return (cpu, try String(contentsOf: file, encoding: .utf8))
   }
 
+  /// What the `finish()` rows' instruction counts are divided by (`--side floor`,
+  /// Benchmarks/Tools/instruction-ratios.py): Foundation, compiled already and so as fast in
+  /// either build, parsing a JSON body of `megabytes`, the work of ``SpeedGauge``.
+  private static func floorRow(megabytes: Double) throws -> Row {
+    let document = Data(ScanScenario.body(size: Int(megabytes * 1_000_000)).utf8)
+    let cpu = try bestCPU(runs: 1) {
+      guard try (JSONSerialization.jsonObject(with: document) as? [Any])?.isEmpty == false else {
+        throw BenchmarkFailure("the floor's document did not parse to an array")
+      }
+    }
+    return .measured(group, "parse a \(megabytes) MB JSON body (the floor)", cpu, unit: " s")
+  }
+
   /// `finish()` of a recording with one large JSON body.
-  private static func finishRow(megabytes: Int, _ context: BenchmarkContext) throws -> Row {
-    var entry = ScanScenario.entry(body: ScanScenario.body(size: megabytes * 1_000_000))
+  private static func finishRow(megabytes: Double, _ context: BenchmarkContext) throws -> Row {
+    var entry = ScanScenario.entry(body: ScanScenario.body(size: Int(megabytes * 1_000_000)))
     // The body's one planted token would stop the write; recorded traffic rarely holds one.
     entry.response.content.text = entry.response.content.text?.replacingOccurrences(
       of: ScanScenario.token, with: "none")
     let (cpu, _) = try finishCPU(of: HAR(entries: [entry]), context)
     return .measured(
-      group, "finish() of a recording, \(megabytes) MB body (CPU time)", cpu, unit: " s",
-      bar: megabytes == 10 ? .finishTenMegabytes : nil,
-      note: String(format: "%.1f MB/s of body", Double(megabytes) / cpu))
+      group, "finish() of a recording, \(Format.number(megabytes)) MB body (CPU time)", cpu,
+      unit: " s", bar: megabytes == 10 ? .finishTenMegabytes : nil,
+      note: String(format: "%.1f MB/s of body", megabytes / cpu))
   }
 
   /// `finish()` of 200 exchanges whose requests send 2,000 distinct passwords, each echoed in a
   /// 225 KB response (45 MB of bodies): every body is searched for every value in each of its
   /// spellings, 44,000 needles. Searched once per needle, this took 100 s in the debug build.
+  ///
+  /// Counting instructions (`--megabytes`), 200 passwords echoed in that many megabytes: the
+  /// count is taken at two sizes and subtracted, so what grows with the bodies is measured, and
+  /// remembering 2,000 values (12 billion instructions in the debug build) would only make
+  /// callgrind slow.
   private static func finishManySecretsRow(_ context: BenchmarkContext) throws -> Row {
-    let filler = String(repeating: "ordinary catalogue text, ", count: 900)
-    let entries = (0..<200).map { exchange -> HAR.Entry in
+    let exchanges = context.megabytes == nil ? 200 : 20
+    let filler = String(
+      repeating: "ordinary catalogue text, ",
+      count: Int(4_000 * (context.megabytes ?? 45)) / exchanges)
+    let entries = (0..<exchanges).map { exchange -> HAR.Entry in
       let values = (0..<10).map { "pw\(exchange)x\($0)-" + String(repeating: "q7", count: 6) }
       let members = values.indices.map { #""password\#($0)":"\#(values[$0])""# }
       let request = InterceptedRequest(
@@ -108,12 +138,15 @@ enum ReportScenarios {
     let megabytes =
       Double(entries.reduce(0) { $0 + ($1.response.content.text?.utf8.count ?? 0) }) / 1e6
     let (cpu, written) = try finishCPU(of: HAR(entries: entries), context)
-    guard !written.contains("pw199x9-") else {
+    // Data's search is compiled already: the String one copies 45 MB to UTF-16 on Linux.
+    guard Data(written.utf8).range(of: Data("pw\(exchanges - 1)x9-".utf8)) == nil else {
       throw BenchmarkFailure("an echoed password was written")
     }
+    let secrets = exchanges == 200 ? "2,000" : "\(exchanges * 10)"
     return .measured(
-      group, "finish() of a recording with 2,000 secrets echoed in 45 MB (CPU time)", cpu,
-      unit: " s", bar: .finishManySecrets,
+      group,
+      "finish() of a recording with \(secrets) secrets echoed in \(Format.number(megabytes.rounded())) MB (CPU time)",
+      cpu, unit: " s", bar: .finishManySecrets,
       note: String(format: "%.1f MB/s of body", megabytes / cpu))
   }
 

@@ -12,4 +12,6 @@ struct Scenario: Sendable {
 struct BenchmarkContext: Sendable {
   let plan: RunPlan
   let isCI: Bool
+  /// `--megabytes`: the body size of the `finish()` rows, which then run once each.
+  var megabytes: Double? = nil
 }
