@@ -57,6 +57,10 @@ enum ReportScenarios {
     return best
   }
 
+  /// Best of three in CI too for the rows that take a tenth of a second: a neighbour's burst
+  /// took one CI run of the near-miss row from 0.10 s to 0.16 s, near its limit of 0.2 s.
+  private static let cheapRuns = 3
+
   private static func runs(_ context: BenchmarkContext) -> Int {
     context.isCI || context.megabytes != nil ? 1 : 3
   }
@@ -163,7 +167,7 @@ enum ReportScenarios {
       }.resume()
       done.wait()
       var bytes: [UInt8]?
-      let cpu = bestCPU(runs: runs(context)) {
+      let cpu = bestCPU(runs: cheapRuns) {
         bytes = TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "bench()")
       }
       guard let bytes, !bytes.isEmpty else {
@@ -196,7 +200,7 @@ enum ReportScenarios {
     let session = registry.makeSession()
     var best = Double.infinity
     var report = ""
-    for _ in 0..<runs(context) {
+    for _ in 0..<cheapRuns {
       let start = ProcessCPU.seconds
       do {
         _ = try await session.data(for: request)
