@@ -7,8 +7,8 @@
 #
 #   bash .ci/server-examples.sh
 #
-# Its own scratch folder (.build-server-examples, git-ignored): SwiftNIO is built once more, in
-# the background of .ci/run's default tests.
+# Its own scratch folder (.build-server-examples, git-ignored): SwiftNIO is built once more, beside
+# the thread sanitizer's build in .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

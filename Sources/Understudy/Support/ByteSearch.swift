@@ -61,15 +61,25 @@ enum ByteSearch {
     from start: Int
   ) -> Int? {
     guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return nil }
-    let byte = Int32(needle[anchor])
+    return firstAnchored(
+      byte: needle[anchor], at: anchor, length: needle.count, in: haystack, from: start
+    ) { needle.count == 1 || memcmp(base + $0, needleBase, needle.count) == 0 }
+  }
+
+  /// The first offset at or after `start` where a needle of `length` bytes, `byte` at `anchor`,
+  /// may stand and `matches` says it does: `memchr` finds each place `byte` stands, and only
+  /// there is the rest compared.
+  fileprivate static func firstAnchored(
+    byte: UInt8, at anchor: Int, length: Int, in haystack: UnsafeRawBufferPointer,
+    from start: Int, where matches: (Int) -> Bool
+  ) -> Int? {
+    guard let base = haystack.baseAddress, haystack.count >= length else { return nil }
     // The last place the anchor byte can stand with the whole needle inside the haystack.
-    let lastAnchor = haystack.count - needle.count + anchor
+    let lastAnchor = haystack.count - length + anchor
     var from = start + anchor
-    while from <= lastAnchor, let hit = memchr(base + from, byte, lastAnchor + 1 - from) {
+    while from <= lastAnchor, let hit = memchr(base + from, Int32(byte), lastAnchor + 1 - from) {
       let candidate = UnsafeRawPointer(hit) - base - anchor
-      if needle.count == 1 || memcmp(base + candidate, needleBase, needle.count) == 0 {
-        return candidate
-      }
+      if matches(candidate) { return candidate }
       from = candidate + anchor + 1
     }
     return nil
@@ -145,20 +155,11 @@ extension StringProtocol {
       let anchor = pattern.firstIndex(where: { lowered($0) == $0 && !(0x61...0x7A).contains($0) })
     else { preconditionFailure("contains(bytesIgnoringCase:) needs a needle with a non-letter") }
     func search(_ text: UnsafeRawBufferPointer) -> Bool {
-      guard let base = text.baseAddress, text.count >= pattern.count else { return false }
-      // The last place the anchor can stand with the whole needle still inside the text.
-      let lastAnchor = text.count - pattern.count + anchor
-      var from = anchor
-      while from <= lastAnchor,
-        let hit = memchr(base + from, Int32(pattern[anchor]), lastAnchor + 1 - from)
-      {
-        let start = UnsafeRawPointer(hit) - base - anchor
-        if pattern.indices.allSatisfy({ lowered(text[start + $0]) == lowered(pattern[$0]) }) {
-          return true
-        }
-        from = start + anchor + 1
-      }
-      return false
+      ByteSearch.firstAnchored(
+        byte: pattern[anchor], at: anchor, length: pattern.count, in: text, from: 0
+      ) { start in
+        pattern.indices.allSatisfy { lowered(text[start + $0]) == lowered(pattern[$0]) }
+      } != nil
     }
     return utf8.withContiguousStorageIfAvailable { search(UnsafeRawBufferPointer($0)) }
       ?? Array(utf8).withUnsafeBytes(search)

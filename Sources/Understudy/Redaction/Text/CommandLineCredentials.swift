@@ -11,12 +11,18 @@
 /// `-H`. A logged or documented command is text no name rule reads as such: `-u ada:…` has no
 /// `name=value`, and a header inside quotes after `--header` is no header line.
 enum CommandLineCredentials {
+  /// The options that take a `user:password` pair: curl's `-u`/`--user` and
+  /// `-U`/`--proxy-user`, httpie's `-a`/`--auth`. The expression and its prefilter are built
+  /// from this one list.
+  private static let userOptions: [StaticString] = [
+    "-u", "--user", "-U", "--proxy-user", "-a", "--auth",
+  ]
+
   /// `-u user:password`, `--user=user:password`, `--proxy-user`, httpie's `-a`/`--auth`: the
   /// pair, quoted or not.
   static let userOption = SharedRegex(
-    literal:
-      #"(?<![\w-])(?:-u|--user|-U|--proxy-user|-a|--auth)(?:[ \t]+|=)(['"]?)([^\s'":]*:[^\s'"]+)\1"#
-  )
+    literal: #"(?<![\w-])(?:"# + userOptions.map(\.description).joined(separator: "|")
+      + #")(?:[ \t]+|=)(['"]?)([^\s'":]*:[^\s'"]+)\1"#)
   /// A header written in quotes, after any option or none (`-H 'Name: value'`,
   /// `--header="Name: value"`, git's `-c http.extraHeader="Name: value"`, httpie's bare
   /// `'Name: value'`): the byte ranges of the header's name and value, which ends at the
@@ -92,7 +98,7 @@ enum CommandLineCredentials {
           continue
         }
       }
-      for option: StaticString in ["-u", "-U", "-a", "--user", "--proxy-user", "--auth"]
+      for option in userOptions
       where bytes.holds(option, at: dash) && isBlankOrEquals(dash + option.utf8CodeUnitCount) {
         return true
       }
