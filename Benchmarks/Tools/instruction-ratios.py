@@ -172,7 +172,9 @@ def main():
               f"the bar is in seconds) {verdict}", flush=True)
     gated = sum(1 for row in rows if row[2]) + len(byte_rows)
     print(f"instruction-ratios: {gated - failures} of {gated} gated rows within their bars "
-          f"(callgrind, {arguments.large - arguments.small} requests counted per side)")
+          f"(callgrind, {arguments.large - arguments.small} requests counted per side"
+          + (f"; finish() rows per MB, {BYTE_SIZES[0]} to {BYTE_SIZES[1]} MB" if byte_rows else "")
+          + ")")
     return 1 if failures else 0
 
 

@@ -90,12 +90,8 @@ enum ReportScenarios {
   /// Benchmarks/Tools/instruction-ratios.py): Foundation, compiled already and so as fast in
   /// either build, parsing a JSON body of `megabytes`, the work of ``SpeedGauge``.
   private static func floorRow(megabytes: Double) throws -> Row {
-    let document = Data(ScanScenario.body(size: Int(megabytes * 1_000_000)).utf8)
-    let cpu = try bestCPU(runs: 1) {
-      guard try (JSONSerialization.jsonObject(with: document) as? [Any])?.isEmpty == false else {
-        throw BenchmarkFailure("the floor's document did not parse to an array")
-      }
-    }
+    let gauge = SpeedGauge(megabytes: megabytes)
+    let cpu = try bestCPU(runs: 1) { try gauge.parse() }
     return .measured(group, "parse a \(megabytes) MB JSON body (the floor)", cpu, unit: " s")
   }
 
