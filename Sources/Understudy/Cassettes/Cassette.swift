@@ -69,6 +69,9 @@ public final class Cassette: Sendable {
     /// Fresh recordings of stale entries, by the index of the entry each replaces.
     var replacements: [Int: HAR.Entry] = [:]
     var drift: [String] = []
+    /// What redaction removed from the live traffic a drift check saw, masked in every drift
+    /// line: a redirect's next hop can carry a key the first request sent.
+    var driftSecrets: Set<String> = []
     var problem: CassetteError?
     var existed = false
     /// The key of the digests in request placeholders (``RedactionDigests``): the file's own, a
@@ -510,19 +513,25 @@ public final class Cassette: Sendable {
 
   /// Compares a live answer with the recorded one (drift-check mode).
   func compare(live reply: Reply, for request: InterceptedRequest, recordedEntry index: Int?) {
+    let response: HAR.Response
+    if case .response(let http) = reply {
+      response = HAR.Response(
+        status: http.status, headers: http.headers, body: http.body.inlineData)
+    } else {
+      response = HAR.Response(status: 0, headers: [:], body: nil)
+    }
+    let live = HAR.Entry(
+      request: request, response: response, startedDateTime: Date(), duration: .zero)
+    let removed = redaction.removedValues(from: live)
+    state.withLock { $0.driftSecrets.formUnion(removed) }
     guard let index else {
       state.withLock { $0.drift.append("\(request): not in the cassette") }
       return
     }
-    guard case .response(let http) = reply else {
+    guard case .response = reply else {
       state.withLock { $0.drift.append("\(request): the live server failed: \(reply)") }
       return
     }
-    let live = HAR.Entry(
-      request: request,
-      response: HAR.Response(
-        status: http.status, headers: http.headers, body: http.body.inlineData),
-      startedDateTime: Date(), duration: .zero)
     let redactedLive = redaction.redact(live).response
     state.withLock { state in
       guard let recorded = state.original?.log.entries[index].response else { return }
@@ -611,11 +620,13 @@ public final class Cassette: Sendable {
     }
     if mode == .driftCheck {
       let age = CassetteAge.describe(snapshot.original?.log.entries.map(\.startedDateTime) ?? [])
+      let secrets = snapshot.driftSecrets.sorted { $0.count > $1.count }
       for drift in snapshot.drift {
+        let shown = LogRedaction.mask(drift, naming: nil, echoes: secrets)
         failures.append(
           ScopeFailure(
             message: "Drift from cassette \(url.lastPathComponent)"
-              + (age.map { " (\($0))" } ?? "") + ": \(drift). Re-record with "
+              + (age.map { " (\($0))" } ?? "") + ": \(shown). Re-record with "
               + "\(command(recording: .all)) if the "
               + "live behaviour is right.",
             location: location))

@@ -202,11 +202,13 @@ extension CassetteError {
     case .number(let text):
       let value = Double(text) ?? .infinity
       let name = key.map { "\"\($0)\": " } ?? ""
+      // A number long enough to be a token is described by its length, as everywhere else.
+      let shown = mayQuote(text) ? "the number \(text)" : "a number of \(text.count) characters"
       guard value.isFinite else {
         return (
           node,
           CassetteError(
-            kind: .invalidValue, problem: "the number \(text) is too large to be read",
+            kind: .invalidValue, problem: "\(shown) is too large to be read",
             fix: "Write a smaller number, for example \(name)0.")
         )
       }
@@ -215,7 +217,7 @@ extension CassetteError {
         return (
           node,
           CassetteError(
-            kind: .wrongType, problem: "expected a whole number but found the number \(text)",
+            kind: .wrongType, problem: "expected a whole number but found \(shown)",
             fix: "Write a whole number, for example \(name)\(Int(value.rounded(.down))).")
         )
       }
@@ -223,7 +225,7 @@ extension CassetteError {
         return (
           node,
           CassetteError(
-            kind: .invalidValue, problem: "the number \(text) is too large for \"\(key)\"",
+            kind: .invalidValue, problem: "\(shown) is too large for \"\(key)\"",
             fix: "Write a whole number below 2^63, for example \(example(for: key, Int.self)).")
         )
       }

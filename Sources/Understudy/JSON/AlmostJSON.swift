@@ -14,8 +14,11 @@ enum AlmostJSON {
     in text: String, reading read: (UnsafeBufferPointer<UInt8>) -> Document?
   ) -> (documents: [(Int, Document)], isComplete: Bool) {
     var copy = text
-    // Not JSON-shaped: complete unless it holds something that reads like a JSON member.
-    return copy.withUTF8 { documents(in: $0, reading: read) } ?? ([], !text.contains(bytes: "\":"))
+    // Not JSON-shaped: complete unless it holds something that reads like a JSON member
+    // (or a TOML key quoted as one).
+    return copy.withUTF8 { documents(in: $0, reading: read) } ?? (
+      [], !JSONMemberText.mayHoldMembers(text)
+    )
   }
 
   /// The documents, or `nil` when `bytes` is not shaped like JSON.

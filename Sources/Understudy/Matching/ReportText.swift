@@ -39,7 +39,7 @@ extension StringProtocol {
   /// The text masked, as far as a cut to `limit` characters could show it and well beyond, so a
   /// credential that straddles the cut is read whole; what lies further is left out unread.
   func masked(beforeCuttingTo limit: Int, naming: NamedSecrets? = nil) -> String {
-    LogRedaction.mask(String(prefix(limit * 20)), naming: naming)
+    LogRedaction.mask(String(prefix(limit * 20)), naming: naming, asTraffic: true)
   }
 }
 

@@ -32,6 +32,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// What the registry's cassette redacts, masked in the report's text as well.
   let naming: NamedSecrets?
+  private let redaction: Redaction?
 
   init(
     request: InterceptedRequest, stubs: [Stub], scenarioStates: [String: String] = [:],
@@ -39,6 +40,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   ) {
     self.request = request
     self.naming = redaction.map(NamedSecrets.init)
+    self.redaction = redaction
     self.stubCount = stubs.count
     self.cassetteNote = cassetteNote
     self.refusal = refusal
@@ -127,7 +129,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The request's credentials, masked wherever else the report shows them (its path, a pair
   /// whose name says nothing, its body).
-  private var requestSecrets: [String] { RequestSecrets.values(of: request, naming: naming) }
+  private var requestSecrets: [String] { RequestSecrets.values(of: request, redaction: redaction) }
 
   /// The start of `body` on one line, masked before it is cut so a credential that straddles
   /// the cut is still recognised whole.
@@ -138,7 +140,8 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
       return "<\(body.count) bytes, not UTF-8>"
     }
     let text = LogRedaction.mask(
-      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming, echoes: echoes)
+      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming, echoes: echoes,
+      asTraffic: true)
     let flat = text.clipped(to: limit + 1).replacingOccurrences(of: "\n", with: "\\n")
     return body.count > limit ? flat.hasSuffix("…") ? flat : flat + "…" : flat
   }

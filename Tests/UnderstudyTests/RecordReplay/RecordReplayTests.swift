@@ -396,4 +396,29 @@ import Testing
     #expect(failures.first?.message.contains("/echo/drift (entry 0): body") == true)
     #expect(try Data(contentsOf: file) == before)
   }
+
+  /// A key one request sent, echoed in a later request's URL that the cassette lacks (a
+  /// redirect's next hop), is masked in that drift line too (second blind attack, P182).
+  @Test func aKeyAnEarlierRequestSentIsMaskedInALaterDriftLine() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let key = "Psex90pZZHCuYnatQJomVIGb"
+    let file = RecordReplayTests.temporaryCassette()
+    var request = URLRequest(url: server.url("/echo/keyed"))
+    request.setValue(key, forHTTPHeaderField: "X-Api-Key")
+    let recording = StubRegistry()
+    let recorder = Cassette(at: file, mode: .all)
+    recording.use(recorder)
+    _ = try await recording.makeSession().data(for: request)
+    #expect(recorder.finish().isEmpty)
+
+    let checking = StubRegistry()
+    let checker = Cassette(at: file, mode: .driftCheck)
+    checking.use(checker)
+    _ = try await checking.makeSession().data(for: request)
+    _ = try await checking.makeSession().data(from: server.url("/json?ref=\(key)"))
+    let messages = checker.finish().map(\.message)
+    #expect(messages.contains { $0.contains("not in the cassette") }, "\(messages)")
+    #expect(!messages.joined().contains(key), "\(messages)")
+  }
 }

@@ -40,6 +40,11 @@ import Testing
     // The guide's table's examples.
     "password_reset_token", "secret_key", "auth_code", "cookieValue", "ACCESSKEY", "secretkey",
     "accesstoken",
+    // A last word glued to its number (an algorithm, a version) is left out when judged.
+    "X-Signature-Ed25519", "token_sha256", "apiKeyV2", "secret-rsa4096",
+    // Shared access signatures and other languages' passwords (the second attack, issue 40).
+    "SAS", "sas", "passwort", "Kennwort", "mot_de_passe", "motDePasse", "contrasena",
+    "contraseña", "senha", "wachtwoord", "hasło", "пароль", "パスワード", "user_密码",
   ]
 
   @Test(arguments: credentialNames)
@@ -61,6 +66,7 @@ import Testing
     "status_code", "countryCode", "private", "spin", "hairpin", "possession", "concert", "sigma",
     "signal", "design", "Accept", "Content-Type", "X-Request-Id", "User-Agent", "expires_in",
     "passed", "password_policy", "turkey", "hockey", "unicode", "postcode", "otpEnabled",
+    "sha256", "X-Trace-V2", "codec_h264", "charset_utf8", "checksum_md5", "Ed25519",
   ]
 
   @Test(arguments: everydayNames)

@@ -156,12 +156,13 @@ import Testing
       "MY_CLIENT_SECRET_VALUE": "client-secret-000", "SHORT_TOKEN": "abc",
       "AWS_ACCESS_KEY_ID": "AKIAEXAMPLEEXAMPLE00", "GITHUB_TOKEN_FILE": "/run/secrets/token",
       "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock", "PWD": "/work/project/folder", "HOME": "/root/home",
-      "KEYBOARD_LAYOUT": "us-international",
+      "KEYBOARD_LAYOUT": "us-international", "NPM_TOKENS": "npm_tokens_value_0",
+      "JWT_SIGNING_KEYS": "signing-keys-value-0", "MAX_TOKENS_PER_CALL": "4096",
     ]
     #expect(
       KnownValues.credentials(in: environment).keys.sorted() == [
-        "DATABASE_URL", "DB_PASSWORD", "GITHUB_TOKEN", "MY_CLIENT_SECRET_VALUE", "NPM_PAT",
-        "SENTRY_DSN", "STRIPE_API_KEY",
+        "DATABASE_URL", "DB_PASSWORD", "GITHUB_TOKEN", "JWT_SIGNING_KEYS",
+        "MY_CLIENT_SECRET_VALUE", "NPM_PAT", "NPM_TOKENS", "SENTRY_DSN", "STRIPE_API_KEY",
       ])
     #expect(Redaction.environmentValueNames == KnownValues.environment.keys.sorted())
     #expect(Redaction.default.redactsEnvironmentValues)

@@ -28,7 +28,7 @@ enum SpelledSecretChecks {
           !form.contains(secret), "\(body) kept \(secret): \(form)", sourceLocation: sourceLocation)
       }
       if masking {
-        let masked = LogRedaction.mask(body)
+        let masked = LogRedaction.mask(traffic: body)
         for form in readings(of: masked) {
           #expect(
             !form.contains(secret), "masking \(body) kept \(secret): \(masked)",

@@ -126,3 +126,48 @@ import Testing
     #expect(Self.redacted(code, "text/x-java") == code)
   }
 }
+
+/// Shapes the second blind attack of 2026-12-06 carried a secret through, each at its cause: a
+/// scheme word alone as a pair's value, a byte order mark before the first line, a quoted name
+/// before a bare value or `=`, an XML-RPC value element with children, named character
+/// references, a compound name and its value ending a line, a setter given the name it sets,
+/// and a Markdown table row.
+@Suite struct SecondAttackTextShapesTests {
+  static let secret = "89E7walnutmeadowzephyr"
+
+  @Test(arguments: [
+    ("2026-12-06 DEBUG Authorization=Bearer \(secret)\n", "text/plain"),
+    ("level=info auth=Basic \(secret)== user=ada\n", "text/plain"),
+    ("\u{FEFF}password: \(secret)\n", "text/plain"),
+    ("\u{FEFF}API_TOKEN=\(secret)\n", "text/plain"),
+    ("\"api_key\": \(secret)\n", "application/yaml"),
+    ("\"api-key\" = \"\(secret)\"\n", "application/toml"),
+    ("'x' = 1\n\"db_password\"=\"\(secret)\"\n", "text/plain"),
+    (
+      "<methodCall><params><param><value><struct><member><name>password</name><value>"
+        + "<string>\(secret)</string></value></member></struct></value></param></params>"
+        + "</methodCall>", "text/xml"
+    ),
+    ("<p> token&equals;\(secret)</p>", "text/html"),
+    ("<pre>&quot;password&quot;: &quot;\(secret)&quot;</pre>", "text/html"),
+    ("FROM alpine\nENV API_TOKEN \(secret)\n", "text/plain"),
+    ("aws configure set aws_secret_access_key \(secret)\n", "text/plain"),
+    ("os.Setenv(\"API_TOKEN\", \"\(secret)\")\n", "text/plain"),
+    ("props.setProperty(\"password\", '\(secret)');\n", "text/x-java"),
+    ("| name | value |\n|---|---|\n| token | \(secret) |\n", "text/markdown"),
+  ])
+  func theValueIsHiddenInEveryOutput(text: String, mimeType: String) throws {
+    try SpelledSecretChecks.expectHidden(text, mimeType: mimeType, secrets: [Self.secret])
+  }
+
+  /// What the rules above must not take: a number that ends its member, a JSON member's
+  /// literal, an everyday quoted name, and a scheme word in prose.
+  @Test(arguments: [
+    "{\"count\": 89E7, \"ok\": true}", "\"retries\": 3\n\"mode\" = \"fast\"\n",
+    "the basic plan costs 3 dollars\n", "ENV LOG_LEVEL debug\nprint(\"hello\", \"world\")\n",
+    "| name | value |\n|---|---|\n| region | eu-west-1 |\n", "<p>a &amp; b &lt; c</p>",
+  ])
+  func everydayTextIsKept(text: String) {
+    #expect(TextRuleShapesTests.redacted(text) == text)
+  }
+}

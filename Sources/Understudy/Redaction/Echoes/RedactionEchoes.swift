@@ -38,6 +38,9 @@ struct RedactionEchoes {
   /// How many values are remembered, so a caller can tell whether more were added since.
   var count: Int { known.count }
 
+  /// The values remembered, as the rules found them.
+  var values: Set<String> { known }
+
   /// Remembers `value`, removed by the rule named `name`; `inURL` when it is written only in
   /// URLs, so that its placeholder is percent-encoded wherever it is found and a URL holding it
   /// still parses. `minimumLength` is ``Redaction/minimumEchoLength`` for values a rule found,

@@ -17,8 +17,8 @@ enum KnownValues {
   /// Whether an environment variable named `name` holds a credential by the conventions
   /// services and CI systems name them with, read word by word (words split at `_`, `-` and
   /// `.`, in any case): a word holding `SECRET`, `PASSWORD`, `PASSWD`, `PASSPHRASE` or
-  /// `CREDENTIAL`; a word `TOKEN`, `PAT`, `DSN`, `PASS`, `APIKEY` or `PRIVATEKEY`; `KEY` as the
-  /// last word (`STRIPE_KEY`, `AWS_SECRET_ACCESS_KEY`); and the connection URLs that carry a
+  /// `CREDENTIAL`; a word `TOKEN` or `TOKENS`, `PAT`, `DSN`, `PASS`, `APIKEY` or `PRIVATEKEY`;
+  /// `KEY` or `KEYS` as the last word (`STRIPE_KEY`, `AWS_SECRET_ACCESS_KEY`); and the connection URLs that carry a
   /// password (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, `AMQP_URL`, a `*_CONNECTION_STRING`,
   /// a `*_WEBHOOK_URL`). A name whose last word says where a secret is rather than what it is
   /// (`*_FILE`, `*_PATH`, `*_DIR`, `*_SOCK`, `*_ID`) is not one: `AWS_ACCESS_KEY_ID`,
@@ -30,8 +30,8 @@ enum KnownValues {
     }
     let containing = ["SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL"]
     if words.contains(where: { word in containing.contains { word.contains($0) } }) { return true }
-    let whole: Set<String> = ["TOKEN", "PAT", "DSN", "PASS", "APIKEY", "PRIVATEKEY"]
-    if words.contains(where: whole.contains) || last == "KEY" { return true }
+    let whole: Set<String> = ["TOKEN", "TOKENS", "PAT", "DSN", "PASS", "APIKEY", "PRIVATEKEY"]
+    if words.contains(where: whole.contains) || last == "KEY" || last == "KEYS" { return true }
     let urls: Set<String> = [
       "DATABASE_URL", "DB_URL", "REDIS_URL", "MONGODB_URI", "MONGO_URL", "AMQP_URL",
       "RABBITMQ_URL", "BROKER_URL", "CONNECTION_STRING", "WEBHOOK_URL",

@@ -16,7 +16,7 @@ extension FieldMismatch {
         ? present + LogRedaction.masked(String(actual.dropFirst(present.count)))
         : LogRedaction.masked(actual)
     } else {
-      copy.actual = LogRedaction.mask(actual, naming: naming)
+      copy.actual = LogRedaction.mask(actual, naming: naming, asTraffic: true)
     }
     copy.expected = Self.maskedExpectation(expected, of: field, naming: naming)
     return copy

@@ -33,15 +33,24 @@ package enum LogRedaction {
     mask(text, noting: noting, naming: nil)
   }
 
+  /// `text`, which traffic holds (a body, a value a request sent, a stub's expected body),
+  /// masked as ``mask(_:noting:)`` masks any text and also wherever a cassette would redact it
+  /// (``removedByCassettes(from:in:)``): what a cassette would not write, a log does not print.
+  /// A report's own lines are not read so: `header X-Api-Key: expected …` is its wording.
+  package static func mask(traffic text: String) -> String {
+    mask(text, naming: nil, asTraffic: true)
+  }
+
   /// With `echoes`, each of those values (a request's credentials, ``RequestSecrets``) is
   /// masked wherever it shows, as written or percent-encoded, where no rule masked it already.
   static func mask(
-    _ text: String, noting: Bool = false, naming: NamedSecrets?, echoes: [String] = []
+    _ text: String, noting: Bool = false, naming: NamedSecrets?, echoes: [String] = [],
+    asTraffic: Bool = false
   ) -> String {
     // Character references that spell a name or a value (`&#x74;oken=…`) are read as a
     // browser reads them, as redaction reads them.
     let text = HTMLCharacterReferences.decoded(text) ?? text
-    let masked = Masking(text, naming: naming, echoes: echoes).result
+    let masked = Masking(text, naming: naming, echoes: echoes, asTraffic: asTraffic).result
     guard noting, masked.contains(marker + "("), !masked.contains(note) else { return masked }
     return masked + "\n" + note
   }
@@ -65,11 +74,11 @@ package enum LogRedaction {
   ) -> (text: String, omittedBytes: Int) {
     let total = text.utf8.count
     guard total > limit + (cuttingAlways ? 0 : lookaheadBytes) else {
-      return (mask(text, naming: naming, echoes: echoes), 0)
+      return (mask(text, naming: naming, echoes: echoes, asTraffic: true), 0)
     }
     let window = Self.prefix(of: text, bytes: limit + lookaheadBytes)
     let cut = Self.scalarStart(in: window, atOrBefore: limit)
-    let masking = Masking(window, naming: naming, echoes: echoes)
+    let masking = Masking(window, naming: naming, echoes: echoes, asTraffic: true)
     let (shown, end) = masking.result(through: cut)
     return (shown, total - window.utf8.distance(from: window.startIndex, to: end))
   }
@@ -139,7 +148,10 @@ package enum LogRedaction {
       rest = rest[rest.index(after: end)...]
       delimited = true
     }
-    return mask(text, naming: naming)
+    // What a cassette would take out of this URL as a request's (user information inside an
+    // encoded query value, a known value in the path) is masked wherever it stands in it.
+    let removed = LogRedaction.removedByCassettes(fromURL: url)
+    return mask(text, naming: naming, echoes: removed)
   }
 
   /// An authority without a scheme (a `CONNECT` target, `user:pass@host:443`) for a log: what
@@ -209,6 +221,43 @@ package enum LogRedaction {
 }
 
 extension LogRedaction {
+  /// The rules a cassette applies by default, compiled once.
+  private static let cassetteRules = CompiledRedaction(.default)
+
+  /// The values a cassette's redaction removes from `text` standing in `field`, longest first:
+  /// what a cassette would not write, a log does not print, whatever rule of the two found it.
+  /// The log's own rules run first and keep what they show (a name, a scheme, a length); this
+  /// makes a rule that only the cassette knows hold for logs too.
+  /// ``removedByCassettes(from:in:)`` for a request's URL, read as a cassette reads one: the
+  /// URL and each query parameter, decoded.
+  static func removedByCassettes(fromURL url: String) -> [String] {
+    guard url.contains(bytes: "?") || url.contains(bytes: "@") || url.contains(bytes: ";"),
+      let parsed = URL(string: url)
+    else { return removedByCassettes(from: url, in: .url) }
+    let entry = HAR.Entry(
+      startedDateTime: Date(timeIntervalSince1970: 0), time: 0,
+      request: HAR.Request(InterceptedRequest(url: parsed)),
+      response: HAR.Response(status: 0, headers: [:], body: nil))
+    return cassetteRules.removedValues(from: entry)
+      .filter { !RedactionPlaceholder.isPresent(in: $0) && !$0.contains(marker) }
+      .sorted { $0.count > $1.count }
+  }
+
+  static func removedByCassettes(from text: String, in field: RedactableField) -> [String] {
+    // A value masked already is read as what it is, a value taken out: as a placeholder, which
+    // the rules leave alone with whatever it is glued to. Read as text, `••••(22 chars)` would
+    // give them the words `••••(22` and `chars)`, and masking again would take it apart.
+    let reading =
+      text.contains(marker)
+      ? text.replacingOccurrences(
+        of: marker + #"(\(\d+ chars\))?"#, with: RedactionPlaceholder.text("masked"),
+        options: .regularExpression)
+      : text
+    return cassetteRules.removedValues(from: reading, in: field)
+      .filter { !RedactionPlaceholder.isPresent(in: $0) }
+      .sorted { $0.count > $1.count }
+  }
+
   /// The ranges of `text` that ``mask(_:noting:naming:echoes:)`` masks (character references
   /// left as they are), for a caller that masks a copy of a text in another spelling and maps
   /// them back.
@@ -236,11 +285,16 @@ private struct Masking {
   /// first meets one.
   private var maskedSpans: [Range<String.Index>]?
 
-  init(_ text: String, naming: NamedSecrets?, echoes: [String] = []) {
+  init(_ text: String, naming: NamedSecrets?, echoes: [String] = [], asTraffic: Bool = false) {
     self.text = text
     self.naming = naming
     guard text.count >= 4 else { return }
-    defer { claimEchoes(echoes) }
+    defer {
+      claimEchoes(
+        asTraffic
+          ? echoes + LogRedaction.removedByCassettes(from: text, in: .body(mimeType: ""))
+          : echoes)
+    }
     // A PEM key's body is no shape the scanner names; it goes first so nothing claims a part.
     claim(Self.privateKeyBlock, group: 2) { "\(LogRedaction.marker)(\($0.count) chars)" }
     claimKnownValues()

@@ -6,7 +6,7 @@
 enum SpelledExpectation {
   /// `text` masked as written and as read with its escapes undone.
   static func masked(_ text: String, naming: NamedSecrets?) -> String {
-    LogRedaction.mask(maskingUnescaped(text, naming: naming), naming: naming)
+    LogRedaction.mask(maskingUnescaped(text, naming: naming), naming: naming, asTraffic: true)
   }
 
   /// `text` with each range that masking its unescaped copy masks replaced by a masked value

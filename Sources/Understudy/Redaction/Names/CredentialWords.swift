@@ -22,7 +22,12 @@ enum CredentialWords {
     "secret", "secrets", "token", "credential", "credentials", "creds", "cred", "auth",
     "authorization", "authentication", "session", "sid", "sessid", "csrf", "xsrf", "cookie",
     "signature", "sig", "hmac", "cert", "certificate", "dsn", "otp", "totp", "hotp",
-    "pin", "jwt", "bearer", "assertion", "apikey",
+    "pin", "jwt", "bearer", "assertion", "apikey", "sas",
+    // The password in other languages: German, Spanish, Portuguese, Dutch, Polish, Swedish,
+    // Finnish, Turkish, Czech, Hungarian, Russian, Japanese, Chinese, Korean.
+    "passwort", "kennwort", "contrasena", "contraseña", "senha", "wachtwoord", "haslo", "hasło",
+    "losenord", "lösenord", "salasana", "sifre", "şifre", "heslo", "jelszo", "jelszó", "пароль",
+    "パスワード", "密码", "密碼", "비밀번호",
   ]
 
   /// Endings that make a word run together from several a credential's (`accesstoken`,
@@ -88,6 +93,7 @@ enum CredentialWords {
   /// string (which holds Azure's `AccountKey=`).
   static let frameworkNames: Set<String> = [
     "secretkeybase", "samlresponse", "samlrequest", "clientassertion", "connectionstring",
+    "motdepasse",
   ]
 
   /// Whether a value named `name` at `place` is a credential.
@@ -115,6 +121,37 @@ enum CredentialWords {
   private static let verdicts = Locked<[String: [Bool]]>([:])
 
   private static func judge(_ name: String, at place: CredentialName.Place) -> Bool {
+    if judgeWords(name, at: place) { return true }
+    // A last word glued to its number names an algorithm or a version, not what the value is
+    // (`X-Signature-Ed25519`, `token_sha256`, `apiKeyV2`): the name is judged without it.
+    guard let untagged = withoutTrailingTag(name) else { return false }
+    return judgeWords(untagged, at: place)
+  }
+
+  /// `name` without a last word of at most six letters glued to the digits that end it, when a
+  /// separator or a case change sets that word apart; `nil` when it has none.
+  static func withoutTrailingTag(_ name: String) -> String? {
+    let scalars = Array(name.unicodeScalars)
+    var end = scalars.count
+    while end > 0, ("0"..."9").contains(scalars[end - 1]) { end -= 1 }
+    guard end < scalars.count else { return nil }
+    var start = end
+    while start > 0, scalars[start - 1].isASCII, scalars[start - 1].properties.isAlphabetic {
+      start -= 1
+    }
+    guard end - start >= 1, end - start <= 6, start > 0 else { return nil }
+    let before = scalars[start - 1]
+    let first = scalars[start]
+    let setApart =
+      !before.properties.isAlphabetic && !("0"..."9").contains(before)
+      || before.properties.isLowercase && first.properties.isUppercase
+    guard setApart else { return nil }
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: scalars[..<start])
+    return String(kept)
+  }
+
+  private static func judgeWords(_ name: String, at place: CredentialName.Place) -> Bool {
     let words = words(of: name)
     guard !words.isEmpty else { return false }
     if frameworkNames.contains(words.joined()) { return true }

@@ -44,6 +44,13 @@ extension Redaction {
     return result
   }
 
+  /// The values the rules remove from `entry`, for an output that shows the entry its own way
+  /// and must hide what a cassette hides: a report masks them wherever else it shows them.
+  /// Known values are not listed: every output searches for those on its own.
+  func removedValues(from entry: HAR.Entry) -> Set<String> {
+    CompiledRedaction(self).removedValues(from: entry)
+  }
+
   /// The entry with every value the rules select replaced by its placeholder.
   ///
   /// Replay can run a live request through this too, so it compares with a recorded one on the
@@ -315,6 +322,22 @@ struct CompiledRedaction: Sendable {
     return value
   }
 
+  /// The values the rules remove from `entry`, besides the known values (which every output
+  /// searches for on its own).
+  func removedValues(from entry: HAR.Entry) -> Set<String> {
+    var echoes = known
+    _ = redact(entry, echoes: &echoes)
+    return echoes.values.subtracting(known.values)
+  }
+
+  /// The values the rules remove from `value` standing in `field`, for an output that shows
+  /// the value its own way (a log masks them) and must hide what a cassette hides.
+  func removedValues(from value: String, in field: RedactableField) -> Set<String> {
+    var echoes = RedactionEchoes()
+    guard redact(value, in: field, echoes: &echoes) != value else { return [] }
+    return echoes.values
+  }
+
   private func redact(_ value: String, in field: RedactableField, echoes: inout RedactionEchoes)
     -> String
   {
@@ -400,6 +423,11 @@ struct CompiledRedaction: Sendable {
   func redactBody(_ text: String, mimeType: String, echoes: inout RedactionEchoes)
     -> String
   {
+    // A byte order mark is no part of the text: `password: …` after it starts the text.
+    if text.unicodeScalars.first == "\u{FEFF}" {
+      let rest = String(text.unicodeScalars.dropFirst())
+      return "\u{FEFF}" + redactBody(rest, mimeType: mimeType, echoes: &echoes)
+    }
     // Base64 of text is read as the text it holds, whatever the type says.
     if let wrapped = Base64Body.decoded(text) {
       let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
@@ -481,6 +509,19 @@ struct CompiledRedaction: Sendable {
       text = Self.splice(
         text, whitespacePairReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
+    }
+    // Quotes, `<` and `&` written as references are read decoded as well, and what that
+    // reading finds that the rules above did not is replaced in the text as written
+    // (`&quot;password&quot;: &quot;…&quot;` in a `<pre>`).
+    if let reading = HTMLCharacterReferences.decodedForReading(text),
+      reading != HTMLCharacterReferences.decoded(text) ?? text
+    {
+      var trial = echoes
+      _ = redactBody(reading, mimeType: mimeType, echoes: &trial)
+      if trial.count > echoes.count {
+        echoes = trial
+        text = echoes.replace(in: text, field: .body(mimeType: mimeType))
+      }
     }
     return applyPatterns(text)
   }

@@ -9,11 +9,14 @@ extension TextAssignments {
   /// `("` and `('`, so the bytes between are never visited here.
   static func calls(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
     let raw = UnsafeRawBufferPointer(bytes)
-    guard ByteSearch.contains(Array(".".utf8), in: raw) else { return [] }
     var opens = ByteSearch.ranges(of: Array("(\"".utf8), in: raw).map(\.lowerBound)
     opens += ByteSearch.ranges(of: Array("('".utf8), in: raw).map(\.lowerBound)
     var found: [Found] = []
     for open in opens.sorted() {
+      if let pair = namedArgument(after: open, in: bytes) {
+        found.append(pair)
+        continue
+      }
       var start = open
       while start > 0, open - start < maximumNameLength, isCallNameByte(bytes[start - 1]) {
         start -= 1
@@ -32,6 +35,37 @@ extension TextAssignments {
       found.append((start..<open, (open + 2)..<end, true, UInt8(ascii: "("), false))
     }
     return found
+  }
+
+  /// A call whose first argument is a name in quotes and whose second is a string in quotes,
+  /// with or without a receiver: a setter that takes the name it sets (`os.Setenv("API_TOKEN",
+  /// "…")`, `props.setProperty("password", "…")`, `headers.set('Authorization', '…')`). The
+  /// first string is the name, the second its value.
+  private static func namedArgument(after open: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Found?
+  {
+    guard let name = quoted(from: open + 1, in: bytes), name.upperBound - name.lowerBound > 0,
+      name.upperBound - name.lowerBound <= maximumNameLength
+    else { return nil }
+    var index = name.upperBound + 1
+    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+    index += 1
+    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+    guard let value = quoted(from: index, in: bytes), !value.isEmpty else { return nil }
+    return (name, value, true, UInt8(ascii: "("), false)
+  }
+
+  /// The contents of the string whose opening quote (`"` or `'`) is at `start`, on its line.
+  private static func quoted(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    guard start < bytes.count, bytes[start] == 0x22 || bytes[start] == 0x27 else { return nil }
+    let quote = bytes[start]
+    var end = start + 1
+    while end < bytes.count, bytes[end] != quote, bytes[end] != 0x0A {
+      end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+    }
+    guard end < bytes.count, bytes[end] == quote else { return nil }
+    return (start + 1)..<end
   }
 
   /// A letter, digit or `_`: a method's name in the languages that chain builders.

@@ -4,18 +4,26 @@
 ///
 /// Each `"name": value` whose name a rule selects and whose value is a string, number, `true`,
 /// `false` or `null` gets the placeholder string as its value, as the structured redaction
-/// would write it; objects and arrays are left for their own members to be found.
+/// would write it; objects and arrays are left for their own members to be found. The same
+/// quoted name before `=` (TOML's `"api-key" = "…"`) or before a bare word (YAML's
+/// `"api_key": 89E7Ol…`, which is no number however it starts) is read the same way.
 enum JSONMemberText {
   private static let member = SharedRegex(
     literal:
-      #""((?:[^"\\\n]|\\.){1,200})"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null)"#
+      #""((?:[^"\\\n]|\\.){1,200})"[ \t]*(?::|=(?![=>~]))[ \t]*("(?:[^"\\\n]|\\.)*"|(?:-?[0-9][0-9.eE+-]*|true|false|null)(?![^\s,}\]])|[^\s"',}\]\[{][^\s,}\]]*)"#
   )
+
+  /// Whether `text` holds a quoted name before `:` or `=`, which the expression looks for.
+  static func mayHoldMembers(_ text: String) -> Bool {
+    text.contains(bytes: "\":") || text.contains(bytes: "\" :") || text.contains(bytes: "\"=")
+      || text.contains(bytes: "\" =")
+  }
 
   /// The byte ranges of `text` to replace, each with its replacement.
   static func replacements(
     in text: String, rules: CompiledRedaction, echoes: inout RedactionEchoes
   ) -> [(Range<Int>, String)] {
-    guard text.contains(bytes: "\":") else { return [] }
+    guard mayHoldMembers(text) else { return [] }
     var replacements: [(Range<Int>, String)] = []
     for match in member.matches(in: text) {
       guard let nameRange = Range(match.range(at: 1), in: text),

@@ -19,6 +19,17 @@ enum SpacedPairValue {
     let count = bytes.count
     guard end + 1 < count, bytes[end] == 0x20 else { return end }
     let limit = min(count, value.lowerBound + maximumLength)
+    // A value that is an authorization scheme alone (`Authorization=Bearer eyJ…` in a log
+    // line) names how the secret is sent; the word after it is the secret, wherever the pair
+    // stands.
+    if isScheme(bytes, value) {
+      var wordEnd = end + 1
+      while wordEnd < limit, isWordByte(bytes[wordEnd]) { wordEnd += 1 }
+      guard wordEnd > end + 1 else { return end }
+      // Base64's padding.
+      while wordEnd < limit, bytes[wordEnd] == UInt8(ascii: "=") { wordEnd += 1 }
+      return Self.end(of: value.lowerBound..<wordEnd, nameStart: nameStart, in: bytes)
+    }
     while end + 1 < limit, bytes[end] == 0x20 {
       var wordEnd = end + 1
       while wordEnd < limit, isWordByte(bytes[wordEnd]) { wordEnd += 1 }
@@ -38,6 +49,12 @@ enum SpacedPairValue {
     let endsLine = end == count || bytes[end] == 0x0A || bytes[end] == 0x0D
     let startsLine = nameStart == 0 || bytes[nameStart - 1] == 0x0A || bytes[nameStart - 1] == 0x0D
     return endsLine && startsLine ? end : value.upperBound
+  }
+
+  private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Bool {
+    guard value.count <= 20 else { return false }
+    let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+    return LogRedaction.schemes.contains(word.lowercased())
   }
 
   private static func isWordByte(_ byte: UInt8) -> Bool {

@@ -35,13 +35,8 @@ enum WhitespacePairs {
   /// Each name and value of a `.properties` body's lines whose name a space or tab alone
   /// separates from the value (`key value`; `key=value` and `key: value` are read as
   /// assignments and pairs). The value runs to the line's end.
-  static func properties(in bytes: UnsafeBufferPointer<UInt8>) -> [(
-    name: Range<Int>, value: Range<Int>
-  )] {
-    var found: [(name: Range<Int>, value: Range<Int>)] = []
-    var lineStart = 0
-    while lineStart < bytes.count {
-      let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+  static func properties(in bytes: UnsafeBufferPointer<UInt8>) -> [Pair] {
+    eachLine(in: bytes) { lineStart, lineEnd in
       var nameStart = lineStart
       while nameStart < lineEnd, isSpace(bytes[nameStart]) { nameStart += 1 }
       var nameEnd = nameStart
@@ -56,15 +51,106 @@ enum WhitespacePairs {
       while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) || bytes[valueEnd - 1] == 0x0D {
         valueEnd -= 1
       }
-      if nameEnd > nameStart, valueStart > nameEnd, valueStart < valueEnd,
+      guard nameEnd > nameStart, valueStart > nameEnd, valueStart < valueEnd,
         bytes[nameStart] != UInt8(ascii: "#"), bytes[nameStart] != UInt8(ascii: "!"),
         !isSeparator(bytes[valueStart])
-      {
-        found.append((nameStart..<nameEnd, valueStart..<valueEnd))
-      }
+      else { return [] }
+      return [(nameStart..<nameEnd, valueStart..<valueEnd)]
+    }
+  }
+
+  typealias Pair = (name: Range<Int>, value: Range<Int>)
+
+  /// What `read` finds on each line of `bytes` (given its start and its end before `\n`), in
+  /// order. Lines are found by `memchr`.
+  private static func eachLine(
+    in bytes: UnsafeBufferPointer<UInt8>, _ read: (Int, Int) -> [Pair]
+  ) -> [Pair] {
+    var found: [Pair] = []
+    var lineStart = 0
+    while lineStart < bytes.count {
+      let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+      found += read(lineStart, lineEnd)
       lineStart = lineEnd + 1
     }
     return found
+  }
+
+  /// The last two words of each line when the first of them is a compound name (words joined
+  /// by `_`, `-` or `.`, or camelCase), which prose does not write: a command or a directive
+  /// that sets a name to a value with no `=` (Dockerfile's `ENV API_TOKEN …`, `aws configure
+  /// set aws_secret_access_key …`, `heroku config:set` output). Whether the name is a
+  /// credential's is the caller's question. Lines are found by `memchr`, and each is read
+  /// backwards from its end over two words at most.
+  static func lastWords(in bytes: UnsafeBufferPointer<UInt8>) -> [Pair] {
+    eachLine(in: bytes) { lineStart, lineEnd in
+      var valueEnd = lineEnd
+      while valueEnd > lineStart, isSpace(bytes[valueEnd - 1]) || bytes[valueEnd - 1] == 0x0D {
+        valueEnd -= 1
+      }
+      var valueStart = valueEnd
+      while valueStart > lineStart, valueEnd - valueStart <= 512, !isSpace(bytes[valueStart - 1]) {
+        valueStart -= 1
+      }
+      var nameEnd = valueStart
+      while nameEnd > lineStart, isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+      guard nameEnd < valueStart, valueStart < valueEnd else { return [] }
+      var nameStart = nameEnd
+      while nameStart > lineStart, nameEnd - nameStart <= TextAssignments.maximumNameLength,
+        isNameByte(bytes[nameStart - 1])
+      {
+        nameStart -= 1
+      }
+      // A name starts with a letter or `_` (`--api-key -` is an option, read by the command
+      // line rules), and a value holds a letter or a digit (a lone `"` or `-` is syntax).
+      guard nameStart < nameEnd, nameStart == lineStart || isSpace(bytes[nameStart - 1]),
+        ASCIIByte.isLetter(bytes[nameStart]) || bytes[nameStart] == UInt8(ascii: "_"),
+        isCompound(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])),
+        bytes[valueStart..<valueEnd].contains(where: {
+          ASCIIByte.isLetter($0) || ASCIIByte.isDigit($0)
+        })
+      else { return [] }
+      return [(nameStart..<nameEnd, valueStart..<valueEnd)]
+    }
+  }
+
+  /// The cell after a credential's name in a Markdown table row (`| token | … |`): the
+  /// caller judges each cell as a name, and the one after it is its value.
+  static func tableRows(in bytes: UnsafeBufferPointer<UInt8>) -> [Pair] {
+    eachLine(in: bytes) { lineStart, lineEnd in
+      var first = lineStart
+      while first < lineEnd, isSpace(bytes[first]) { first += 1 }
+      guard first < lineEnd, bytes[first] == UInt8(ascii: "|") else { return [] }
+      var cells: [Range<Int>] = []
+      var cellStart = first + 1
+      while let bar = bytes.index(of: UInt8(ascii: "|"), in: cellStart..<lineEnd) {
+        var start = cellStart
+        var end = bar
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        cells.append(start..<end)
+        cellStart = bar + 1
+      }
+      return zip(cells, cells.dropFirst()).filter { !$0.0.isEmpty && !$0.1.isEmpty }
+    }
+  }
+
+  /// Whether `name` is several words joined as code joins them.
+  private static func isCompound(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    var previousLower = false
+    for byte in name {
+      if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") {
+        return true
+      }
+      if previousLower, ASCIIByte.isUpper(byte) { return true }
+      previousLower = ASCIIByte.isLower(byte)
+    }
+    return false
+  }
+
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) || byte == UInt8(ascii: "_")
+      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
   }
 
   /// The words of the line from `start`, and of each line after it that goes on with the
@@ -144,20 +230,25 @@ extension CompiledRedaction {
   ) -> [(Range<Int>, String)] {
     guard !memberNames.isEmpty else { return [] }
     let isProperties = mimeType.lowercased().contains("properties")
-    guard isProperties || text.contains(bytes: "machine ") || text.contains(bytes: "default")
-    else { return [] }
+    let hasNetrc = text.contains(bytes: "machine ") || text.contains(bytes: "default")
+    let hasTable = text.contains(bytes: "| ")
     var text = text
     return text.withUTF8 { bytes in
-      var pairs = WhitespacePairs.netrc(in: bytes)
+      var pairs = WhitespacePairs.lastWords(in: bytes)
+      if hasNetrc { pairs += WhitespacePairs.netrc(in: bytes) }
       if isProperties { pairs += WhitespacePairs.properties(in: bytes) }
+      if hasTable { pairs += WhitespacePairs.tableRows(in: bytes) }
+      pairs.sort { $0.value.lowerBound < $1.value.lowerBound }
       var replacements: [(Range<Int>, String)] = []
-      for pair in pairs {
+      var covered = 0
+      for pair in pairs where pair.value.lowerBound >= covered {
         let name = String(decoding: bytes[pair.name], as: UTF8.self)
         guard let key = placeholderName(forMember: name) else { continue }
         let value = String(decoding: bytes[pair.value], as: UTF8.self)
         guard !RedactionPlaceholder.isPresent(in: value) else { continue }
         echoes.remember(memberValue: value, as: key)
         replacements.append((pair.value, RedactionPlaceholder.text(key)))
+        covered = pair.value.upperBound
       }
       return replacements
     }

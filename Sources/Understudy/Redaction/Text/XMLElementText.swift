@@ -91,11 +91,12 @@ enum XMLElementContent {
   }
 
   /// A `<key>` or `<name>` element (any case, any namespace) whose text is a credential's name,
-  /// and the element right after it: a plist's `<key>password</key><string>…</string>`, SOAP's
-  /// `<Name>password</Name><Value>…</Value>`.
+  /// and the start tag of the element right after it, whose whole content is the value: a
+  /// plist's `<key>password</key><string>…</string>`, SOAP's `<Name>password</Name><Value>…
+  /// </Value>`, XML-RPC's `<name>password</name><value><string>…</string></value>`.
   private static let heldName = SharedRegex(
     literal:
-      #"<((?:[A-Za-z_][\w.\-]*:)?(?i:key|name))>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[A-Za-z_][\w.\-]*:)?[A-Za-z_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>([^<]+)</\3>"#
+      #"<((?:[A-Za-z_][\w.\-]*:)?(?i:key|name))>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[A-Za-z_][\w.\-]*:)?[A-Za-z_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>"#
   )
 
   /// The next sibling elements whose text a `<key>` or `<name>` element before them makes a
@@ -110,11 +111,14 @@ enum XMLElementContent {
     else { return [] }
     return heldName.matches(in: text).compactMap { match in
       guard let held = Range(match.range(at: 2), in: text),
-        let content = Range(match.range(at: 4), in: text),
+        let tag = Range(match.range, in: text),
+        let sibling = Range(match.range(at: 3), in: text),
         let name = HeldCredentialName.placeholderName(
-          held: String(text[held]), isCredential: selecting)
+          held: String(text[held]), isCredential: selecting),
+        let end = endTag(of: text[sibling], in: text, after: tag.upperBound),
+        tag.upperBound < end.lowerBound
       else { return nil }
-      return (name, content)
+      return (name, tag.upperBound..<end.lowerBound)
     }
   }
 
