@@ -8,7 +8,7 @@ enum ConvertCommand: Command {
     "understudy convert <export.har> -o <cassette.har> [--keep-host HOST]... [--drop-static] "
     + "[--allow VALUE]... [--allow-credentials] [--header NAME]... [--query NAME]... "
     + "[--json-path PATH]... "
-    + "[--body-regex REGEX]..."
+    + "[--body-regex REGEX]... [--value-from-env NAME]..."
   static let discussion = """
     Reads an export from a browser's network panel, Charles, Proxyman or mitmproxy and writes a
     cassette Understudy replays:

@@ -6,7 +6,7 @@ enum RedactCommand: Command {
   static let summary = "Replace credentials in a HAR file with <redacted:NAME> placeholders."
   static let usage =
     "understudy redact <in.har> (-o <out.har> | --in-place) [--header NAME]... [--query NAME]... "
-    + "[--json-path PATH]... [--body-regex REGEX]..."
+    + "[--json-path PATH]... [--body-regex REGEX]... [--value-from-env NAME]..."
   static let discussion = """
     Applies the rules recording uses (Redaction.default: every header, query parameter, form
     field, JSON member and XML element whose name reads as a credential's, judged by its words

@@ -17,6 +17,11 @@ enum RedactionOptions {
     OptionSpec(
       "--body-regex", kind: .repeatable("REGEX"),
       help: "Also redact body text matching REGEX (only its first group, if it has one)."),
+    OptionSpec(
+      "--value-from-env", kind: .repeatable("NAME"),
+      help:
+        "Also redact the value of environment variable NAME wherever it stands, in every "
+        + "spelling, as <redacted:NAME> (the value never goes on the command line)."),
   ]
 
   /// The default rules plus those the arguments add.
@@ -25,7 +30,7 @@ enum RedactionOptions {
   {
     var redaction = Redaction.default
     // An empty value names nothing: the run would redact less than the command line says.
-    for option in ["--header", "--query", "--json-path", "--body-regex"]
+    for option in ["--header", "--query", "--json-path", "--body-regex", "--value-from-env"]
     where arguments.values(option).contains(where: { $0.isEmpty }) {
       throw .usage("\(option) needs a value; an empty one matches nothing.", of: command)
     }
@@ -46,6 +51,23 @@ enum RedactionOptions {
       } catch {
         throw .usage("--body-regex \(pattern): \(error.problem.asSentence)", of: command)
       }
+    }
+    // Named, never given: a value on the command line would stand in the shell's history and
+    // in every process listing.
+    var values: [String: String] = [:]
+    let environment = ProcessInfo.processInfo.environment
+    for name in arguments.values("--value-from-env") {
+      guard let value = environment[name], !value.isEmpty else {
+        throw .usage(
+          "--value-from-env \(name): no such environment variable is set (or it is empty); "
+            + "export it before running the command.", of: command)
+      }
+      values[name] = value
+    }
+    if !values.isEmpty {
+      redaction = redaction.redactingValues(values)
+      // Everything the tool prints masks them too, as it masks the environment's.
+      KnownValues.declare(values)
     }
     return redaction
   }

@@ -8,7 +8,7 @@ enum ScanCommand: Command {
     "Look for credentials and values redaction would replace in HAR files; exit 1 when any is found."
   static let usage =
     "understudy scan <file.har>... [--allow VALUE]... [--header NAME]... [--query NAME]... "
-    + "[--json-path PATH]... [--body-regex REGEX]..."
+    + "[--json-path PATH]... [--body-regex REGEX]... [--value-from-env NAME]..."
   static let discussion = """
     Reports what `understudy redact` with the same options would replace: the headers, query
     parameters, form fields and JSON members of the default rules (see `understudy redact`)

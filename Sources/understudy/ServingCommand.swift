@@ -59,8 +59,14 @@ extension ServingCommand {
   /// Prints one line per request as it arrives, until the registry is released.
   static func logRequests(of registry: StubRegistry) -> Task<Void, Never> {
     let entries = registry.journalEntries()
+    let redaction = registry.cassette?.redaction ?? .default
     return Task {
+      // What redaction took out of the exchanges so far: a later request that repeats a value
+      // an earlier one carried (a cookie sent back in a query, a token in a path) shows it
+      // masked.
+      var secrets: Set<String> = []
       for await entry in entries {
+        secrets.formUnion(entry.removedValues(by: redaction))
         let outcome: String
         switch entry.outcome {
         case .replayed: outcome = "replayed"
@@ -68,7 +74,7 @@ extension ServingCommand {
         case .unmatched: outcome = "no recorded answer: 404 with the closest entries"
         case .stubbed: outcome = "refused: not for the upstream"
         }
-        Console.print("\(entry.request) — \(outcome)")
+        Console.print(LogRedaction.mask("\(entry.request) — \(outcome)", hiding: secrets))
         fflush(nil)
       }
     }

@@ -73,4 +73,42 @@ import Understudy
       }
     }
   }
+
+  /// A variable whose name reads as no credential's is declared by name with
+  /// `--value-from-env`: `redact`, `convert` and `scan` then treat its value as a known value.
+  @Test(arguments: ["redact", "convert", "scan"])
+  func aValueNamedByValueFromEnvIsReplacedAndNeverPrinted(command: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try export(in: directory)
+      let output = directory.appendingPathComponent("out.har").path
+      var arguments = [command, path]
+      if command != "scan" { arguments += ["-o", output] }
+      let result = try await understudy(
+        arguments + ["--value-from-env", "DEPLOY_REF"], environment: ["DEPLOY_REF": Self.value])
+      for spelling in Self.spellings {
+        #expect(!result.output.contains(spelling), "\(command) printed \(spelling)")
+      }
+      if command != "scan" {
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        for spelling in Self.spellings {
+          #expect(!written.contains(spelling), "\(command) wrote \(spelling)")
+        }
+        #expect(written.contains("redacted:DEPLOY_REF"))
+      }
+    }
+  }
+
+  /// A variable that is not set is a usage error that names it, never a silent run.
+  @Test func anUnsetVariableIsAUsageError() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try export(in: directory)
+      let result = try await understudy(
+        [
+          "redact", path, "-o", directory.appendingPathComponent("out.har").path,
+          "--value-from-env", "NOT_SET_ANYWHERE_42",
+        ], environment: [:])
+      #expect(result.status == 2)
+      #expect(result.output.contains("--value-from-env NOT_SET_ANYWHERE_42"))
+    }
+  }
 }

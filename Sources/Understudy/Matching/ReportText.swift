@@ -26,6 +26,14 @@ extension StringProtocol {
     "\"" + clipped(to: limit - 2) + "\""
   }
 
+  /// Text a stub expects of a body, quoted for its description: masked before it is cut when a
+  /// cut would fall inside it, since a cut multipart part or XML element no longer reads as one
+  /// (`name="password"` with its value but not the boundary after it); masked when shown
+  /// otherwise, as every expectation is.
+  func quotedForDescription(limit: Int = 120) -> String {
+    count <= limit - 2 ? quoted(limit: limit) : maskedQuoted(limit: limit)
+  }
+
   /// Text a request sent, quoted for a report: masked before it is cut, so a credential the cut
   /// would split (`{"password":"hunt…`) is still recognised whole. With `oneLine`, line breaks
   /// are written as `\r` and `\n` after masking, which reads headers line by line.

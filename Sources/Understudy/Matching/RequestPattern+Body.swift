@@ -22,7 +22,9 @@ extension RequestPattern {
   /// .body("name=Ann")
   /// ```
   public static func body(_ text: String) -> RequestPattern {
-    RequestPattern.builtIn(field: "body", expected: "== \(text.quoted())", key: "== " + text) {
+    RequestPattern.builtIn(
+      field: "body", expected: "== \(text.quotedForDescription())", key: "== " + text
+    ) {
       request in
       guard request.body != nil else {
         return text.isEmpty ? .matched : .mismatched(actual: "no body")
@@ -41,7 +43,7 @@ extension RequestPattern {
     // literal search answers both rightly, and a needle holding a NUL is bytes, not prose.
     let options: String.CompareOptions = text.utf8.contains(0) ? .literal : []
     return RequestPattern.builtIn(
-      field: "body", expected: "contains \(text.quoted())", key: "contains " + text
+      field: "body", expected: "contains \(text.quotedForDescription())", key: "contains " + text
     ) { request in
       request.bodyText?.range(of: text, options: options) != nil
         ? .matched : .mismatched(actual: request.bodySummary)

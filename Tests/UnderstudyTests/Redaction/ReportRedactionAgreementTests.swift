@@ -54,4 +54,39 @@ import Testing
     ).description
     #expect(!report.contains(Self.secret), "\(report)")
   }
+
+  /// A tool that prints the traffic it serves (`understudy record`, `serve`) masks in each line
+  /// what redaction took out of the exchanges before it: a cookie one answer set, sent back in
+  /// a later request's query or path (second blind attack, P034 and P197).
+  @Test func aValueAnEarlierExchangeCarriedIsMaskedInALaterLine() async throws {
+    let registry = StubRegistry()
+    registry.stub(
+      .get("https://api.test/login"),
+      .text("ok", headers: ["Set-Cookie": "auth=\(Self.secret); Path=/"]))
+    registry.stub(.get("https://api.test/files/{id}"), .ok)
+    let session = registry.makeSession()
+    _ = try await session.data(from: URL(string: "https://api.test/login")!)
+    _ = try await session.data(from: URL(string: "https://api.test/files/\(Self.secret)?s=1")!)
+    var secrets: Set<String> = []
+    var lines: [String] = []
+    for entry in registry.journal {
+      secrets.formUnion(entry.removedValues(by: .default))
+      lines.append(LogRedaction.mask("\(entry.request)", hiding: secrets))
+    }
+    #expect(lines.count == 2)
+    #expect(!lines.joined().contains(Self.secret), "\(lines)")
+  }
+
+  /// A stub's description (a "was never used" failure has no request to compare with) masks
+  /// what the cassette would redact in the body it expects, a needle too long to show whole
+  /// masked before it is cut.
+  @Test(arguments: bodies.indices)
+  func aStubsDescriptionMasksTheBodyItExpects(index: Int) {
+    let body = Self.bodies[index].body
+    for needle in [body, String(repeating: "x", count: 90) + "\r\n" + body] {
+      for pattern in [RequestPattern.body(containing: needle), .body(needle)] {
+        #expect(!pattern.description.contains(Self.secret), "\(pattern.description)")
+      }
+    }
+  }
 }

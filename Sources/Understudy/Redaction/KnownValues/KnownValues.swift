@@ -9,7 +9,7 @@ import Foundation
 /// by `<redacted:NAME>` (in a cassette) or masked (in a log). It is the one mechanism that does
 /// not depend on where a value stands: a token in a URL path, in a header's name or in a file
 /// name is found as surely as one in an `Authorization` header.
-enum KnownValues {
+package enum KnownValues {
   /// The shortest environment value taken as a secret: shorter ones (`1`, `true`, `us-east-1`
   /// is 9) are settings more often than secrets, and would replace everyday text.
   static let minimumEnvironmentLength = 8
@@ -74,7 +74,7 @@ enum KnownValues {
   }
 
   /// Adds `values` to those every report masks.
-  static func declare(_ values: [String: String]) {
+  package static func declare(_ values: [String: String]) {
     guard !values.isEmpty else { return }
     declared.withLock { declared in
       for (name, value) in values.sorted(by: { $0.key < $1.key })

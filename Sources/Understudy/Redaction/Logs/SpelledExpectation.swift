@@ -6,7 +6,15 @@
 enum SpelledExpectation {
   /// `text` masked as written and as read with its escapes undone.
   static func masked(_ text: String, naming: NamedSecrets?) -> String {
-    LogRedaction.mask(maskingUnescaped(text, naming: naming), naming: naming, asTraffic: true)
+    // The text in quotes after the comparison (`contains "…"`, `== "…"`) is a body as the
+    // request would send it, read so: a multipart body starts at its boundary line.
+    var echoes: [String] = []
+    if let open = text.firstIndex(of: "\""), let close = text.lastIndex(of: "\""), open < close {
+      let inner = String(text[text.index(after: open)..<close])
+      echoes = LogRedaction.removedByCassettes(from: inner, in: .body(mimeType: ""))
+    }
+    return LogRedaction.mask(
+      maskingUnescaped(text, naming: naming), naming: naming, echoes: echoes, asTraffic: true)
   }
 
   /// `text` with each range that masking its unescaped copy masks replaced by a masked value
