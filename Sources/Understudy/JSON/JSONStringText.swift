@@ -24,8 +24,8 @@ enum JSONStringText {
     return found
   }
 
-  /// Whether the string's contents may read differently decoded: JSON (`{`, `[` first), markup
-  /// (`<`), an escaped quote (JSON or a quoted argument inside), or a `name=` at its start, which
+  /// Whether the string's contents may read differently decoded: JSON (`{`, `[` first), a
+  /// `data:` URL, markup (`<`), an escaped quote (JSON or a quoted argument inside), or a `name=` at its start, which
   /// a pair search in the raw bytes does not take after a quote.
   private static func holdsText(_ contents: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
     -> Bool
@@ -33,6 +33,10 @@ enum JSONStringText {
     let first = bytes[contents.lowerBound]
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
     let slice = UnsafeBufferPointer(rebasing: bytes[contents])
+    // A `data:` URL holds a body of its own (``DataURL``).
+    if slice.count > 5, slice.prefix(5).map(ASCIIByte.lowercased).elementsEqual("data:".utf8) {
+      return true
+    }
     if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
     var from = 0
     while let slash = next(UInt8(ascii: "\\"), in: slice, from: from) {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Understudy
@@ -155,6 +156,12 @@ import Testing
     ("os.Setenv(\"API_TOKEN\", \"\(secret)\")\n", "text/plain"),
     ("props.setProperty(\"password\", '\(secret)');\n", "text/x-java"),
     ("| name | value |\n|---|---|\n| token | \(secret) |\n", "text/markdown"),
+    (
+      "{\"avatar\": \"data:text/plain;base64,"
+        + Data("password=\(secret)".utf8).base64EncodedString() + "\"}", "application/json"
+    ),
+    ("{\"link\": \"data:text/plain,api_key=\(secret)\"}", "application/json"),
+    ("event: ping\ndata: 1\n\nevent: token\ndata: \(secret)\n\n", "text/event-stream"),
   ])
   func theValueIsHiddenInEveryOutput(text: String, mimeType: String) throws {
     try SpelledSecretChecks.expectHidden(text, mimeType: mimeType, secrets: [Self.secret])
@@ -166,8 +173,22 @@ import Testing
     "{\"count\": 89E7, \"ok\": true}", "\"retries\": 3\n\"mode\" = \"fast\"\n",
     "the basic plan costs 3 dollars\n", "ENV LOG_LEVEL debug\nprint(\"hello\", \"world\")\n",
     "| name | value |\n|---|---|\n| region | eu-west-1 |\n", "<p>a &amp; b &lt; c</p>",
+    "event: message\ndata: {\"n\": 1}\n\nevent: done\ndata: ok\n\n",
   ])
   func everydayTextIsKept(text: String) {
     #expect(TextRuleShapesTests.redacted(text) == text)
+  }
+
+  /// A query or form value that is base64 of text is read as the body it holds.
+  @Test func aBase64QueryValueIsOpened() throws {
+    let wrapped = Data(#"{"password":"\#(Self.secret)"}"#.utf8).base64EncodedString()
+    let url = "https://api.test/p?payload=" + wrapped.replacingOccurrences(of: "=", with: "%3D")
+    let entry = HAR.Entry.sample(url: url)
+    let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    let decoded = text.split(whereSeparator: { !($0.isLetter || $0.isNumber || "+/=".contains($0)) }
+    )
+    .compactMap { Data(base64Encoded: String($0)).flatMap { String(data: $0, encoding: .utf8) } }
+    #expect(!text.contains(Self.secret))
+    #expect(!decoded.contains { $0.contains(Self.secret) }, "\(decoded)")
   }
 }

@@ -428,6 +428,11 @@ struct CompiledRedaction: Sendable {
       let rest = String(text.unicodeScalars.dropFirst())
       return "\u{FEFF}" + redactBody(rest, mimeType: mimeType, echoes: &echoes)
     }
+    // A `data:` URL (an avatar or a link in a JSON string) holds a body of its own type.
+    if let dataURL = DataURL(text) {
+      let redacted = redactBody(dataURL.payload, mimeType: dataURL.mediaType, echoes: &echoes)
+      if redacted != dataURL.payload { return dataURL.replacingPayload(with: redacted) }
+    }
     // Base64 of text is read as the text it holds, whatever the type says.
     if let wrapped = Base64Body.decoded(text) {
       let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
@@ -503,6 +508,7 @@ struct CompiledRedaction: Sendable {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
       }
       text = Self.splice(text, tableReplacements(in: text, mimeType: mimeType, echoes: &echoes))
+      text = Self.splice(text, eventStreamReplacements(in: text, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.
       text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, commandLineReplacements(in: text, echoes: &echoes))

@@ -117,6 +117,14 @@ extension CompiledRedaction {
   /// change nothing. An echo is not enough: a value shorter than
   /// ``Redaction/minimumEchoLength`` is never searched for, and the rules find it here by name.
   func openedValue(_ value: Substring, echoes: inout RedactionEchoes) -> String? {
+    // Base64 of text (`?payload=eyJwYXNzd29yZCI6…`) is read as the body it holds, as a body
+    // that is base64 whole is.
+    if let wrapped = Base64Body.decoded(String(value)) {
+      let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
+      if redacted != wrapped.text {
+        return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
+      }
+    }
     var level = value
     for depth in 1...Self.nestedURLLevels {
       guard level.contains(bytes: "%") else { return nil }

@@ -1,0 +1,54 @@
+/// A server-sent event stream (`text/event-stream`) names what an event carries in its
+/// `event:` line and carries it in the `data:` lines after it: `event: token` then `data: …`
+/// is a token, as a member named `token` would hold one.
+extension CompiledRedaction {
+  /// The byte ranges of the `data:` values of each event whose `event:` name is a credential's,
+  /// each with its placeholder. Events are found from each `event:` by `memmem`.
+  func eventStreamReplacements(in text: String, echoes: inout RedactionEchoes)
+    -> [(Range<Int>, String)]
+  {
+    guard !memberNames.isEmpty, text.contains(bytes: "event:") else { return [] }
+    var replacements: [(Range<Int>, String)] = []
+    var text = text
+    text.withUTF8 { bytes in
+      var lineStart = 0
+      var eventName: String?
+      while lineStart < bytes.count {
+        let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+        var end = lineEnd
+        if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+        if line.isEmpty {
+          // A blank line ends the event.
+          eventName = nil
+        } else if let value = Self.field("event", in: line) {
+          let name = String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self)
+          eventName = memberNames.matches(name) ? name : nil
+        } else if let name = eventName, let value = Self.field("data", in: line), !value.isEmpty {
+          let range = (lineStart + value.lowerBound)..<(lineStart + value.upperBound)
+          let secret = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+          if !RedactionPlaceholder.isPresent(in: secret) {
+            let key = RedactionPlaceholder.name(from: name.lowercased())
+            echoes.remember(memberValue: secret, as: key)
+            replacements.append((range, RedactionPlaceholder.text(key)))
+          }
+        }
+        lineStart = lineEnd + 1
+      }
+    }
+    return replacements
+  }
+
+  /// The value's range in `line` when it is the field `name` (`name:` and one optional space).
+  private static func field(_ name: StaticString, in line: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let count = name.utf8CodeUnitCount
+    guard line.count > count, line[count] == UInt8(ascii: ":"),
+      (0..<count).allSatisfy({ line[$0] == name.utf8Start[$0] })
+    else { return nil }
+    var start = count + 1
+    if start < line.count, line[start] == 0x20 { start += 1 }
+    return start..<line.count
+  }
+}
