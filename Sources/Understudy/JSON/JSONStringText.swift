@@ -34,7 +34,10 @@ enum JSONStringText {
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
     let slice = UnsafeBufferPointer(rebasing: bytes[contents])
     // A `data:` URL holds a body of its own (``DataURL``).
-    if slice.count > 5, slice.prefix(5).map(ASCIIByte.lowercased).elementsEqual("data:".utf8) {
+    if slice.count > 5, slice[4] == UInt8(ascii: ":"), slice[0] | 0x20 == UInt8(ascii: "d"),
+      slice[1] | 0x20 == UInt8(ascii: "a"), slice[2] | 0x20 == UInt8(ascii: "t"),
+      slice[3] | 0x20 == UInt8(ascii: "a")
+    {
       return true
     }
     if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
