@@ -65,8 +65,15 @@ extension ServingCommand {
       // an earlier one carried (a cookie sent back in a query, a token in a path) shows it
       // masked.
       var secrets: Set<String> = []
+      // The stream yields a request as it arrives, before its answer; the journal holds the
+      // answers given since, each read once.
+      var answered: Set<Int> = []
       for await entry in entries {
         secrets.formUnion(entry.removedValues(by: redaction))
+        for (index, earlier) in registry.journal.enumerated()
+        where earlier.response != nil && answered.insert(index).inserted {
+          secrets.formUnion(earlier.removedValues(by: redaction))
+        }
         let outcome: String
         switch entry.outcome {
         case .replayed: outcome = "replayed"

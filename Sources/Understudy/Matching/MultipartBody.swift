@@ -10,8 +10,8 @@ struct MultipartBody: Sendable {
   /// The parts of `body`, or `nil` when it is not a multipart body.
   ///
   /// - Parameter contentType: The request's Content-Type; its `boundary` parameter names the
-  ///   delimiter. Without one, a body whose first line is `--token` and which has a
-  ///   Content-Disposition is read with that token.
+  ///   delimiter. Without one, a body whose first line that opens with `--` is `--token`, and
+  ///   which has a Content-Disposition, is read with that token.
   init?(_ body: Data, contentType: String?) {
     let bytes = [UInt8](body)
     guard let boundary = Self.boundary(contentType: contentType, bytes: bytes) else { return nil }
@@ -119,10 +119,18 @@ struct MultipartBody: Sendable {
     {
       return boundary.isEmpty ? nil : boundary
     }
-    guard bytes.starts(with: [0x2D, 0x2D]),
-      let lineEnd = bytes.firstIndex(where: { $0 == 0x0D || $0 == 0x0A })
+    // The first line that opens with `--`: a body's first, or one after a preamble (RFC 2046),
+    // as a body quoted from its middle has (a stub's `body(containing:)`, a report's excerpt).
+    let window = bytes.prefix(4096)
+    var lineStart = 0
+    while lineStart < window.count, !window[lineStart...].starts(with: [0x2D, 0x2D]) {
+      guard let next = window[lineStart...].firstIndex(of: 0x0A) else { return nil }
+      lineStart = next + 1
+    }
+    guard lineStart < window.count,
+      let lineEnd = bytes[lineStart...].firstIndex(where: { $0 == 0x0D || $0 == 0x0A })
     else { return nil }
-    let line = bytes[2..<lineEnd]
+    let line = bytes[(lineStart + 2)..<lineEnd]
     guard !line.isEmpty, line.count <= 70, !line.contains(0x20),
       let token = String(bytes: line, encoding: .utf8),
       String(decoding: bytes.prefix(4096), as: UTF8.self).range(

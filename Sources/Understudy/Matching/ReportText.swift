@@ -30,8 +30,10 @@ extension StringProtocol {
   /// cut would fall inside it, since a cut multipart part or XML element no longer reads as one
   /// (`name="password"` with its value but not the boundary after it); masked when shown
   /// otherwise, as every expectation is.
-  func quotedForDescription(limit: Int = 120) -> String {
-    count <= limit - 2 ? quoted(limit: limit) : maskedQuoted(limit: limit)
+  /// `prefix` (`contains `) and the text, in at most the 120 characters a condition shows.
+  func quotedForDescription(after prefix: String) -> String {
+    let limit = 120 - prefix.count
+    return prefix + (count <= limit - 2 ? quoted(limit: limit) : maskedQuoted(limit: limit))
   }
 
   /// Text a request sent, quoted for a report: masked before it is cut, so a credential the cut

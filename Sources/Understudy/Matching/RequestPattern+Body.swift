@@ -23,7 +23,7 @@ extension RequestPattern {
   /// ```
   public static func body(_ text: String) -> RequestPattern {
     RequestPattern.builtIn(
-      field: "body", expected: "== \(text.quotedForDescription())", key: "== " + text
+      field: "body", expected: text.quotedForDescription(after: "== "), key: "== " + text
     ) {
       request in
       guard request.body != nil else {
@@ -43,7 +43,8 @@ extension RequestPattern {
     // literal search answers both rightly, and a needle holding a NUL is bytes, not prose.
     let options: String.CompareOptions = text.utf8.contains(0) ? .literal : []
     return RequestPattern.builtIn(
-      field: "body", expected: "contains \(text.quotedForDescription())", key: "contains " + text
+      field: "body", expected: text.quotedForDescription(after: "contains "),
+      key: "contains " + text
     ) { request in
       request.bodyText?.range(of: text, options: options) != nil
         ? .matched : .mismatched(actual: request.bodySummary)

@@ -4,10 +4,14 @@ extension CompiledRedaction {
   /// The body with the content of each credential-named part (files excepted) replaced by the
   /// placeholder.
   func redactMultipart(_ text: String, mimeType: String, echoes: inout RedactionEchoes) -> String {
-    // A body is multipart by its type or, without one, by starting with a boundary: anything
-    // else is not copied to be looked at.
+    // A body is multipart by its type or, without one, by a boundary line (its first, or one
+    // after a preamble, before a Content-Disposition): anything else is not copied to be
+    // looked at.
     guard !queryNames.isEmpty,
       mimeType.lowercased().contains("multipart/") || text.utf8.starts(with: "--".utf8)
+        || text.contains(bytes: "\n--")
+          && (text.contains(bytes: "Content-Disposition")
+            || text.contains(bytes: "content-disposition"))
     else { return text }
     let bytes = Data(text.utf8)
     guard let body = MultipartBody(bytes, contentType: mimeType) else { return text }
