@@ -162,6 +162,10 @@ import Testing
     ),
     ("{\"link\": \"data:text/plain,api_key=\(secret)\"}", "application/json"),
     ("event: ping\ndata: 1\n\nevent: token\ndata: \(secret)\n\n", "text/event-stream"),
+    (
+      "variable \"db_password\" {\n  type    = string\n  default = \"\(secret)\"\n}\n", "text/plain"
+    ),
+    ("db.user=ada\ndb.password=first\\\n    \(secret)\nport=5432\n", "text/x-java-properties"),
   ])
   func theValueIsHiddenInEveryOutput(text: String, mimeType: String) throws {
     try SpelledSecretChecks.expectHidden(text, mimeType: mimeType, secrets: [Self.secret])
@@ -174,6 +178,7 @@ import Testing
     "the basic plan costs 3 dollars\n", "ENV LOG_LEVEL debug\nprint(\"hello\", \"world\")\n",
     "| name | value |\n|---|---|\n| region | eu-west-1 |\n", "<p>a &amp; b &lt; c</p>",
     "event: message\ndata: {\"n\": 1}\n\nevent: done\ndata: ok\n\n",
+    "variable \"region\" {\n  default = \"eu-west-1\"\n}\n",
   ])
   func everydayTextIsKept(text: String) {
     #expect(TextRuleShapesTests.redacted(text) == text)

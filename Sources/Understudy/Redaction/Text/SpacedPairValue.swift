@@ -15,6 +15,32 @@ enum SpacedPairValue {
   static func end(
     of value: Range<Int>, nameStart: Int, in bytes: UnsafeBufferPointer<UInt8>
   ) -> Int {
+    continued(from: lineEnd(of: value, nameStart: nameStart, in: bytes), in: bytes)
+  }
+
+  /// Where a value that ends at `end` ends when a `\` there continues it over the lines after
+  /// it (a `.properties` file's, a shell line's): at the end of the first line that does not
+  /// end in one.
+  static func continued(from end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var end = end
+    while end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\") {
+      var lineStart = end + 1
+      if bytes[lineStart] == 0x0D, lineStart + 1 < bytes.count { lineStart += 1 }
+      guard bytes[lineStart] == 0x0A else { break }
+      lineStart += 1
+      var lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+      if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      guard lineEnd > lineStart, bytes[lineEnd - 1] == UInt8(ascii: "\\") else {
+        return lineEnd
+      }
+      end = lineEnd - 1
+    }
+    return end
+  }
+
+  private static func lineEnd(
+    of value: Range<Int>, nameStart: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
     var end = value.upperBound
     let count = bytes.count
     guard end + 1 < count, bytes[end] == 0x20 else { return end }
@@ -28,7 +54,7 @@ enum SpacedPairValue {
       guard wordEnd > end + 1 else { return end }
       // Base64's padding.
       while wordEnd < limit, bytes[wordEnd] == UInt8(ascii: "=") { wordEnd += 1 }
-      return Self.end(of: value.lowerBound..<wordEnd, nameStart: nameStart, in: bytes)
+      return lineEnd(of: value.lowerBound..<wordEnd, nameStart: nameStart, in: bytes)
     }
     while end + 1 < limit, bytes[end] == 0x20 {
       var wordEnd = end + 1

@@ -502,10 +502,12 @@ extension CompiledRedaction {
         judged[assignment.name] = key
       }
       guard let key else { continue }
-      let value = String(text[assignment.value])
+      let range =
+        assignment.isQuoted ? assignment.value : Self.continued(assignment.value, in: text)
+      let value = String(text[range])
       guard !RedactionPlaceholder.isPresent(in: value) else { continue }
       // A bare value runs over the names after it on its line; it covers theirs.
-      covered = assignment.value.upperBound
+      covered = range.upperBound
       // `Authorization: Bearer …` written as text holds the token as the header does; the
       // token alone is an echo too, or a later bare copy of it would stay.
       for secret in RedactionEchoes.secrets(inHeaderValue: value, named: String(assignment.name)) {
@@ -513,11 +515,30 @@ extension CompiledRedaction {
       }
       replacements.append(
         (
-          Self.byteRange(of: assignment.value, in: text),
+          Self.byteRange(of: range, in: text),
           assignment.isQuoted
             ? RedactionPlaceholder.text(key) : RedactionPlaceholder.percentEncoded(key)
         ))
     }
     return replacements
+  }
+
+  /// A bare value that a `\` at its line's end continues (a `.properties` file's, a shell
+  /// line's) runs on over the lines after it, to the first that does not end in one.
+  static func continued(_ value: Range<String.Index>, in text: String) -> Range<String.Index> {
+    var end = value.upperBound
+    // Asked of every bare value (a JSON body's every member): one byte decides nearly all.
+    while end < text.endIndex, text.utf8[end] == UInt8(ascii: "\\") {
+      let lineBreak = text.index(after: end)
+      guard lineBreak < text.endIndex, text[lineBreak].isNewline else { break }
+      let lineStart = text.index(after: lineBreak)
+      let lineEnd = text[lineStart...].firstIndex(where: \.isNewline) ?? text.endIndex
+      guard lineEnd > lineStart, text[text.index(before: lineEnd)] == "\\" else {
+        end = lineEnd
+        break
+      }
+      end = text.index(before: lineEnd)
+    }
+    return value.lowerBound..<end
   }
 }
