@@ -59,7 +59,11 @@ struct HTTPReply: Sendable {
 
   /// Whether the body goes out in one piece as soon as the response is sent.
   var isImmediate: Bool {
-    bodyDelay <= 0 && bytesPerSecond == nil && dropAfterBytes == nil && chunks == nil
+    // Matched as cases: `== nil` on an optional array is a generic call in a debug build.
+    guard bodyDelay <= 0, case .none = bytesPerSecond, case .none = dropAfterBytes,
+      case .none = chunks
+    else { return false }
+    return true
   }
 
   /// The `HTTPURLResponse`, with a Content-Length when the stub did not give one, as a server

@@ -74,8 +74,11 @@ struct JSONSubsetPattern: Sendable {
     case .object(let members):
       guard kind == .object else { return false }
       let end = tape.end(at: index)
-      // Names are unique on a tape, so the first one found is the member.
-      for (name, value) in members {
+      // Names are unique on a tape, so the first one found is the member. Counted loops: a
+      // debug build iterates an array of tuples through generic witnesses.
+      var expected = 0
+      while expected < members.count {
+        let (name, value) = members[expected]
         var member = index + JSONTape.width
         while true {
           guard member < end else { return false }
@@ -84,6 +87,7 @@ struct JSONSubsetPattern: Sendable {
           member = tape.end(at: member + JSONTape.width)
         }
         guard conforms(value, tape, at: member + JSONTape.width, bytes) else { return false }
+        expected += 1
       }
       return true
     case .array(let elements):

@@ -45,7 +45,8 @@ struct JSONTape: Sendable {
   static func bytes(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal other: UnsafeRawBufferPointer
   ) -> Bool {
-    guard range.count == other.count else { return false }
+    // Bounds subtracted: `Range.count` is a generic call through `distance` in a debug build.
+    guard range.upperBound - range.lowerBound == other.count else { return false }
     guard let base = bytes.baseAddress, let otherBase = other.baseAddress else { return true }
     return memcmp(base + range.lowerBound, otherBase, other.count) == 0
   }
@@ -102,10 +103,15 @@ struct JSONTape: Sendable {
     /// Whether the reader's `Double` for the number stays finite; only numbers with an
     /// exponent or hundreds of digits need the conversion to tell.
     private func isFinite(_ range: Range<Int>) -> Bool {
-      guard range.count > 300 || scanner.bytes[range].contains(where: { $0 | 0x20 == 0x65 }) else {
-        return true
+      // A counted loop: `contains(where:)` over a slice is generic, and costs a debug build
+      // thousands of instructions for a two-digit number.
+      var needsConversion = range.upperBound - range.lowerBound > 300
+      var index = range.lowerBound
+      while !needsConversion && index < range.upperBound {
+        needsConversion = scanner.bytes[index] | 0x20 == 0x65
+        index += 1
       }
-      return scanner.double(range) != nil
+      return !needsConversion || scanner.double(range) != nil
     }
 
     private mutating func container(_ kind: Kind) -> Bool {

@@ -96,11 +96,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     }
     // The pattern holds its conditions for the whole loop, so each is lent to the test rather
     // than retained and released: two atomic operations per condition of every stub tried.
-    for index in conjunction.indices {
+    // A counted loop: `indices` builds a range through generic metadata in a debug build.
+    var index = 0
+    while index < conjunction.count {
       let matched = Unmanaged.passUnretained(conjunction[index])._withUnsafeGuaranteedRef {
         Self.match($0, request, &captures)
       }
       if !matched { return nil }
+      index += 1
     }
     return captures
   }

@@ -28,7 +28,9 @@ struct BoundedLog<Element> {
 
   mutating func append(_ element: Element) {
     if capacity == 0 { return }
-    if let last = chunks.indices.last, chunks[last].count < chunkSize {
+    // Counted, not `indices.last`: every request appends, and a debug build builds the range.
+    let last = chunks.count - 1
+    if last >= 0, chunks[last].count < chunkSize {
       chunks[last].append(element)
     } else {
       var chunk: [Element] = [element]
@@ -48,11 +50,19 @@ struct BoundedLog<Element> {
   mutating func updateLast(
     where predicate: (Element) -> Bool, with update: (inout Element) -> Void
   ) {
-    for chunk in chunks.indices.reversed() {
-      if let index = chunks[chunk].lastIndex(where: predicate) {
-        update(&chunks[chunk][index])
-        return
+    // Counted loops: every answer updates its entry, and a debug build pays for the reversed
+    // range and the generic `lastIndex(where:)` in metadata lookups.
+    var chunk = chunks.count - 1
+    while chunk >= 0 {
+      var index = chunks[chunk].count - 1
+      while index >= 0 {
+        if predicate(chunks[chunk][index]) {
+          update(&chunks[chunk][index])
+          return
+        }
+        index -= 1
       }
+      chunk -= 1
     }
   }
 

@@ -41,41 +41,76 @@ struct RouteIndex: Sendable {
 
   /// The stubs that could match `request`, newest first.
   func candidates(for request: InterceptedRequest) -> Candidates {
+    // Template lists only when there are templates: most registries have none, and building a
+    // list of slices costs a debug build (what `swift test` runs) thousands of instructions.
     var lists: [ArraySlice<Stub>] = []
-    lists.reserveCapacity(templates.isEmpty ? 2 : 6)
-    lists.append(byPath[request.path]?[...] ?? [])
-    lists.append(unindexed[...])
-    templates.collect(request.encodedPath, into: &lists)
-    return Candidates(lists: lists)
+    if !templates.isEmpty { templates.collect(request.encodedPath, into: &lists) }
+    return Candidates(exact: byPath[request.path] ?? [], unindexed: unindexed, templates: lists)
   }
 
   /// Stubs from several registration-ordered lists, newest first.
+  ///
+  /// The exact-path and unindexed lists are walked by an end index each, and the template lists
+  /// (if any) by one more each: `ends[list] - 1` is a list's newest remaining stub. Moving an end
+  /// index costs a few instructions where popping the slices, stored in an array, went through
+  /// `replaceSubrange` (about 500 a stub).
   struct Candidates: Sequence, IteratorProtocol {
-    private let lists: [ArraySlice<Stub>]
-    /// How much of each list is left: its newest remaining stub is at `ends[list] - 1`. Moving
-    /// an end index costs a few instructions where popping the slices, stored in an array,
-    /// went through `replaceSubrange` (about 500 a stub).
-    private var ends: [Int]
+    private let exact: [Stub]
+    private var exactEnd: Int
+    private let unindexed: [Stub]
+    private var unindexedEnd: Int
+    private let templates: [ArraySlice<Stub>]
+    private var templateEnds: [Int]
 
-    init(lists: [ArraySlice<Stub>]) {
-      self.lists = lists
-      // A closure, not the key path `\.endIndex`: that projects through the key-path runtime
-      // on every request.
-      self.ends = lists.map { $0.endIndex }
+    init(exact: [Stub], unindexed: [Stub], templates: [ArraySlice<Stub>]) {
+      self.exact = exact
+      exactEnd = exact.count
+      self.unindexed = unindexed
+      unindexedEnd = unindexed.count
+      self.templates = templates
+      var ends: [Int] = []
+      var list = 0
+      while list < templates.count {
+        ends.append(templates[list].endIndex)
+        list += 1
+      }
+      templateEnds = ends
     }
 
     mutating func next() -> Stub? {
-      var newest: Int?
+      // Which list holds the newest remaining stub: -2 exact, -1 unindexed, else a template list.
+      var newest = Int.min
       var newestOrder = Int.min
-      for list in lists.indices where ends[list] > lists[list].startIndex {
-        let order = lists[list][ends[list] - 1].order
-        guard order > newestOrder else { continue }
-        newest = list
-        newestOrder = order
+      if exactEnd > 0 {
+        newest = -2
+        newestOrder = exact[exactEnd - 1].order
       }
-      guard let newest else { return nil }
-      ends[newest] -= 1
-      return lists[newest][ends[newest]]
+      if unindexedEnd > 0, unindexed[unindexedEnd - 1].order > newestOrder {
+        newest = -1
+        newestOrder = unindexed[unindexedEnd - 1].order
+      }
+      var list = 0
+      while list < templates.count {
+        let end = templateEnds[list]
+        if end > templates[list].startIndex, templates[list][end - 1].order > newestOrder {
+          newest = list
+          newestOrder = templates[list][end - 1].order
+        }
+        list += 1
+      }
+      switch newest {
+      case Int.min:
+        return nil
+      case -2:
+        exactEnd -= 1
+        return exact[exactEnd]
+      case -1:
+        unindexedEnd -= 1
+        return unindexed[unindexedEnd]
+      default:
+        templateEnds[newest] -= 1
+        return templates[newest][templateEnds[newest]]
+      }
     }
   }
 }

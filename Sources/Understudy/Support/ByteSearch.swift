@@ -98,6 +98,17 @@ enum ByteSearch {
     }
   }
 
+  /// Whether a non-empty `needle` occurs in a short `haystack` (a header value), by `memmem`
+  /// alone: looking for a rare anchor first costs a debug build more than the search itself.
+  static func occurs(_ needle: UnsafeRawBufferPointer, inShort haystack: UnsafeRawBufferPointer)
+    -> Bool
+  {
+    guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress,
+      let needleBase = needle.baseAddress
+    else { return false }
+    return cMemmem(base, haystack.count, needleBase, needle.count) != nil
+  }
+
   /// Whether `needle` occurs in `haystack`.
   static func contains(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
     needle.withUnsafeBytes { firstOffset(of: $0, in: haystack) != nil }

@@ -36,11 +36,15 @@ struct RecentReadings<Input: Equatable & Sendable, Value: Sendable>: Sendable {
 
   private func find(_ input: Input) -> Value? {
     ring.withLock { ring in
-      // Newest first: a test usually repeats what it just sent.
+      // Newest first: a test usually repeats what it just sent. A counted loop, since every
+      // request looks up its URL here and a debug build builds `indices` through metadata.
+      let count = ring.inputs.count
       var index = ring.next
-      for _ in ring.inputs.indices {
-        index = (index == 0 ? ring.inputs.count : index) - 1
+      var looked = 0
+      while looked < count {
+        index = (index == 0 ? count : index) - 1
         if ring.inputs[index] == input { return ring.values[index] }
+        looked += 1
       }
       return nil
     }
