@@ -41,6 +41,15 @@ enum JSONStringText {
       return true
     }
     if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
+    // An ASCII character escaped as `\u00XX` (Go writes `&`, `<`, `>` and `=` so): the text
+    // reads differently decoded (`?a=1\u0026token=…`).
+    if slice.count >= 6,
+      ByteSearch.firstOffset(
+        of: UnsafeRawBufferPointer(start: Self.escapedASCII.utf8Start, count: 4),
+        in: UnsafeRawBufferPointer(slice)) != nil
+    {
+      return true
+    }
     var from = 0
     while let slash = next(UInt8(ascii: "\\"), in: slice, from: from) {
       if slash + 1 < slice.count, slice[slash + 1] == UInt8(ascii: "\"") { return true }
@@ -66,6 +75,8 @@ enum JSONStringText {
     }
     return nameEnd > runStart && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=")
   }
+
+  private static let escapedASCII: StaticString = "\\u00"
 
   /// `/`, `:`, `@`, or the `\` JSON may escape a `/` with.
   private static func isPathDivider(_ byte: UInt8) -> Bool {

@@ -131,6 +131,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// `METHOD url`, with credentials in the URL (userinfo, `access_token=` and the like) masked,
   /// since descriptions end up in logs.
   public var description: String {
-    "\(method.shown) \(LogRedaction.mask(url: url.absoluteString))"
+    // The method too: a known value can stand there (a crafted request, a cassette's entry).
+    LogRedaction.mask("\(method.shown) \(LogRedaction.mask(url: url.absoluteString))")
   }
 }

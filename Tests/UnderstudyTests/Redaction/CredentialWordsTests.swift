@@ -41,7 +41,8 @@ import Testing
     "password_reset_token", "secret_key", "auth_code", "cookieValue", "ACCESSKEY", "secretkey",
     "accesstoken",
     // A last word glued to its number (an algorithm, a version) is left out when judged.
-    "X-Signature-Ed25519", "token_sha256", "apiKeyV2", "secret-rsa4096",
+    "X-Signature-Ed25519", "token_sha256", "apiKeyV2", "secret-rsa4096", "tokenRS256",
+    "apiKeyHS256", "passwordSHA1", "signatureRSA2048", "ŞİFRE", "SİFRE",
     // Shared access signatures and other languages' passwords (the second attack, issue 40).
     "SAS", "sas", "passwort", "Kennwort", "mot_de_passe", "motDePasse", "contrasena",
     "contraseña", "senha", "wachtwoord", "hasło", "пароль", "パスワード", "user_密码",

@@ -10,10 +10,11 @@ import Testing
   /// over a `&`, `#` or `;` followed by value characters up to the next end without an `=`,
   /// unless that is an HTML character reference (`&amp;`); and a name may be the last run of a
   /// longer one that `/`, `:` or `@` divide (`//registry.npmjs.org/:_authToken=`), up to 400
-  /// bytes from where that starts; and a name may start after a tag's `>` or a quote.
+  /// bytes from where that starts; a name may start after a tag's `>` or a quote; and a name may
+  /// hold letters of any script (`пароль=`).
   private static let expression = try! NSRegularExpression(
     pattern: #"(?:^|(?<=[?&;#\s>"'])|(?<=(?:^|[?&;#\s>"'])[A-Za-z0-9_.~%+\-\[\]/:@]{0,399}[/:@]))"#
-      + #"([A-Za-z0-9_.~%+\-\[\]]{1,100})="#
+      + #"([\p{Alphabetic}0-9_.~%+\-\[\]]{1,100})="#
       + #"([^&#;\s"'<>\\]+(?:(?!&[A-Za-z]+;)[&#;][^&#;\s"'<>\\=]+(?![^&#;\s"'<>\\]))*)"#)
 
   private static func byExpression(_ text: String) -> [[Range<Int>]] {

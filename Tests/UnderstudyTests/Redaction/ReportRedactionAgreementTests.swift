@@ -92,4 +92,25 @@ import Testing
       }
     }
   }
+
+  /// A name a test gives a declared value is a placeholder's name only when it is no secret
+  /// itself: a `ghp_…` token passed as the name by mistake becomes a generic one.
+  @Test func aDeclaredValuesNameShapedLikeASecretIsNotWritten() throws {
+    let name = "ghp_" + "Zq7wX2mN9pL4kR8tV1bC6yH3jF5dS0aE1gU7"
+    let value = "declared-value-7Hq2Zx9Lp4"
+    let entry = HAR.Entry.sample(url: "https://api.test/files/\(value)")
+    let text = try Redaction.default.redactingValues([name: value]).redact(HAR(entries: [entry]))
+      .encodedText
+    #expect(!text.contains(value))
+    #expect(!text.contains(name), "\(text)")
+  }
+
+  /// A known value standing where the method goes is masked in the request's description.
+  @Test func aKnownValueAsTheMethodIsMaskedInTheDescription() {
+    let value = "KNOWNMETHODVALUEQZX"
+    KnownValues.declare(["method-value": value])
+    let request = InterceptedRequest(
+      method: HTTPMethod(rawValue: value), url: URL(string: "https://api.test/a")!)
+    #expect(!request.description.uppercased().contains(value), "\(request.description)")
+  }
 }

@@ -166,6 +166,17 @@ import Testing
       "variable \"db_password\" {\n  type    = string\n  default = \"\(secret)\"\n}\n", "text/plain"
     ),
     ("db.user=ada\ndb.password=first\\\n    \(secret)\nport=5432\n", "text/x-java-properties"),
+    // Names in other scripts wherever a name stands (the third attack).
+    ("<login><비밀번호>\(secret)</비밀번호></login>", "application/xml"),
+    ("<cfg 密码=\"\(secret)\"/>", "application/xml"),
+    ("user: ada\nパスワード: \(secret)\n", "application/yaml"),
+    ("пароль=\(secret)\n", "text/plain"),
+    ("[db]\nlösenord = \"\(secret)\"\n", "application/toml"),
+    ("{\"ŞİFRE\": \"\(secret)\"}", "application/json"),
+    // An algorithm glued to the name in camel case.
+    ("{\"tokenRS256\": \"\(secret)\", \"apiKeyHS256\": \"\(secret)\"}", "application/json"),
+    // A URL in a JSON string with its `&` escaped as Go escapes it.
+    ("{\"cb\": \"https://a.test/cb?a=1\\u0026token=\(secret)\"}", "application/json"),
   ])
   func theValueIsHiddenInEveryOutput(text: String, mimeType: String) throws {
     try SpelledSecretChecks.expectHidden(text, mimeType: mimeType, secrets: [Self.secret])

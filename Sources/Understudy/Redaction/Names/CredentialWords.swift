@@ -136,8 +136,15 @@ enum CredentialWords {
     while end > 0, ("0"..."9").contains(scalars[end - 1]) { end -= 1 }
     guard end < scalars.count else { return nil }
     var start = end
+    // Back over the letters of the last word only: a capital after a small letter starts one
+    // (`tokenRS256` ends in `RS`, `apiKeyHS256` in `HS`).
     while start > 0, scalars[start - 1].isASCII, scalars[start - 1].properties.isAlphabetic {
       start -= 1
+      if start > 0, scalars[start].properties.isUppercase,
+        scalars[start - 1].properties.isLowercase
+      {
+        break
+      }
     }
     guard end - start >= 1, end - start <= 6, start > 0 else { return nil }
     let before = scalars[start - 1]
@@ -256,7 +263,10 @@ enum CredentialWords {
     var previous: Character? = nil
     let characters = Array(name)
     func flush() {
-      if !current.isEmpty, !current.allSatisfy(\.isNumber) { words.append(current.lowercased()) }
+      // Turkish `İ` lower-cases to `i` and a combining dot: `ŞİFRE` is `şifre`.
+      if !current.isEmpty, !current.allSatisfy(\.isNumber) {
+        words.append(current.lowercased().replacingOccurrences(of: "\u{307}", with: ""))
+      }
       current = ""
     }
     for (index, character) in characters.enumerated() {

@@ -29,6 +29,23 @@ enum PlaceholderNameGate {
   /// Whether any known value is short enough to hide in a short name.
   private static var mayHoldKnownValue: Bool { !KnownValues.forNames.isEmpty }
 
+  /// ``safe(_:)`` by shape alone, for a name a test or the environment chose (a declared
+  /// value's, a variable's, a body pattern's): a `ghp_…` token given as a name by mistake
+  /// becomes the generic name its words give. It asks nothing of the known values, so the
+  /// code that declares them may call it.
+  static func safeByShape(_ name: String) -> String {
+    guard isShapedLikeSecret(name) else { return name }
+    let generic = genericName(for: name)
+    return isShapedLikeSecret(generic) ? "redacted" : generic
+  }
+
+  private static func isShapedLikeSecret(_ name: String) -> Bool {
+    guard name.utf8.count >= 16 else { return false }
+    var original = name
+    var lowered = name.lowercased()
+    return original.withUTF8 { isSecretShaped($0) } || lowered.withUTF8 { isSecretShaped($0) }
+  }
+
   private static func isSecretShaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     !CredentialShape.find(in: bytes, nameContext: true).isEmpty || hasRandomRun(bytes)
   }

@@ -28,8 +28,9 @@ extension Redaction {
       page.comment = page.comment.map { rules.redactText($0, echoes: &echoes) }
       // The same replacement as each entry's `pageref` had, so the two still match.
       page.id = rules.redactText(page.id, echoes: &echoes)
+      // Free text like the page's own comment: the rules read it, not only the echoes.
       page.pageTimings.comment = page.pageTimings.comment.map {
-        echoes.replace(in: $0, field: .text)
+        rules.redactText($0, echoes: &echoes)
       }
       result.log.pages[index] = page
     }
@@ -729,7 +730,8 @@ struct CompiledRedaction: Sendable {
     for pattern in patterns {
       let matches = pattern.regex.matches(in: text)
       guard !matches.isEmpty else { continue }
-      let placeholder = RedactionPlaceholder.text(pattern.name)
+      let placeholder = RedactionPlaceholder.text(
+        RedactionPlaceholder.cleanedName(from: pattern.name))
       var kept = RedactionPlaceholder.spans(in: text)[...]
       var result = ""
       var rest = text.startIndex

@@ -9,9 +9,7 @@ extension CompiledRedaction {
     // looked at.
     guard !queryNames.isEmpty,
       mimeType.lowercased().contains("multipart/") || text.utf8.starts(with: "--".utf8)
-        || text.contains(bytes: "\n--")
-          && (text.contains(bytes: "Content-Disposition")
-            || text.contains(bytes: "content-disposition"))
+        || text.contains(bytes: "\n--") && text.contains(bytesIgnoringCase: "content-disposition")
     else { return text }
     let bytes = Data(text.utf8)
     guard let body = MultipartBody(bytes, contentType: mimeType) else { return text }

@@ -32,10 +32,11 @@ enum RedactionPlaceholder {
   }
 
   /// `name` with each character a placeholder cannot hold replaced by `_`: for names a test or
-  /// the environment chose (a declared value's, a variable's), which hold no secret.
+  /// the environment chose (a declared value's, a variable's), unless the name is shaped like a
+  /// secret itself (``PlaceholderNameGate/safeByShape(_:)``).
   static func cleanedName(from name: String) -> String {
     let cleaned = String(name.map { isAllowedInName($0) ? $0 : "_" })
-    return cleaned.isEmpty ? "_" : cleaned
+    return cleaned.isEmpty ? "_" : PlaceholderNameGate.safeByShape(cleaned)
   }
 
   static func text(_ name: String) -> String { "<redacted:\(name)>" }

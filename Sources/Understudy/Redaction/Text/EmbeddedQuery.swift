@@ -177,10 +177,17 @@ enum EmbeddedQueryPairs {
       let nameEnd = index
       index += 1
       var nameStart = nameEnd
-      while nameStart > 0, nameEnd - nameStart <= maximumNameLength,
-        classes[Int(bytes[nameStart - 1])] & nameCharacter != 0
-      {
-        nameStart -= 1
+      while nameStart > 0, nameEnd - nameStart <= maximumNameLength {
+        if classes[Int(bytes[nameStart - 1])] & nameCharacter != 0 {
+          nameStart -= 1
+        } else if bytes[nameStart - 1] >= 0x80,
+          let length = letterLength(before: nameStart, in: bytes)
+        {
+          // A letter of another script: `пароль=…` is named as `password=…` is.
+          nameStart -= length
+        } else {
+          break
+        }
       }
       let nameLength = nameEnd - nameStart
       guard nameLength >= 1, nameLength <= maximumNameLength,
@@ -212,6 +219,19 @@ enum EmbeddedQueryPairs {
       index -= 1
     }
     return startsAfterDelimiter(index, in: bytes, classes)
+  }
+
+  /// The length of the UTF-8 letter that ends at `end`, or `nil` when the character there is
+  /// no letter (white space, a symbol) or no whole character.
+  private static func letterLength(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var start = end - 1
+    while start > 0, end - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    var decoder = UTF8()
+    var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).makeIterator()
+    guard case .scalarValue(let scalar) = decoder.decode(&iterator),
+      scalar.utf8.count == end - start, scalar.properties.isAlphabetic
+    else { return nil }
+    return end - start
   }
 
   private static func isPathDivider(_ byte: UInt8) -> Bool {
@@ -326,7 +346,8 @@ enum EmbeddedQueryPairs {
   private static let nameCharacter: UInt8 = 2
   private static let valueStop: UInt8 = 4
 
-  /// What each ASCII byte can be; bytes from 0x80 are value characters unless white space.
+  /// What each ASCII byte can be; bytes from 0x80 are value characters unless white space,
+  /// and name characters when they spell a letter (``letterLength(before:in:)``).
   private static let classes: [UInt8] = {
     var classes = [UInt8](repeating: 0, count: 256)
     for byte in "?&;#>\"'".utf8 { classes[Int(byte)] |= delimiter }

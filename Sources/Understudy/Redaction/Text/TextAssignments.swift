@@ -465,8 +465,11 @@ enum TextAssignments {
       || byte == UInt8(ascii: "-")
   }
 
+  /// A letter, `_`, or any byte of a character beyond ASCII, so a name in another script
+  /// (`пароль: …`, `パスワード: …`) is read as one; its words decide.
   static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
     (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+      || byte >= 0x80
   }
 
   /// Whether a name may start after `byte`: not after a word character (any byte of a

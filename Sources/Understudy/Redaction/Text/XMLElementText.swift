@@ -49,7 +49,7 @@ enum XMLElementContent {
   /// holds the attributes. A name may end in bracketed words, as Rails writes a nested field
   /// (`user[password]`), which some XML serializers keep as they are.
   private static let startTag = SharedRegex(
-    literal: #"<((?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*(?:\[[\w.\-]*\])*))(\s[^<>]*)?(?<!/)>"#)
+    literal: #"<((?:[\p{L}_][\w.\-]*:)?([\p{L}_][\w.\-]*(?:\[[\w.\-]*\])*))(\s[^<>]*)?(?<!/)>"#)
 
   /// The elements `selecting` chooses by local name, or by the name their `key` or `name`
   /// attribute gives them (`<entry key="password">…</entry>`, as a Java properties file in XML
@@ -96,7 +96,7 @@ enum XMLElementContent {
   /// </Value>`, XML-RPC's `<name>password</name><value><string>…</string></value>`.
   private static let heldName = SharedRegex(
     literal:
-      #"<((?:[A-Za-z_][\w.\-]*:)?(?i:key|name))>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[A-Za-z_][\w.\-]*:)?[A-Za-z_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>"#
+      #"<((?:[\p{L}_][\w.\-]*:)?(?i:key|name))>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[\p{L}_][\w.\-]*:)?[\p{L}_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>"#
   )
 
   /// The next sibling elements whose text a `<key>` or `<name>` element before them makes a
@@ -124,12 +124,12 @@ enum XMLElementContent {
 
   /// A start or empty tag with attributes, which are group 1.
   private static let tagWithAttributes = SharedRegex(
-    literal: #"<[A-Za-z_][\w.:\-]*(\s[^<>]*?)/?>"#)
+    literal: #"<[\p{L}_][\w.:\-]*(\s[^<>]*?)/?>"#)
   /// One attribute: its local name (group 1, after any namespace prefix) and its value in double
   /// (group 2) or single quotes (group 3), or unquoted as HTML allows (group 4).
   private static let attribute = SharedRegex(
     literal:
-      #"(?:[A-Za-z_][\w.\-]*:)?([A-Za-z_][\w.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"#)
+      #"(?:[\p{L}_][\w.\-]*:)?([\p{L}_][\w.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"#)
 
   /// The attributes that name the value of their tag's `value` or `content` attribute, as an
   /// HTML form's hidden field and a page's meta tag do: `<input name="csrf_token" value="…">`,
