@@ -28,4 +28,5 @@ Benchmarks/.build/debug/understudy-bench --ci --only "one exact stub" --only "on
 # the debug build, and counting them under callgrind took minutes of CI's 25. `--only` a row to
 # count it. The finish() rows are gated here alone: their CPU time moves too much between hours.
 python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/debug/understudy-bench --debug \
-  --only ".stubs trait" --only "scopes, withStubs" --only "finish()" --only "2,000 secrets"
+  --only "exact stub" --only ".stubs trait" --only "scopes, withStubs" --only "finish()" \
+  --only "2,000 secrets"
