@@ -62,6 +62,14 @@ enum RedactionOptions {
           "--value-from-env \(name): no such environment variable is set (or it is empty); "
             + "export it before running the command.", of: command)
       }
+      // A value this short would replace every place it occurs (`…` masked every ellipsis the
+      // tool printed): it is no secret worth a placeholder.
+      guard value.count >= Redaction.minimumEchoLength else {
+        throw .usage(
+          "--value-from-env \(name): the value has \(value.count) characters; a secret has at "
+            + "least \(Redaction.minimumEchoLength), and a shorter value would replace every "
+            + "place it occurs.", of: command)
+      }
       values[name] = value
     }
     if !values.isEmpty {

@@ -98,6 +98,20 @@ import Understudy
     }
   }
 
+  /// A value too short to be a secret is a usage error: it would replace every place it occurs.
+  @Test func aValueTooShortToBeASecretIsAUsageError() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try export(in: directory)
+      let result = try await understudy(
+        [
+          "redact", path, "-o", directory.appendingPathComponent("out.har").path,
+          "--value-from-env", "SHORT_REF",
+        ], environment: ["SHORT_REF": "…"])
+      #expect(result.status == 2)
+      #expect(result.output.contains("--value-from-env SHORT_REF: the value has 1 characters"))
+    }
+  }
+
   /// A variable that is not set is a usage error that names it, never a silent run.
   @Test func anUnsetVariableIsAUsageError() async throws {
     try await withTemporaryDirectory { directory in
