@@ -98,31 +98,24 @@ import Understudy
     }
   }
 
-  /// A value too short to be a secret is a usage error: it would replace every place it occurs.
-  @Test func aValueTooShortToBeASecretIsAUsageError() async throws {
+  /// A variable that is not set, or whose value is too short to be a secret (it would replace
+  /// every place it occurs), is a usage error that names it, never a silent run.
+  @Test(arguments: [
+    ("NOT_SET_ANYWHERE_42", nil, "--value-from-env NOT_SET_ANYWHERE_42: no such"),
+    ("SHORT_REF", "…", "--value-from-env SHORT_REF: the value has 1 characters"),
+  ])
+  func aVariableThatHoldsNoSecretIsAUsageError(name: String, value: String?, message: String)
+    async throws
+  {
     try await withTemporaryDirectory { directory in
       let path = try export(in: directory)
       let result = try await understudy(
         [
           "redact", path, "-o", directory.appendingPathComponent("out.har").path,
-          "--value-from-env", "SHORT_REF",
-        ], environment: ["SHORT_REF": "…"])
+          "--value-from-env", name,
+        ], environment: value.map { [name: $0] } ?? [:])
       #expect(result.status == 2)
-      #expect(result.output.contains("--value-from-env SHORT_REF: the value has 1 characters"))
-    }
-  }
-
-  /// A variable that is not set is a usage error that names it, never a silent run.
-  @Test func anUnsetVariableIsAUsageError() async throws {
-    try await withTemporaryDirectory { directory in
-      let path = try export(in: directory)
-      let result = try await understudy(
-        [
-          "redact", path, "-o", directory.appendingPathComponent("out.har").path,
-          "--value-from-env", "NOT_SET_ANYWHERE_42",
-        ], environment: [:])
-      #expect(result.status == 2)
-      #expect(result.output.contains("--value-from-env NOT_SET_ANYWHERE_42"))
+      #expect(result.output.contains(message), "\(result.output)")
     }
   }
 }
