@@ -13,8 +13,11 @@ extension TextAssignments {
     opens += ByteSearch.ranges(of: Array("('".utf8), in: raw).map(\.lowerBound)
     var found: [Found] = []
     for open in opens.sorted() {
-      if let pair = namedArgument(after: open, in: bytes) {
-        found.append(pair)
+      // The string the parenthesis opens: a name a second string follows, or a builder's one
+      // argument.
+      guard let first = quoted(from: open + 1, in: bytes), !first.isEmpty else { continue }
+      if first.count <= maximumNameLength, let value = secondArgument(after: first, in: bytes) {
+        found.append((first, value, true, UInt8(ascii: "("), false))
         continue
       }
       var start = open
@@ -22,38 +25,28 @@ extension TextAssignments {
         start -= 1
       }
       guard start < open, start > 0, bytes[start - 1] == UInt8(ascii: "."),
-        isLetterOrUnderscore(bytes[start])
+        isLetterOrUnderscore(bytes[start]), first.upperBound + 1 < bytes.count,
+        bytes[first.upperBound + 1] == UInt8(ascii: ")")
       else { continue }
-      let quote = bytes[open + 1]
-      var end = open + 2
-      while end < bytes.count, bytes[end] != quote, bytes[end] != 0x0A {
-        end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-      }
-      guard end + 1 < bytes.count, bytes[end] == quote, bytes[end + 1] == UInt8(ascii: ")"),
-        end > open + 2
-      else { continue }
-      found.append((start..<open, (open + 2)..<end, true, UInt8(ascii: "("), false))
+      found.append((start..<open, first, true, UInt8(ascii: "("), false))
     }
     return found
   }
 
-  /// A call whose first argument is a name in quotes and whose second is a string in quotes,
-  /// with or without a receiver: a setter that takes the name it sets (`os.Setenv("API_TOKEN",
-  /// "…")`, `props.setProperty("password", "…")`, `headers.set('Authorization', '…')`). The
-  /// first string is the name, the second its value.
-  private static func namedArgument(after open: Int, in bytes: UnsafeBufferPointer<UInt8>)
-    -> Found?
+  /// The string after `first` and a `,` in a call whose first argument is a name in quotes:
+  /// a setter that takes the name it sets, with or without a receiver
+  /// (`os.Setenv("API_TOKEN", "…")`, `props.setProperty("password", "…")`,
+  /// `headers.set('Authorization', '…')`). The first string is the name, this one its value.
+  private static func secondArgument(after first: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
   {
-    guard let name = quoted(from: open + 1, in: bytes), name.upperBound - name.lowerBound > 0,
-      name.upperBound - name.lowerBound <= maximumNameLength
-    else { return nil }
-    var index = name.upperBound + 1
+    var index = first.upperBound + 1
     while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
     guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
     index += 1
     while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
     guard let value = quoted(from: index, in: bytes), !value.isEmpty else { return nil }
-    return (name, value, true, UInt8(ascii: "("), false)
+    return value
   }
 
   /// The contents of the string whose opening quote (`"` or `'`) is at `start`, on its line.
