@@ -522,7 +522,7 @@ public final class Cassette: Sendable {
     }
     let live = HAR.Entry(
       request: request, response: response, startedDateTime: Date(), duration: .zero)
-    let removed = redaction.removedValues(from: live)
+    let (redacted, removed) = redaction.redactedWithRemovals(live)
     state.withLock { $0.driftSecrets.formUnion(removed) }
     guard let index else {
       state.withLock { $0.drift.append("\(request): not in the cassette") }
@@ -532,7 +532,7 @@ public final class Cassette: Sendable {
       state.withLock { $0.drift.append("\(request): the live server failed: \(reply)") }
       return
     }
-    let redactedLive = redaction.redact(live).response
+    let redactedLive = redacted.response
     state.withLock { state in
       guard let recorded = state.original?.log.entries[index].response else { return }
       var differences: [String] = []

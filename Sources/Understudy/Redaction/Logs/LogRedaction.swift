@@ -221,9 +221,6 @@ package enum LogRedaction {
 }
 
 extension LogRedaction {
-  /// The rules a cassette applies by default, compiled once.
-  private static let cassetteRules = CompiledRedaction(.default)
-
   /// The values a cassette's redaction removes from `text` standing in `field`, longest first:
   /// what a cassette would not write, a log does not print, whatever rule of the two found it.
   /// The log's own rules run first and keep what they show (a name, a scheme, a length); this
@@ -234,13 +231,11 @@ extension LogRedaction {
     guard url.contains(bytes: "?") || url.contains(bytes: "@") || url.contains(bytes: ";"),
       let parsed = URL(string: url)
     else { return removedByCassettes(from: url, in: .url) }
-    let entry = HAR.Entry(
-      startedDateTime: Date(timeIntervalSince1970: 0), time: 0,
-      request: HAR.Request(InterceptedRequest(url: parsed)),
-      response: HAR.Response(status: 0, headers: [:], body: nil))
-    return cassetteRules.removedValues(from: entry)
-      .filter { !RedactionPlaceholder.isPresent(in: $0) && !$0.contains(marker) }
-      .sorted { $0.count > $1.count }
+    return CompiledRedaction.forReports.removedValues(
+      from: RequestSecrets.entry(of: InterceptedRequest(url: parsed))
+    )
+    .filter { !RedactionPlaceholder.isPresent(in: $0) && !$0.contains(marker) }
+    .sorted { $0.count > $1.count }
   }
 
   static func removedByCassettes(from text: String, in field: RedactableField) -> [String] {
@@ -253,7 +248,7 @@ extension LogRedaction {
         of: marker + #"(\(\d+ chars\))?"#, with: RedactionPlaceholder.text("masked"),
         options: .regularExpression)
       : text
-    return cassetteRules.removedValues(from: reading, in: field)
+    return CompiledRedaction.forReports.removedValues(from: reading, in: field)
       .filter { !RedactionPlaceholder.isPresent(in: $0) }
       .sorted { $0.count > $1.count }
   }

@@ -6,20 +6,8 @@ extension JournalEntry {
   /// traffic it serves: a value one exchange carried is masked in every later line that repeats
   /// it (a cookie set by one answer and sent in the next request's query).
   package func removedValues(by redaction: Redaction) -> Set<String> {
-    var request = request
-    let limit = RequestSecrets.bodyLimit
-    if let body = request.body, body.count > limit { request.body = body.prefix(limit) }
-    let answer: HAR.Response
-    if let response, let status = response.status {
-      answer = HAR.Response(
-        status: status, headers: response.headers, body: response.body.map { $0.prefix(limit) })
-    } else {
-      answer = HAR.Response(status: 0, headers: [:], body: nil)
-    }
-    return redaction.removedValues(
-      from: HAR.Entry(request: request, response: answer, startedDateTime: date, duration: .zero)
-    )
-    .filter { $0.count >= Redaction.minimumEchoLength }
+    redaction.removedValues(from: RequestSecrets.entry(of: request, answer: response, at: date))
+      .filter { $0.count >= Redaction.minimumEchoLength }
   }
 }
 

@@ -56,15 +56,20 @@ extension Redaction {
   ///
   /// Replay can run a live request through this too, so it compares with a recorded one on the
   /// same, redacted, terms.
-  public func redact(_ entry: HAR.Entry) -> HAR.Entry {
+  public func redact(_ entry: HAR.Entry) -> HAR.Entry { redactedWithRemovals(entry).entry }
+
+  /// ``redact(_:)-(HAR.Entry)``, and the values the rules removed from `entry`
+  /// (``removedValues(from:)``), from one reading.
+  func redactedWithRemovals(_ entry: HAR.Entry) -> (entry: HAR.Entry, removed: Set<String>) {
     let rules = CompiledRedaction(self)
     var echoes = rules.known
     var redacted = rules.redact(entry, echoes: &echoes)
+    let removed = echoes.values.subtracting(rules.known.values)
     if !echoes.isEmpty { rules.replaceEchoes(in: &redacted, echoes: &echoes) }
     // A placeholder that replaced a placeholder keeps its digest (`<redacted:key:7f3a>`).
     redacted.request = RedactionDigests.mark(redacted.request, original: entry.request, key: nil)
     writingReplacement(in: &redacted)
-    return redacted
+    return (redacted, removed)
   }
 
   /// The archive with placeholders replaced by `values`, keyed by placeholder name (the `NAME`

@@ -188,8 +188,10 @@ extension CompiledRedaction {
 }
 
 extension CompiledRedaction {
-  /// The default rules, for text an error or a report carries as a value rather than a string
-  /// that ``LogRedaction`` masks (a `URLError`'s failing URL).
+  /// The default rules, compiled once: for text an error or a report carries as a value rather
+  /// than a string that ``LogRedaction`` masks (a `URLError`'s failing URL), and for what a
+  /// report or a log asks a cassette would remove (``LogRedaction/removedByCassettes(from:in:)``,
+  /// ``RequestSecrets``).
   static let forReports = CompiledRedaction(.default)
 
   /// `url` with its credentials replaced as a cassette's would be, and every known value

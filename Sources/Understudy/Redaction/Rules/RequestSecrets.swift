@@ -10,12 +10,8 @@ enum RequestSecrets {
   /// One judgement for what a cassette writes and what a report prints, so a report masks a
   /// multipart part, an XML element or a text assignment's value as the cassette would.
   static func values(of request: InterceptedRequest, redaction: Redaction?) -> [String] {
-    var request = request
-    if let body = request.body, body.count > bodyLimit { request.body = body.prefix(bodyLimit) }
-    let entry = HAR.Entry(
-      startedDateTime: Date(timeIntervalSince1970: 0), time: 0, request: HAR.Request(request),
-      response: HAR.Response(status: 0, headers: [:], body: nil))
-    var values = Redaction.default.removedValues(from: entry)
+    let entry = entry(of: request)
+    var values = CompiledRedaction.forReports.removedValues(from: entry)
     if let redaction { values.formUnion(redaction.removedValues(from: entry)) }
     return values.filter { $0.count >= Redaction.minimumEchoLength }
       .sorted { $0.count > $1.count }
@@ -24,4 +20,20 @@ enum RequestSecrets {
   /// How much of a body the report's own redaction reads: as much as any report shows
   /// (``LogRedaction/shownBytes``); a value further on is one it does not print.
   static let bodyLimit = LogRedaction.shownBytes
+
+  /// `request`, and `answer` when it has one, as the entry a cassette would record, each body
+  /// cut to ``bodyLimit``: what a report or a tool's line asks the rules about.
+  static func entry(
+    of request: InterceptedRequest, answer: JournalEntry.Response? = nil,
+    at date: Date = Date(timeIntervalSince1970: 0)
+  ) -> HAR.Entry {
+    var request = request
+    if let body = request.body, body.count > bodyLimit { request.body = body.prefix(bodyLimit) }
+    var response = HAR.Response(status: 0, headers: [:], body: nil)
+    if let answer, let status = answer.status {
+      response = HAR.Response(
+        status: status, headers: answer.headers, body: answer.body.map { $0.prefix(bodyLimit) })
+    }
+    return HAR.Entry(request: request, response: response, startedDateTime: date, duration: .zero)
+  }
 }
