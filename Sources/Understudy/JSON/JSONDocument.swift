@@ -600,8 +600,18 @@ private struct JSONParser {
       // Nor a token: a cut inside one would show its start (a URL's last path segment).
       let around = String(
         decoding: bytes[index..<min(bytes.count, end + ClippedRun.reach)], as: UTF8.self)
-      let cut = ClippedRun.safeCut(
-        in: around, at: around.utf8.index(around.utf8.startIndex, offsetBy: text.utf8.count))
+      // Bytes that are not UTF-8 decode to U+FFFD, longer than they were, and may decode
+      // differently with more bytes after them: the cut is the last character boundary of
+      // `around` within `text`'s length, never an index inside a character.
+      var cut = around.startIndex
+      var length = 0
+      while cut < around.endIndex {
+        let next = around.index(after: cut)
+        length += around.utf8.distance(from: cut, to: next)
+        guard length <= text.utf8.count else { break }
+        cut = next
+      }
+      cut = ClippedRun.safeCut(in: around, at: cut)
       let kept = String(around[..<cut])
       guard !kept.isEmpty else { return "text of \(text.count) characters or more" }
       text = kept

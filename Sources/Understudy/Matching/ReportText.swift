@@ -83,7 +83,7 @@ enum ClippedRun {
   static let reach = 256
 
   /// `cut`, or the start of the run of word characters it falls inside when that run reads as
-  /// a token rather than a word.
+  /// a token rather than a word. `cut` is a character boundary of `text`.
   static func safeCut<S: StringProtocol>(in text: S, at cut: S.Index) -> S.Index {
     guard cut > text.startIndex, cut < text.endIndex, isWord(text[text.index(before: cut)]),
       isWord(text[cut])
