@@ -72,7 +72,7 @@ enum RecordCommand: ServingCommand {
       if let problem = cassette.problem {
         throw CLIError(CassetteFile.asTyped(problem, url: cassette.url, path: path))
       }
-      let registry = StubRegistry(journalCapacity: 0)
+      let registry = StubRegistry(journalCapacity: Self.answersKept)
       let prefix =
         upstream.absoluteString.hasSuffix("/")
         ? upstream.absoluteString : upstream.absoluteString + "/"

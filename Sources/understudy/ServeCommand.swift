@@ -70,7 +70,7 @@ enum ServeCommand: ServingCommand {
       if let problem = cassette.problem {
         throw CLIError(CassetteFile.asTyped(problem, url: cassette.url, path: path))
       }
-      let registry = StubRegistry(journalCapacity: 0)
+      let registry = StubRegistry(journalCapacity: Self.answersKept)
       registry.use(cassette)
       let log = logRequests(of: registry)
       let server = try await startServer(registry, port: port, standingInFor: standsFor)

@@ -56,6 +56,10 @@ extension ServingCommand {
     fflush(nil)
   }
 
+  /// How many requests a server's journal keeps: enough for ``logRequests(of:)`` to read each
+  /// answer before it is dropped, few enough that a server left running keeps no traffic.
+  static var answersKept: Int { 16 }
+
   /// Prints one line per request as it arrives, until the registry is released.
   static func logRequests(of registry: StubRegistry) -> Task<Void, Never> {
     let entries = registry.journalEntries()
@@ -66,14 +70,15 @@ extension ServingCommand {
       // masked.
       var secrets: Set<String> = []
       // The stream yields a request as it arrives, before its answer; the journal holds the
-      // answers given since, each read once.
+      // answers given since (the last `answersKept` of them), each read once.
       var answered: Set<Int> = []
       for await entry in entries {
         secrets.formUnion(entry.removedValues(by: redaction))
-        for (index, earlier) in registry.journal.enumerated()
-        where earlier.response != nil && answered.insert(index).inserted {
+        let kept = registry.journal
+        for earlier in kept where earlier.response != nil && answered.insert(earlier.id).inserted {
           secrets.formUnion(earlier.removedValues(by: redaction))
         }
+        if let oldest = kept.first?.id { answered = answered.filter { $0 >= oldest } }
         let outcome: String
         switch entry.outcome {
         case .replayed: outcome = "replayed"

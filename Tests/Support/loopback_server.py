@@ -14,6 +14,7 @@ Endpoints (any method unless noted):
   /bytes/<n>               n bytes, byte i = i % 251
   /json                    a fixed small JSON document
   /set-cookie?a=1&b=2      one Set-Cookie header per query item
+  /session                 Set-Cookie: sid=sunrise.marmalade.42, a value no request carried
   /redirect/<n>            302 chain down to /redirect/0 -> 200 "done"
   /redirect-to?url=..&status=30x
   /reply?type=..&status=N   the request body back, typed; X-Reply-Header: "Name: v" -> header
@@ -35,6 +36,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 BYTE_PATTERN = bytes(range(251))
 MAX_SLEEP_MS = 60_000
+# Shaped as words, so only the echo of the Set-Cookie the answer carried can mask it.
+SESSION = "sunrise.marmalade.42"
 MAX_STREAM_CHUNKS = 10_000
 FIXED_JSON = {
     "name": "understudy",
@@ -229,6 +232,8 @@ class Handler(BaseHTTPRequestHandler):
             pairs = parse_qsl(target.query, keep_blank_values=True)
             cookies = [("Set-Cookie", f"{name}={value}; Path=/") for name, value in pairs]
             self.send(200, "cookies set\n", headers=cookies)
+        elif path == "/session":
+            self.send(200, "signed in\n", headers=[("Set-Cookie", f"sid={SESSION}; Path=/")])
         elif len(parts) == 3 and parts[1] == "redirect":
             self.redirect_endpoint(parts[2])
         elif path == "/redirect-to":

@@ -102,6 +102,31 @@
       _ = await upstream.stop(SIGTERM)
     }
 
+    /// A value an answer set (a cookie) and a later request sent back under an everyday name is
+    /// masked in the line `record` prints for that request: the journal keeps the answers the
+    /// log reads.
+    @Test func aCookieAnEarlierAnswerSetIsMaskedWhereALaterRequestSendsItBack() async throws {
+      let upstream = try await RunningServer.pythonUpstream()
+      // What the upstream's /session sets; no request carries it before the answer does.
+      let cookie = "sunrise.marmalade.42"
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("cookie.har").path
+        let recorder = try await RunningServer.understudy([
+          "record", "--upstream", upstream.baseURL.absoluteString, "--to", path,
+        ])
+        // curl keeps no cookies, so the later request carries the value in its query only.
+        let login = try await curl(["--include", recorder.url("/session").absoluteString])
+        #expect(login.contains("sid=\(cookie)"), "the client gets the real answer")
+        _ = try await curl([recorder.url("/json?s=\(cookie)").absoluteString])
+        let ended = await recorder.stop()
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stdout.contains("/json?s="), "\(ended.stdout)")
+        #expect(!(ended.stdout + ended.stderr).contains(cookie), "\(ended.stdout)")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains(cookie))
+      }
+      _ = await upstream.stop(SIGTERM)
+    }
+
     @Test func aCredentialThatSurvivesRedactionKeepsTheCassetteUnwritten() async throws {
       let upstream = try await RunningServer.pythonUpstream()
       try await withTemporaryDirectory { directory in

@@ -32,7 +32,7 @@ public struct JournalEntry: Sendable {
   }
 
   /// Sequential within its registry.
-  let id: Int
+  package let id: Int
   /// The request, body included.
   public let request: InterceptedRequest
   /// What happened to it.
