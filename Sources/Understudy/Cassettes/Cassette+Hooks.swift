@@ -100,12 +100,12 @@ extension Cassette {
             "Understudy: \(name) returned an entry for \(request) that \(problem). The "
             + "request failed."
           registry.reportUserCodeFailure(ScopeFailure(message: message, location: hook.location))
-          response = .failure(URLError.understudy(.badServerResponse, message, request.url))
+          response = .failure(URLError.understudy(.badServerResponse, message, for: request))
         }
       } catch {
         let message = "Understudy: \(name) threw for \(request): \(error). The request failed."
         registry.reportUserCodeFailure(ScopeFailure(message: message, location: hook.location))
-        response = .failure(URLError.understudy(.resourceUnavailable, message, request.url))
+        response = .failure(URLError.understudy(.resourceUnavailable, message, for: request))
       }
       run.end()
       completion(response)

@@ -247,7 +247,8 @@ extension InterceptingProtocol {
         + "a server would not have received the whole body, so the request fails instead of "
         + "being answered."
       return finalize(
-        .failure(URLError.understudy(.cannotLoadFromNetwork, message, request.url)),
+        .failure(
+          URLError.understudy(.cannotLoadFromNetwork, message, for: InterceptedRequest(request))),
         onWorkQueue: onWorkQueue)
     }
     decide(InterceptedRequest(request, body: read.body), onWorkQueue: onWorkQueue)
@@ -266,7 +267,7 @@ extension InterceptingProtocol {
         + "before the test or registry ends."
       if let reportLocation { IssueReporter.reportOrphaned(message, at: reportLocation) }
       finalize(
-        .failure(URLError.understudy(.resourceUnavailable, message, intercepted.url)),
+        .failure(URLError.understudy(.resourceUnavailable, message, for: intercepted)),
         onWorkQueue: onWorkQueue)
       return
     }
@@ -366,7 +367,7 @@ extension InterceptingProtocol {
       finalize(
         .failure(
           URLError.understudy(
-            .resourceUnavailable, registry.errorMessage(for: report), request.url,
+            .resourceUnavailable, registry.errorMessage(for: report), for: request,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
     case .respondLater, .replayLater:
@@ -430,7 +431,7 @@ extension InterceptingProtocol {
               URLError.understudy(
                 .httpTooManyRedirects,
                 "Understudy: more than \(Redirect.maximumHops) redirects, the last to \(next.url!)",
-                request.url)),
+                for: request)),
             onWorkQueue: onWorkQueue)
           return
         }
@@ -615,13 +616,14 @@ extension InterceptingProtocol {
   /// overran its request.
   private func timedOut(_ message: String, after seconds: TimeInterval) {
     let url = request.url
+    let timedOut = InterceptedRequest(request)
     guard let (run, registry) = state.withLock({ $0.userCode }), let running = run.running else {
-      return fail(URLError.understudy(.timedOut, message, url))
+      return fail(URLError.understudy(.timedOut, message, for: timedOut))
     }
     // Failed first: the cancelled responder's own answer must find the exchange decided.
     fail(
       URLError.understudy(
-        .timedOut, message + "; \(running.closure.name) was still running", url))
+        .timedOut, message + "; \(running.closure.name) was still running", for: timedOut))
     run.cancel()
     guard !run.isAsync else { return }
     let grace = UserCodeRun.overrunGrace
@@ -766,7 +768,7 @@ extension InterceptingProtocol {
           .resourceUnavailable,
           "Understudy: \(InterceptedRequest(request)) may only be answered from the cache "
             + "(returnCacheDataDontLoad), and the registry's cache (cachesResponses) holds no answer for it",
-          request.url))
+          for: InterceptedRequest(request)))
       return true
     }
   #endif

@@ -96,16 +96,17 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
       return
     }
     let url = exchange.request.url
+    let sent = InterceptedRequest(exchange.request)
     if exchange.challenged {
       exchange.completion(
         .failure(
           URLError.understudy(
             .userAuthenticationRequired,
-            "Understudy: the server answered \(url?.absoluteString ?? "the request") with an "
+            "Understudy: the server answered \(CompiledRedaction.forReports.redactedURL(of: sent)) with an "
               + "authentication challenge (401 + WWW-Authenticate: Basic). FoundationNetworking "
               + "6.3 on Linux cannot hand that response back (swift-corelibs-foundation #5456), "
               + "so it cannot be passed through or recorded here; send credentials up front.",
-            url)))
+            for: sent)))
       return
     }
     if let error {
@@ -118,12 +119,13 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
           URLError.understudy(
             code,
             "Understudy: the request passed through to the network failed: "
-              + error.localizedDescription, url)))
+              + error.localizedDescription, for: sent)))
       return
     }
     guard let http = exchange.response else {
       exchange.completion(
-        .failure(URLError.understudy(.badServerResponse, "pass-through got no HTTP response", url)))
+        .failure(
+          URLError.understudy(.badServerResponse, "pass-through got no HTTP response", for: sent)))
       return
     }
     var reply = HTTPReply(

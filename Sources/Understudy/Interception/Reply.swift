@@ -10,7 +10,8 @@ enum Reply: Sendable {
       if let problem = body.problem {
         self = .failure(
           URLError.understudy(
-            .fileDoesNotExist, "Understudy: cannot serve \(request): \(problem)", request.url))
+            .fileDoesNotExist, "Understudy: cannot serve \(request): \(problem)",
+            for: request))
       } else {
         self = .response(
           HTTPReply(
@@ -131,17 +132,35 @@ extension URLError {
   static func understudy(
     _ code: URLError.Code, _ message: String, _ url: URL?, underlying: (any Error)? = nil
   ) -> URLError {
+    understudy(
+      code, message,
+      failingURL: url.map { CompiledRedaction.forReports.redactedURL($0.absoluteString) },
+      underlying: underlying)
+  }
+
+  /// A `URLError` about `request`, whose failing URL is the one a cassette would write for it:
+  /// a value the request holds under a credential's name (a bearer token, a form's password)
+  /// is replaced where its URL repeats it too (`/users/<redacted:Authorization>`).
+  static func understudy(
+    _ code: URLError.Code, _ message: String, for request: InterceptedRequest,
+    underlying: (any Error)? = nil
+  ) -> URLError {
+    understudy(
+      code, message, failingURL: CompiledRedaction.forReports.redactedURL(of: request),
+      underlying: underlying)
+  }
+
+  private static func understudy(
+    _ code: URLError.Code, _ message: String, failingURL text: String?, underlying: (any Error)?
+  ) -> URLError {
     let masked = LogRedaction.mask(message, noting: message.contains(bytes: "\n"))
     var info: [String: Any] = [NSLocalizedDescriptionKey: masked]
     // Test runners print the user info too: the failing URL is redacted as a cassette's would be
     // (`access_token=%3Credacted:access_token%3E`), and left out if that is no URL, or if it
     // still holds what masking would hide (a token in a parameter's name, which redaction keeps
     // as a name): a mask is no URL.
-    if let url {
-      let text = CompiledRedaction.forReports.redactedURL(url.absoluteString)
-      if let redacted = URL(string: text), LogRedaction.mask(text, noting: false) == text {
-        info[NSURLErrorFailingURLErrorKey] = redacted
-      }
+    if let text, let redacted = URL(string: text), LogRedaction.mask(text, noting: false) == text {
+      info[NSURLErrorFailingURLErrorKey] = redacted
     }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }
     return URLError(

@@ -129,9 +129,12 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   }
 
   /// `METHOD url`, with credentials in the URL (userinfo, `access_token=` and the like) masked,
-  /// since descriptions end up in logs.
+  /// since descriptions end up in logs, and so is a value the request holds under a credential's
+  /// name where the URL repeats it (a bearer token as a path segment).
   public var description: String {
     // The method too: a known value can stand there (a crafted request, a cassette's entry).
-    LogRedaction.mask("\(method.shown) \(LogRedaction.mask(url: url.absoluteString))")
+    LogRedaction.mask(
+      "\(method.shown) \(LogRedaction.mask(url: url.absoluteString))",
+      hiding: RequestSecrets.values(of: self, redaction: nil))
   }
 }

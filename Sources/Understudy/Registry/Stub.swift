@@ -181,7 +181,7 @@ public final class Stub: Sendable, CustomStringConvertible {
       + "no server could send: \(problem). The request failed with this error; return a "
       + "response a server could send, or .failure(_:) to fail the request on purpose."
     registry.reportUserCodeFailure(ScopeFailure(message: message, location: location))
-    return .failure(URLError.understudy(.badServerResponse, message, request.url))
+    return .failure(URLError.understudy(.badServerResponse, message, for: request))
   }
 
   /// `response` with a templated fixture filled in for `request`; a placeholder without a value

@@ -90,8 +90,27 @@ extension StubRegistry {
       defer { state.userCodeFailures = nil }
       return state.userCodeFailures ?? []
     }
-    return failures
+    return maskingTraffic(failures)
   }
+
+  /// `failures` with every value redaction takes from the scope's requests masked wherever a
+  /// message repeats it: an unused stub's URL can hold the token a request sent in a header.
+  /// Read from the last ``trafficMaskedAtScopeEnd`` requests, and only when something failed.
+  private func maskingTraffic(_ failures: [ScopeFailure]) -> [ScopeFailure] {
+    guard !failures.isEmpty else { return failures }
+    var secrets = Set<String>()
+    for entry in journal.suffix(Self.trafficMaskedAtScopeEnd) {
+      secrets.formUnion(RequestSecrets.values(of: entry.request, redaction: cassette?.redaction))
+    }
+    guard !secrets.isEmpty else { return failures }
+    return failures.map { failure in
+      ScopeFailure(
+        message: LogRedaction.mask(failure.message, hiding: secrets), location: failure.location)
+    }
+  }
+
+  /// How many of a scope's last requests its end-of-scope messages are masked with.
+  static let trafficMaskedAtScopeEnd = 256
 
   private func unusedStubFailures() -> [ScopeFailure] {
     stubs.compactMap { stub in

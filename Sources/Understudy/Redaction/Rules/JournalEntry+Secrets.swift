@@ -18,3 +18,23 @@ extension LogRedaction {
     mask(text, naming: nil, echoes: values.sorted { $0.count > $1.count })
   }
 }
+
+extension JournalEntry: CustomStringConvertible {
+  /// `METHOD url — what answered it → status`, masked as a report is: the stub that answered can
+  /// name a value the request holds under a credential's name (a URL it expects), and a test's
+  /// log prints what it is given.
+  public var description: String {
+    let answeredBy: String
+    switch outcome {
+    case .stubbed(let stub): answeredBy = "answered by stub \(stub)"
+    case .passedThrough: answeredBy = "passed through to the network"
+    case .replayed(let cassette): answeredBy = "replayed from \(cassette.lastPathComponent)"
+    case .unmatched: answeredBy = "no stub matched"
+    }
+    let answer = response.map { response in
+      response.status.map { " → \($0)" } ?? " → failed: \(response.error ?? "no response")"
+    }
+    return LogRedaction.mask(
+      "\(request) — \(answeredBy)\(answer ?? "")", hiding: removedValues(by: .default))
+  }
+}

@@ -201,4 +201,15 @@ extension CompiledRedaction {
     let ruled = redactURL(echoes.replace(in: url, field: .url), echoes: &echoes)
     return echoes.replace(in: ruled, field: .url)
   }
+
+  /// The URL of `request` as a cassette would write it: its credentials replaced, and every
+  /// value the rules take from its headers and body (and every known value) replaced where the
+  /// URL repeats it.
+  func redactedURL(of request: InterceptedRequest) -> String {
+    var echoes = KnownValues.forLogs
+    echoes.formUnion(known)
+    var entry = redact(RequestSecrets.entry(of: request), echoes: &echoes)
+    if !echoes.isEmpty { replaceEchoes(in: &entry, echoes: &echoes) }
+    return entry.request.url
+  }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A value a request holds under a credential's name, repeated in its own URL (a path segment,
+/// the fragment, a query item whose name says nothing): every output that shows the URL shows
+/// it as a cassette would write it. The failing URL in the error's user info, the journal
+/// entry's description and the scope's end-of-test messages (an unused stub that expects it).
+@Suite struct RequestURLEchoTests {
+  static let token = "Zq7TnW2vKp9LxR4cYb8M"
+
+  /// Where the request holds the value under a credential's name.
+  enum Holder: String, CaseIterable, CustomTestStringConvertible {
+    case bearer, apiKeyHeader, cookie, formPassword, jsonSecret
+    var testDescription: String { rawValue }
+
+    func apply(to request: inout URLRequest) {
+      let token = RequestURLEchoTests.token
+      switch self {
+      case .bearer: request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+      case .apiKeyHeader: request.setValue(token, forHTTPHeaderField: "X-Api-Key")
+      case .cookie: request.setValue("session=\(token)", forHTTPHeaderField: "Cookie")
+      case .formPassword:
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("user=ada&password=\(token)".utf8)
+      case .jsonSecret:
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"client_secret": "\#(token)"}"#.utf8)
+      }
+    }
+  }
+
+  /// Where the URL repeats it.
+  static let urls = [
+    "https://api.test/users/\(token)", "https://api.test/a?ref=\(token)",
+    "https://api.test/a#\(token)", "https://api.test/a/\(token)/b?page=2",
+  ]
+
+  @Test(arguments: Holder.allCases, urls)
+  func theURLShowsNoCredentialItsRequestHolds(holder: Holder, url: String) async throws {
+    let registry = StubRegistry()
+    registry.stub(.get("https://api.test/other") && .header("X-Ref", Self.token), .text("never"))
+    registry.stub(
+      .url(matching: "^\(NSRegularExpression.escapedPattern(for: url))$"), .text("x"),
+      limit: .times(2))
+    var request = URLRequest(url: URL(string: url)!)
+    request.setValue("1", forHTTPHeaderField: "X-Miss")
+    holder.apply(to: &request)
+    registry.stub(.get("https://api.test/miss") && .header("X-Miss", "2"), .text("never"))
+    var outputs: [String] = []
+    let session = registry.makeSession()
+    _ = try? await session.data(for: request)
+    var unmatched = request
+    unmatched.url = URL(string: url.replacingOccurrences(of: "api.test", with: "miss.test"))
+    do {
+      _ = try await session.data(for: unmatched)
+      Issue.record("an unmatched request was answered")
+    } catch {
+      let failing = (error as NSError).userInfo[NSURLErrorFailingURLErrorKey] as? URL
+      outputs += [
+        String(reflecting: error), "\((error as NSError).userInfo)", "\(String(describing: failing))",
+      ]
+    }
+    outputs += registry.journal.map { String(describing: $0) }
+    outputs += registry.journal.map { "\($0.request)" }
+    outputs += registry.endScope(testName: "t", verifying: [.allStubsUsed], location: SourceLocation())
+      .map(\.message)
+    #expect(outputs.count > 6)
+    for output in outputs {
+      #expect(!output.contains(Self.token), "\(output)")
+      #expect(!output.contains("Zq7TnW2v"), "a part of it: \(output)")
+    }
+  }
+}
