@@ -65,13 +65,16 @@ import Testing
     } catch {
       let failing = (error as NSError).userInfo[NSURLErrorFailingURLErrorKey] as? URL
       outputs += [
-        String(reflecting: error), "\((error as NSError).userInfo)", "\(String(describing: failing))",
+        String(reflecting: error), "\((error as NSError).userInfo)",
+        "\(String(describing: failing))",
       ]
     }
     outputs += registry.journal.map { String(describing: $0) }
     outputs += registry.journal.map { "\($0.request)" }
-    outputs += registry.endScope(testName: "t", verifying: [.allStubsUsed], location: SourceLocation())
-      .map(\.message)
+    outputs += registry.endScope(
+      testName: "t", verifying: [.allStubsUsed], location: SourceLocation()
+    )
+    .map(\.message)
     #expect(outputs.count > 6)
     for output in outputs {
       #expect(!output.contains(Self.token), "\(output)")
