@@ -177,6 +177,19 @@ import Testing
     ("{\"tokenRS256\": \"\(secret)\", \"apiKeyHS256\": \"\(secret)\"}", "application/json"),
     // A URL in a JSON string with its `&` escaped as Go escapes it.
     ("{\"cb\": \"https://a.test/cb?a=1\\u0026token=\(secret)\"}", "application/json"),
+    // A name, then blanks and at most one comma, then a string (the fourth attack).
+    ("os.Setenv( \"API_TOKEN\" , \"\(secret)\" )\n", "text/plain"),
+    ("props.setProperty(\"password\",\n    \"\(secret)\");\n", "text/x-java"),
+    ("props.setProperty(\n  \"password\",\n  \"\(secret)\"\n);\n", "text/x-java"),
+    ("define( 'AUTH_KEY', '\(secret)' );\n", "text/x-php"),
+    ("set(API_TOKEN \"\(secret)\")\n", "text/plain"),
+    ("{:password \"\(secret)\"}\n", "application/edn"),
+    ("{password, \"\(secret)\"}.\n", "text/plain"),
+    ("ALTER USER ada WITH PASSWORD '\(secret)';\n", "application/sql"),
+    ("curl_setopt($ch, CURLOPT_USERPWD, \"ada:\(secret)\");\n", "text/x-php"),
+    // PowerShell's drive-qualified variable is one name.
+    ("$env:API_TOKEN = \"\(secret)\"\n", "text/plain"),
+    ("$Env:API_TOKEN=\"\(secret)\"\n", "text/plain"),
   ])
   func theValueIsHiddenInEveryOutput(text: String, mimeType: String) throws {
     try SpelledSecretChecks.expectHidden(text, mimeType: mimeType, secrets: [Self.secret])
@@ -190,6 +203,10 @@ import Testing
     "| name | value |\n|---|---|\n| region | eu-west-1 |\n", "<p>a &amp; b &lt; c</p>",
     "event: message\ndata: {\"n\": 1}\n\nevent: done\ndata: ok\n\n",
     "variable \"region\" {\n  default = \"eu-west-1\"\n}\n",
+    // A list of names is no name and its value; a word ending a line names nothing below it.
+    "required: [\"password\", \"email\"]\n", "fields = ('token', 'expires_in')\n",
+    "Forgot your password?\n\"Reset it\" below.\n", "Reset your password\n'now'\n",
+    "$env:PATH = \"/usr/bin\"\n",
   ])
   func everydayTextIsKept(text: String) {
     #expect(TextRuleShapesTests.redacted(text) == text)

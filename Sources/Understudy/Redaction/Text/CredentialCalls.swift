@@ -13,11 +13,8 @@ extension TextAssignments {
     opens += ByteSearch.ranges(of: Array("('".utf8), in: raw).map(\.lowerBound)
     var found: [Found] = []
     for open in opens.sorted() {
-      // The string the parenthesis opens: a name a second string follows, or a builder's one
-      // argument.
-      guard let first = quoted(from: open + 1, in: bytes), !first.isEmpty else { continue }
-      if first.count <= maximumNameLength, let value = secondArgument(after: first, in: bytes) {
-        found.append((first, value, true, UInt8(ascii: "("), false))
+      // A setter's two strings (`os.Setenv("API_TOKEN", "…")`) are ``namedStrings(in:)``'s.
+      guard let first = quotedString(openingAt: open + 1, in: bytes), !first.isEmpty else {
         continue
       }
       var start = open
@@ -31,34 +28,6 @@ extension TextAssignments {
       found.append((start..<open, first, true, UInt8(ascii: "("), false))
     }
     return found
-  }
-
-  /// The string after `first` and a `,` in a call whose first argument is a name in quotes:
-  /// a setter that takes the name it sets, with or without a receiver
-  /// (`os.Setenv("API_TOKEN", "…")`, `props.setProperty("password", "…")`,
-  /// `headers.set('Authorization', '…')`). The first string is the name, this one its value.
-  private static func secondArgument(after first: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
-    -> Range<Int>?
-  {
-    var index = first.upperBound + 1
-    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
-    index += 1
-    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-    guard let value = quoted(from: index, in: bytes), !value.isEmpty else { return nil }
-    return value
-  }
-
-  /// The contents of the string whose opening quote (`"` or `'`) is at `start`, on its line.
-  private static func quoted(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-    guard start < bytes.count, bytes[start] == 0x22 || bytes[start] == 0x27 else { return nil }
-    let quote = bytes[start]
-    var end = start + 1
-    while end < bytes.count, bytes[end] != quote, bytes[end] != 0x0A {
-      end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-    }
-    guard end < bytes.count, bytes[end] == quote else { return nil }
-    return (start + 1)..<end
   }
 
   /// A letter, digit or `_`: a method's name in the languages that chain builders.

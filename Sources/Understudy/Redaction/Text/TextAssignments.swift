@@ -56,13 +56,14 @@ enum TextAssignments {
     name: Range<Int>, value: Range<Int>, isQuoted: Bool, separator: UInt8, isBlock: Bool
   )
 
-  /// `found` with the builder calls in `bytes` (``calls(in:)``), in order. A call may be
+  /// `found` with the builder calls in `bytes` (``calls(in:)``) and the strings a name stands
+  /// before (``namedStrings(in:)``), in order. A call may be
   /// inside an assignment's bare value (`c = Client.builder().password("…")`): whether that
   /// one covers it is for its reader to say, who knows whether its name is a credential's.
   private static func withCalls(_ found: [Found], in bytes: UnsafeBufferPointer<UInt8>)
     -> [Found]
   {
-    let calls = self.calls(in: bytes)
+    let calls = self.calls(in: bytes) + namedStrings(in: bytes)
     guard !calls.isEmpty else { return found }
     return (found + calls).sorted { $0.value.lowerBound < $1.value.lowerBound }
   }
@@ -122,6 +123,14 @@ enum TextAssignments {
             endingBefore: operatorStart, in: bytes, from: consumed, doubleQuoted: isArrow)
           ?? bracketedQuotedName(endingBefore: operatorStart, in: bytes, from: consumed)
       else { continue }
+      // PowerShell's `$env:API_TOKEN` (and `$global:`, `$script:`) is one variable's name: it
+      // is assigned at its `=`.
+      if separator == UInt8(ascii: ":"), name.lowerBound > 0,
+        bytes[name.lowerBound - 1] == UInt8(ascii: "$"), at + 1 < count,
+        isLetterOrUnderscore(bytes[at + 1])
+      {
+        continue
+      }
       var start = at + (isArrow ? 2 : 1)
       while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
       if separator == UInt8(ascii: ":"), !isArrow,
@@ -460,7 +469,7 @@ enum TextAssignments {
   }
 
   /// A letter, digit, `_`, `.` or `-`.
-  private static func isNameByte(_ byte: UInt8) -> Bool {
+  static func isNameByte(_ byte: UInt8) -> Bool {
     isLetterOrUnderscore(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
       || byte == UInt8(ascii: "-")
   }
@@ -477,7 +486,7 @@ enum TextAssignments {
   /// of something longer. A quote may come before it: a JSON string or a script's string can
   /// hold `password: …` (a JSON member's own name ends in a quote before its `:`, so it is
   /// never read as one).
-  private static func mayPrecedeName(_ byte: UInt8) -> Bool {
+  static func mayPrecedeName(_ byte: UInt8) -> Bool {
     !(isNameByte(byte) && byte != UInt8(ascii: "-")) && byte < 0x80
   }
 
