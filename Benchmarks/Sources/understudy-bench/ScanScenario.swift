@@ -27,7 +27,7 @@ enum ScanScenario {
         var bestCPU = Double.infinity
         var bestMultiple = 0.0
         var findings: [CredentialFinding] = []
-        for _ in 0..<(context.isCI ? 1 : 3) {
+        for _ in 0..<SpeedGauge.runs {
           let gaugeSpeed = try gauge.megabytesPerSecond()
           let cpuStart = ThreadCPU.seconds
           let elapsed = clock.measure { findings = scanner.scan(har) }
