@@ -48,9 +48,11 @@ def table(source):
         name: word_list(source, name)
         for name in [
             "heads", "runTogetherEndings", "ordinaryWords", "spellingWords", "ordinaryKeys",
-            "keyPrefixes", "codeQualifiers", "frameworkNames",
+            "keyPrefixes", "codeQualifiers", "frameworkNames", "pluralHeads", "countingWords",
         ]
     }
+    # `pluralHeads` is a dictionary literal, plural then singular.
+    plurals = lists["pluralHeads"][0::2]
     rows = [
         ("The name's last word is one of", code(lists["heads"]),
          "`X-Client-Pwd`, `db_pass`, `password_reset_token`, `connect.sid`, `X-Hub-Signature-256`"),
@@ -60,6 +62,11 @@ def table(source):
          "`auth_code`, `mfaCode`, `device_code` (not `error_code`, `zip_code`)"),
         ("The last words are `session` and `id`", "`session_id`, `sessionId`, `SESSION-ID`",
          "`ASP.NET_SessionId`"),
+        ("The last word is a plural, " + code(plurals, sort=False) + ", after another word, "
+         "and reads as its singular would; unless the word before it is one of",
+         code(lists["countingWords"]),
+         "`apiKeys`, `refresh_tokens`, `sessionCookies`, `otp_codes` (not `max_tokens`, a JWKS's "
+         "`keys`, `sortKeys`)"),
         ("The name is only `key` or `code`", "as a query or form parameter only",
          "`?key=…`, `?code=…` (not `{\"key\": …}`, not a `Key` header)"),
         ("One word run together ends in", code(lists["runTogetherEndings"], sort=False),

@@ -46,6 +46,8 @@ import Testing
     // Shared access signatures and other languages' passwords (the second attack, issue 40).
     "SAS", "sas", "passwort", "Kennwort", "mot_de_passe", "motDePasse", "contrasena",
     "contraseña", "senha", "wachtwoord", "hasło", "пароль", "パスワード", "user_密码",
+    // A plural after a word that qualifies it lists credentials (the fourth attack).
+    "apiKeys", "refresh_tokens", "sessionCookies", "otp_codes", "ACCESS_TOKENS", "signingKeys",
   ]
 
   @Test(arguments: credentialNames)
@@ -68,6 +70,8 @@ import Testing
     "signal", "design", "Accept", "Content-Type", "X-Request-Id", "User-Agent", "expires_in",
     "passed", "password_policy", "turkey", "hockey", "unicode", "postcode", "otpEnabled",
     "sha256", "X-Trace-V2", "codec_h264", "charset_utf8", "checksum_md5", "Ed25519",
+    "prompt_tokens", "completion_tokens", "cached_tokens", "primaryKeys", "sortKeys",
+    "error_codes", "cookies", "codes", "status_codes", "remainingTokens",
   ]
 
   @Test(arguments: everydayNames)

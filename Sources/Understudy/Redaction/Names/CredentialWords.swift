@@ -16,7 +16,8 @@
 enum CredentialWords {
   /// Last words that make a name a credential's wherever it is found. Not `cookies`, which is
   /// HAR's own member for the cookie list (its values are redacted as cookies), nor `tokens`
-  /// and `keys`, which count or list (`max_tokens`, a JWKS's `keys`).
+  /// and `keys`, which count or list (`max_tokens`, a JWKS's `keys`): a plural is judged by the
+  /// word before it (``pluralHeads``).
   static let heads: Set<String> = [
     "password", "passwords", "passwd", "passphrase", "passcode", "pwd", "pw", "pass",
     "secret", "secrets", "token", "credential", "credentials", "creds", "cred", "auth",
@@ -86,6 +87,19 @@ enum CredentialWords {
     "auth", "authorization", "oauth", "otp", "mfa", "totp", "hotp", "verification", "verify",
     "security", "reset", "recovery", "backup", "sms", "login", "device", "user", "activation",
     "access", "confirmation", "magic", "signin", "signup", "twofactor", "factor", "pass", "pin",
+  ]
+
+  /// Plurals of the last words judged by the word before them, and their singulars.
+  static let pluralHeads: [String: String] = [
+    "keys": "key", "tokens": "token", "cookies": "cookie", "codes": "code",
+  ]
+
+  /// Words before a plural that make it a count, not a list of credentials: a language model's
+  /// usage (`max_tokens`, `prompt_tokens`, `cached_tokens`), a quota (`remaining_tokens`).
+  static let countingWords: Set<String> = [
+    "max", "min", "total", "prompt", "completion", "input", "output", "cached", "cache",
+    "reasoning", "num", "number", "count", "remaining", "used", "limit", "generated", "audio",
+    "image", "text", "accepted", "rejected", "available", "estimated", "billed",
   ]
 
   /// Names of a framework's or a vendor's credential whose last word is no credential word,
@@ -185,6 +199,13 @@ enum CredentialWords {
     }
     guard let head = kept.last else { return false }
     let before = kept.count > 1 ? kept[kept.index(before: kept.endIndex - 1)] : nil
+    // A plural with a word before it lists what its singular names (`apiKeys`,
+    // `refresh_tokens`, `sessionCookies`, `otp_codes`), unless that word counts (`max_tokens`);
+    // alone it counts or lists names (a JWKS's `keys`, HAR's own `cookies`).
+    if let singular = pluralHeads[head], let before {
+      guard !countingWords.contains(before) else { return false }
+      return judge(Array(kept.dropLast()) + [singular], at: place)
+    }
     switch head {
     case "key":
       return before.map { !ordinaryKeys.contains($0) } ?? (place == .parameter)
