@@ -48,6 +48,8 @@ import Testing
     "contraseña", "senha", "wachtwoord", "hasło", "пароль", "パスワード", "user_密码",
     // A plural after a word that qualifies it lists credentials (the fourth attack).
     "apiKeys", "refresh_tokens", "sessionCookies", "otp_codes", "ACCESS_TOKENS", "signingKeys",
+    // Full-width letters, and a compound in a script that writes no spaces.
+    "ｐａｓｓｗｏｒｄ", "ＡＰＩ＿ＫＥＹ", "用户密码", "ユーザーパスワード", "사용자비밀번호",
   ]
 
   @Test(arguments: credentialNames)

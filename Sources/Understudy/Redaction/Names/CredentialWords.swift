@@ -37,6 +37,8 @@ enum CredentialWords {
     "token", "secret", "password", "passwd", "passphrase", "pwd", "pass", "session",
     "sessionid", "sessid", "sid", "auth", "cookie", "signature", "credential", "credentials",
     "apikey", "jwt", "csrf", "xsrf",
+    // Scripts that write no space between words: `用户密码` is a user's password.
+    "密码", "密碼", "パスワード", "비밀번호",
   ]
 
   /// Dictionary words that end like a credential's name but are not one: read as words, not
@@ -241,7 +243,13 @@ enum CredentialWords {
   /// `XMLHttpRequest` is `xml`, `http`, `request`; `oauth2_token` is `oauth`, `token`.
   static func words(of name: String) -> [String] {
     // Names are nearly always ASCII; a name that is not is read by its characters.
-    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return Self.words(ofCharacters: name) }
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+      // Compatibility forms are the letters they stand for: full-width `ｐａｓｓｗｏｒｄ` is
+      // `password`, and is then read as ASCII.
+      let folded = name.precomposedStringWithCompatibilityMapping
+      return folded.utf8.allSatisfy({ $0 < 0x80 })
+        ? words(of: folded) : Self.words(ofCharacters: folded)
+    }
     var words: [String] = []
     var current: [UInt8] = []
     let bytes = Array(name.utf8)
