@@ -26,7 +26,12 @@ enum InspectCommand: Command {
   static func run(_ arguments: CommandLineArguments) throws(CLIError) -> ExitCode {
     let path = try file(arguments)
     let har = try CassetteFile.load(path)
-    let rows = har.log.entries.enumerated().map { Row(index: $0.offset, entry: $0.element) }
+    // A file inspected may be an export no one redacted: a value its rules would remove from
+    // one entry is masked where another entry's URL repeats it.
+    let secrets = har.removedValuesForLogs()
+    let rows = har.log.entries.enumerated().map {
+      Row(index: $0.offset, entry: $0.element, hiding: secrets)
+    }
     let totals = Totals(rows)
     if arguments.flag("--json") {
       Console.print(json(Report(file: path, entries: rows, totals: totals)))
@@ -52,11 +57,12 @@ enum InspectCommand: Command {
     /// The exchange's total time in milliseconds, or `nil` when unknown.
     var time: Double?
 
-    init(index: Int, entry: HAR.Entry) {
+    init(index: Int, entry: HAR.Entry, hiding secrets: Set<String>) {
       self.index = index
       method = LogRedaction.shown(method: entry.request.method)
       // Masked before the table shortens it, so a cut cannot hide a credential's name.
       url = LogRedaction.mask(url: entry.request.url)
+      if !secrets.isEmpty { url = LogRedaction.mask(url, hiding: secrets) }
       status = entry.response.status
       mimeType = entry.response.content.mimeType
       // What is in the file, not `content.size`: exporters declare sizes for bodies they drop.

@@ -19,6 +19,32 @@ import Understudy
         """)
   }
 
+  /// An export no one redacted: a token one answer hands out, or a request sends under a
+  /// credential's name, is masked where an entry's URL repeats it, in the table and the JSON.
+  @Test func aValueTheRulesRemoveIsMaskedWhereAnEntrysURLRepeatsIt() async throws {
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(entries: [
+        .exchange(
+          method: "POST", url: "https://api.test/login",
+          body: #"{"access_token": "\#(FakeSecret.accessToken)"}"#),
+        .exchange(url: "https://api.test/sessions/\(FakeSecret.accessToken)"),
+        .exchange(
+          url: "https://api.test/u/\(FakeSecret.bearerToken)?ref=\(FakeSecret.bearerToken)",
+          requestHeaders: [
+            HAR.Header(name: "Authorization", value: "Bearer \(FakeSecret.bearerToken)")
+          ]),
+      ]).saved(as: "export.har", in: directory)
+      for arguments in [["inspect", path], ["inspect", path, "--json"]] {
+        let result = try await understudy(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("api.test/sessions/"), "\(result.stdout)")
+        for secret in [FakeSecret.accessToken, FakeSecret.bearerToken] {
+          #expect(!result.stdout.contains(secret.prefix(12)), "\(result.stdout)")
+        }
+      }
+    }
+  }
+
   @Test func jsonHasEveryEntryAndTheTotals() async throws {
     let result = try await understudy("inspect", Fixtures.path("mitmproxy-export.har"), "--json")
     #expect(result.status == 0)

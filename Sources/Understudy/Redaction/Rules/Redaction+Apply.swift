@@ -517,7 +517,8 @@ struct CompiledRedaction: Sendable {
       text = Self.splice(text, eventStreamReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, labelledBlockReplacements(in: text, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.
-      text = Self.splice(text, assignmentReplacements(in: text, echoes: &echoes))
+      text = Self.splice(
+        text, assignmentReplacements(in: text, readingNamedStrings: !isJSON, echoes: &echoes))
       text = Self.splice(text, commandLineReplacements(in: text, echoes: &echoes))
       text = Self.splice(
         text, whitespacePairReplacements(in: text, mimeType: mimeType, echoes: &echoes))

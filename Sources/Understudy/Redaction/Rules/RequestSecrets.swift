@@ -37,3 +37,33 @@ enum RequestSecrets {
     return HAR.Entry(request: request, response: response, startedDateTime: date, duration: .zero)
   }
 }
+
+extension HAR {
+  /// Every value the default rules remove from the archive's entries, each text body's first
+  /// ``RequestSecrets/bodyLimit`` bytes read: a tool that prints an archive it did not redact
+  /// (`understudy inspect`, a miss report listing an export's entries) masks each wherever it
+  /// stands, as a token one answer handed out and a later request's path repeats.
+  package func removedValuesForLogs() -> Set<String> {
+    var values = Set<String>()
+    for var entry in log.entries {
+      entry.request.postData = entry.request.postData.flatMap { post in
+        guard post.encoding == nil else { return nil }
+        var cut = post
+        cut.text = Self.cut(post.text)
+        return cut
+      }
+      if entry.response.content.encoding == nil, let text = entry.response.content.text {
+        entry.response.content.text = Self.cut(text)
+      } else {
+        entry.response.content.text = nil
+      }
+      values.formUnion(CompiledRedaction.forReports.removedValues(from: entry))
+    }
+    return values.filter { $0.count >= Redaction.minimumEchoLength }
+  }
+
+  private static func cut(_ text: String) -> String {
+    text.utf8.count <= RequestSecrets.bodyLimit
+      ? text : String(decoding: text.utf8.prefix(RequestSecrets.bodyLimit), as: UTF8.self)
+  }
+}

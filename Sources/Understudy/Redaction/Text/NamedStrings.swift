@@ -96,7 +96,7 @@ extension TextAssignments {
       isLetterOrUnderscore(bytes[start])
     else { return nil }
     var before = start - 1
-    while before > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
+    while before > 0, isBlank(bytes[before - 1]) { before -= 1 }
     // A call's parenthesis follows the function's name; a tuple's (`('token', 'expires_in')`)
     // does not.
     guard before > 1, bytes[before - 1] == UInt8(ascii: "("),
