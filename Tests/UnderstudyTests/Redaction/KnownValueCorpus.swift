@@ -50,6 +50,16 @@ struct KnownValueCorpus {
 
   /// Every spelling of `value` an encoder writes, by name.
   static func spellings(of value: String) -> [(name: String, text: String)] {
+    // A value outside ASCII may come back composed (`ü`) or decomposed (`u` and a combining
+    // diaeresis): every spelling of each form.
+    // Compared as bytes: `String`'s `==` treats the two forms as one.
+    let decomposed = value.decomposedStringWithCanonicalMapping
+    guard !decomposed.utf8.elementsEqual(value.utf8) else { return spellings(ofForm: value) }
+    return spellings(ofForm: value)
+      + spellings(ofForm: decomposed).map { ("\($0.name), decomposed", $0.text) }
+  }
+
+  private static func spellings(ofForm value: String) -> [(name: String, text: String)] {
     let bytes = Array(value.utf8)
     func percent(_ keep: (UInt8) -> Bool, upper: Bool = true, plus: Bool = false) -> String {
       bytes.map { byte in

@@ -5,7 +5,7 @@ import Foundation
 /// the reserved characters or every byte); escaped inside a JSON string (`\/`, `\uXXXX` as Go,
 /// .NET and PHP write them); base64, standard and URL-safe, padded or not, and the characters
 /// that spell only the value at each of the three places it can start inside a longer base64
-/// run; and hex, lower and upper case.
+/// run; and hex, lower and upper case. Each of those for the value composed and decomposed.
 ///
 /// Each spelling is worked out once, when a value becomes known, so the search over a body is
 /// one `memmem` a spelling (``ByteSearch``) and never a loop over the body's bytes in Swift.
@@ -22,6 +22,25 @@ enum ValueSpellings {
   /// Every spelling of `value`, the value itself first, each once. `inURL` marks the value as
   /// URL text, whose placeholder is percent-encoded wherever it is found.
   static func of(_ value: String, inURL: Bool = false) -> [Spelling] {
+    var spellings = spelled(value, inURL: inURL)
+    // Text outside ASCII has two canonical forms, composed (`ü`) and decomposed (`u` and a
+    // combining diaeresis), and a system may hand back either: each form is spelled every way.
+    guard !value.utf8.allSatisfy({ $0 < 0x80 }) else { return spellings }
+    // Compared as bytes: `String`'s `==` and hashing treat the two forms as one.
+    var seen = Set(spellings.map { Array($0.text.utf8) })
+    for form in [
+      value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping,
+    ] where !form.utf8.elementsEqual(value.utf8) {
+      for spelling in spelled(form, inURL: inURL)
+      where seen.insert(Array(spelling.text.utf8)).inserted {
+        spellings.append(spelling)
+      }
+    }
+    return spellings
+  }
+
+  /// ``of(_:inURL:)`` for one normalization form of a value.
+  private static func spelled(_ value: String, inURL: Bool) -> [Spelling] {
     var spellings: [Spelling] = []
     var seen: Set<String> = []
     func add(_ text: String, encoded: Bool, base64: Bool = false) {
