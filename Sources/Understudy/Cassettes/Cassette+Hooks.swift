@@ -28,7 +28,8 @@ extension Cassette {
     // The hook sees placeholders with their digests, as they will be written: once redacted,
     // the values the digests come from are gone.
     let key = digestKey
-    let redacted = redaction.redact(HAR(entries: entries)).log.entries.enumerated().map {
+    let (redactedArchive, rules, removed) = redaction.redactedWithEchoes(HAR(entries: entries))
+    let redacted = redactedArchive.log.entries.enumerated().map {
       index, entry in
       guard let key else { return entry }
       var marked = entry
@@ -62,7 +63,16 @@ extension Cassette {
       do {
         for entry in redacted { kept.append(try hook.transform(entry)) }
         run.end()
-        deliver(.success(kept))
+        // A hook can write back a value redaction took out (a token the test holds, copied into
+        // a header, a header's name or a URL): each is replaced wherever it stands again.
+        deliver(
+          .success(
+            kept.map { entry in
+              guard var entry, !removed.isEmpty else { return entry }
+              var echoes = removed
+              rules.replaceEchoes(in: &entry, echoes: &echoes)
+              return entry
+            }))
       } catch {
         run.end()
         let entry = redacted[kept.count].request

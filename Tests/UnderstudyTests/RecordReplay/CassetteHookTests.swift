@@ -70,6 +70,34 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
+  /// A hook that copies a value redaction took out (a token the test holds) into another
+  /// place: a header's value, a header's name, a URL in a `Link` header. Each copy is replaced,
+  /// as an echo of the value in the entry would be.
+  @Test func aValueAHookCopiesFromTheTestIsReplacedWhereverItPutsIt() async throws {
+    let server = try await LoopbackServer.shared()
+    let token = "tok" + String(repeating: "Zq7TnW2v", count: 3)
+    let options = CassetteOptions().beforeRecord { entry in
+      var edited = entry
+      edited.response.headers += [
+        HAR.Header(name: "X-Debug", value: token), HAR.Header(name: token, value: "1"),
+        HAR.Header(name: "Link", value: "<https://api.test/next/\(token)>; rel=next"),
+      ]
+      return edited
+    }
+    let file = RecordReplayTests.temporaryCassette()
+    let registry = StubRegistry()
+    let cassette = Cassette(at: file, mode: .missing, options: options)
+    registry.use(cassette)
+    var request = URLRequest(url: server.url("/echo/private"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    _ = try await registry.makeSession().data(for: request)
+    #expect(cassette.finish().isEmpty)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(!text.contains(token))
+    #expect(!text.contains("Zq7TnW2v"))
+    #expect(text.contains("X-Debug"))
+  }
+
   @Test func aThrowingBeforeRecordHookIsReportedAtItsLineAndNothingIsWritten() async throws {
     struct Refused: Error {}
     let server = try await LoopbackServer.shared()

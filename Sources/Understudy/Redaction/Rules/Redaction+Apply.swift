@@ -1,7 +1,14 @@
 extension Redaction {
   /// The archive with every value the rules select replaced by its placeholder, and each such
   /// value also replaced wherever it appears again in its entry or a later one.
-  public func redact(_ har: HAR) -> HAR {
+  public func redact(_ har: HAR) -> HAR { redactedWithEchoes(har).har }
+
+  /// ``redact(_:)-(HAR)``, with the compiled rules and every value they replaced (the known
+  /// ones too), spelled for a search: what a `beforeRecord` hook returns is searched for them,
+  /// as a hook can write back a value it took from the test.
+  func redactedWithEchoes(_ har: HAR) -> (
+    har: HAR, rules: CompiledRedaction, echoes: RedactionEchoes
+  ) {
     var result = har
     let rules = CompiledRedaction(self)
     var echoes = rules.known
@@ -42,7 +49,7 @@ extension Redaction {
     for index in result.log.entries.indices {
       writingReplacement(in: &result.log.entries[index])
     }
-    return result
+    return (result, rules, echoes)
   }
 
   /// The values the rules remove from `entry`, for an output that shows the entry its own way
