@@ -72,6 +72,8 @@ import Testing
     let patterns: [RequestPattern] = [
       .url(matching: #"^http:\/\/deploy:"# + password + #"@127\.0\.0\.1:8080\/api"#),
       .url(matching: #"^https:\/\/"# + user + #"@github\.com\/org\/repo\.git"#),
+      // An escaped `@` in the password: the text after it is the password still.
+      .url(matching: #"^http:\/\/deploy:pa%40"# + password + #"@127\.0\.0\.1:8080\/api"#),
     ]
     for pattern in patterns {
       for text in await Self.printed(pattern) {

@@ -902,9 +902,12 @@ private struct Masking {
   /// (what the request had, inside them, is still read here).
   static let headerInLineName = SharedRegex(
     literal: "(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):[ \\t]*+(?!expected )")
-  /// `'` is one of a URL's sub-delimiters, so it may stand in a password.
+  /// `'` is one of a URL's sub-delimiters, so it may stand in a password. User information
+  /// runs to the authority's last `@`: a password's `%40`, read with its escapes undone (as
+  /// what a stub expects is read too), is an `@` of its own, and the text after it is still
+  /// the password.
   static let userinfo = SharedRegex(
-    literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#@\"<>\\\\]+)@")
+    literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#\"<>\\\\]+)@")
   /// `"name": "value"`, in JSON and in Swift's description of a dictionary.
   static let jsonMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")
