@@ -82,6 +82,21 @@ import Testing
     }
   }
 
+  /// A multipart part quoted without its boundary line: its header block (in any case, the
+  /// name quoted or not), a blank line, then its content.
+  @Test(arguments: [
+    "CONTENT-DISPOSITION: form-data; name=\"password\"\r\n\r\n",
+    "Content-Disposition: form-data; name=api_key\r\n\r\n",
+    "content-disposition: form-data; name=\"token\"\r\nContent-Type: text/plain\r\n\r\n",
+    "Content-Disposition: form-data; name=\"password\"\n\n",
+  ])
+  func aPartQuotedWithoutItsBoundaryIsMasked(header: String) async {
+    let secret = "Iw0YwaO3y0hw5gTsuCqi7OvK"
+    for text in await Self.printed(.body(containing: header + secret)) {
+      #expect(!text.contains(secret.prefix(10)), "\(text)")
+    }
+  }
+
   @Test func aSendGridKeyWrittenAsARegularExpressionIsMasked() async {
     let first = "Ab3dEf6hIj9kLm2nOp5qRs"
     let second = "Tu8vWx1yZa4bCd7eFg0hIj3kLm6nOp9qRs2tUv5wXy8"

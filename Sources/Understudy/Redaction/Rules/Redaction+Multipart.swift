@@ -7,10 +7,11 @@ extension CompiledRedaction {
     // A body is multipart by its type or, without one, by a boundary line (its first, or one
     // after a preamble, before a Content-Disposition): anything else is not copied to be
     // looked at.
-    guard !queryNames.isEmpty,
+    guard !queryNames.isEmpty else { return text }
+    guard
       mimeType.lowercased().contains("multipart/") || text.utf8.starts(with: "--".utf8)
         || text.contains(bytes: "\n--") && text.contains(bytesIgnoringCase: "content-disposition")
-    else { return text }
+    else { return redactQuotedPart(text, echoes: &echoes) }
     let bytes = Data(text.utf8)
     guard let body = MultipartBody(bytes, contentType: mimeType) else { return text }
     var result = Data()
@@ -42,5 +43,25 @@ extension CompiledRedaction {
     guard position > 0 else { return text }
     result += bytes[position...]
     return String(decoding: result, as: UTF8.self)
+  }
+
+  /// The boundary a part quoted without its own is framed with.
+  private static let quotedPartBoundary = "understudy-quoted-part"
+
+  /// A part quoted without its boundary line (what a stub's `body(containing:)` expects): its
+  /// header block, starting with `Content-Disposition:` or `Content-Type:` in any case, a blank
+  /// line, then its content. Framed with a boundary of its own, it reads as the one part it is.
+  private func redactQuotedPart(_ text: String, echoes: inout RedactionEchoes) -> String {
+    let start = String(decoding: text.utf8.prefix(20), as: UTF8.self).lowercased()
+    guard start.hasPrefix("content-disposition:") || start.hasPrefix("content-type:"),
+      text.contains(bytesIgnoringCase: "content-disposition")
+    else { return text }
+    let open = "--\(Self.quotedPartBoundary)\r\n"
+    let close = "\r\n--\(Self.quotedPartBoundary)--\r\n"
+    let redacted = redactMultipart(
+      open + text + close,
+      mimeType: "multipart/form-data; boundary=\(Self.quotedPartBoundary)", echoes: &echoes)
+    guard redacted.hasPrefix(open), redacted.hasSuffix(close) else { return text }
+    return String(redacted.dropFirst(open.count).dropLast(close.count))
   }
 }
