@@ -64,7 +64,9 @@ enum InspectCommand: Command {
       url = LogRedaction.mask(url: entry.request.url)
       if !secrets.isEmpty { url = LogRedaction.mask(url, hiding: secrets) }
       status = entry.response.status
-      mimeType = entry.response.content.mimeType
+      // A media type's parameters are text a server chose (`; profile=…`): masked as a URL is.
+      mimeType = LogRedaction.mask(entry.response.content.mimeType)
+      if !secrets.isEmpty { mimeType = LogRedaction.mask(mimeType, hiding: secrets) }
       // What is in the file, not `content.size`: exporters declare sizes for bodies they drop.
       size = entry.response.content.body?.count ?? 0
       omittedSize = entry.response.content.omittedSize

@@ -72,6 +72,10 @@ public final class Cassette: Sendable {
     /// What redaction removed from the live traffic a drift check saw, masked in every drift
     /// line: a redirect's next hop can carry a key the first request sent.
     var driftSecrets: Set<String> = []
+    /// What the default rules would remove from the loaded file, read at the first miss: an
+    /// export no one redacted can hold a token one answer handed out and a later entry's URL
+    /// repeats, and a miss report lists entries.
+    var missSecrets: Set<String>?
     var problem: CassetteError?
     var existed = false
     /// The key of the digests in request placeholders (``RedactionDigests``): the file's own, a
@@ -462,7 +466,12 @@ public final class Cassette: Sendable {
     lines += near.prefix(3)
     lines.append(
       "To record it: \(command(recording: .newEpisodes))")
-    return lines.joined(separator: "\n")
+    // Read outside the lock: the rules run over every entry of the file once.
+    let (known, original) = state.withLock { ($0.missSecrets, $0.original) }
+    let secrets = known ?? original?.removedValuesForLogs() ?? []
+    if known == nil { state.withLock { $0.missSecrets = secrets } }
+    let message = lines.joined(separator: "\n")
+    return secrets.isEmpty ? message : LogRedaction.mask(message, hiding: secrets)
   }
 
   /// How old the loaded entries are, as reports say it.

@@ -81,4 +81,31 @@ import Testing
       #expect(!output.contains("Zq7TnW2v"), "a part of it: \(output)")
     }
   }
+
+  /// A miss report lists a cassette's closest entries; loaded from an export no one redacted,
+  /// an entry's URL can repeat a token an earlier answer handed out: it is masked there.
+  @Test func aMissReportMasksATokenAnExportsEarlierAnswerHandedOut() async throws {
+    let file = RecordReplayTests.temporaryCassette()
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try HAR(entries: [
+      .sample(
+        method: "POST", url: "https://api.test/login",
+        content: HAR.Content(
+          body: Data(#"{"access_token": "\#(Self.token)"}"#.utf8), mimeType: "application/json")),
+      .sample(url: "https://api.test/sessions/\(Self.token)"),
+    ]).write(to: file)
+    let registry = StubRegistry()
+    registry.use(Cassette(at: file))
+    do {
+      _ = try await registry.makeSession().data(from: URL(string: "https://api.test/sessions/x")!)
+      Issue.record("a request the cassette does not hold was answered")
+    } catch {
+      let shown = [String(reflecting: error), error.localizedDescription]
+      #expect(shown[1].contains("Closest recorded requests"), "\(shown[1])")
+      for text in shown {
+        #expect(!text.contains(Self.token) && !text.contains("Zq7TnW2v"), "\(text)")
+      }
+    }
+  }
 }
