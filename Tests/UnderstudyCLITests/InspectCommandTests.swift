@@ -20,7 +20,8 @@ import Understudy
   }
 
   /// An export no one redacted: a token one answer hands out, or a request sends under a
-  /// credential's name, is masked where an entry's URL repeats it, in the table and the JSON.
+  /// credential's name, is masked where an entry's URL or media type repeats it, in the table
+  /// and the JSON.
   @Test func aValueTheRulesRemoveIsMaskedWhereAnEntrysURLRepeatsIt() async throws {
     try await withTemporaryDirectory { directory in
       let path = try HAR(entries: [
@@ -32,7 +33,7 @@ import Understudy
           url: "https://api.test/u/\(FakeSecret.bearerToken)?ref=\(FakeSecret.bearerToken)",
           requestHeaders: [
             HAR.Header(name: "Authorization", value: "Bearer \(FakeSecret.bearerToken)")
-          ]),
+          ], mimeType: "application/json; profile=\(FakeSecret.bearerToken)"),
       ]).saved(as: "export.har", in: directory)
       for arguments in [["inspect", path], ["inspect", path, "--json"]] {
         let result = try await understudy(arguments)
