@@ -9,13 +9,18 @@ import Testing
   /// Records `paths` from `server` into a fresh cassette with `options` and returns the cassette
   /// (finished) with its failures.
   static func record(
-    _ paths: [String], from server: LoopbackServer, options: CassetteOptions
+    _ paths: [String], from server: LoopbackServer, authorization: String? = nil,
+    options: CassetteOptions
   ) async throws -> (file: URL, failures: [ScopeFailure]) {
     let file = RecordReplayTests.temporaryCassette()
     let registry = StubRegistry()
     let cassette = Cassette(at: file, mode: .missing, options: options)
     registry.use(cassette)
-    for path in paths { _ = try await registry.makeSession().data(from: server.url(path)) }
+    for path in paths {
+      var request = URLRequest(url: server.url(path))
+      request.setValue(authorization, forHTTPHeaderField: "Authorization")
+      _ = try await registry.makeSession().data(for: request)
+    }
     return (file, cassette.finish())
   }
 
@@ -44,14 +49,9 @@ import Testing
       }
       return entry
     }
-    let file = RecordReplayTests.temporaryCassette()
-    let registry = StubRegistry()
-    let cassette = Cassette(at: file, mode: .missing, options: options)
-    registry.use(cassette)
-    var request = URLRequest(url: server.url("/echo/private"))
-    request.setValue(FakeSecret.bearer, forHTTPHeaderField: "Authorization")
-    _ = try await registry.makeSession().data(for: request)
-    #expect(cassette.finish().isEmpty)
+    let (_, failures) = try await Self.record(
+      ["/echo/private"], from: server, authorization: FakeSecret.bearer, options: options)
+    #expect(failures.isEmpty)
     #expect(seen.current.count == 1)
     #expect(seen.current.first?.hasPrefix("<redacted:authorization") == true)
   }
@@ -84,14 +84,9 @@ import Testing
       ]
       return edited
     }
-    let file = RecordReplayTests.temporaryCassette()
-    let registry = StubRegistry()
-    let cassette = Cassette(at: file, mode: .missing, options: options)
-    registry.use(cassette)
-    var request = URLRequest(url: server.url("/echo/private"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    _ = try await registry.makeSession().data(for: request)
-    #expect(cassette.finish().isEmpty)
+    let (file, failures) = try await Self.record(
+      ["/echo/private"], from: server, authorization: "Bearer \(token)", options: options)
+    #expect(failures.isEmpty)
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(!text.contains(token))
     #expect(!text.contains("Zq7TnW2v"))
