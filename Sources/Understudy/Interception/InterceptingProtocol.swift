@@ -762,13 +762,14 @@ extension InterceptingProtocol {
       }
       guard request.cachePolicy == .returnCacheDataDontLoad else { return false }
       markFinished()
+      let uncached = InterceptedRequest(request)
       client?.urlProtocol(
         self,
         didFailWithError: URLError.understudy(
           .resourceUnavailable,
-          "Understudy: \(InterceptedRequest(request)) may only be answered from the cache "
+          "Understudy: \(uncached) may only be answered from the cache "
             + "(returnCacheDataDontLoad), and the registry's cache (cachesResponses) holds no answer for it",
-          for: InterceptedRequest(request)))
+          for: uncached))
       return true
     }
   #endif

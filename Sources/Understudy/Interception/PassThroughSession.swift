@@ -96,17 +96,19 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
       return
     }
     let url = exchange.request.url
-    let sent = InterceptedRequest(exchange.request)
+    // Only a failure shows the request (its URL as a cassette would write it).
+    func sent() -> InterceptedRequest { InterceptedRequest(exchange.request) }
     if exchange.challenged {
+      let challenged = sent()
       exchange.completion(
         .failure(
           URLError.understudy(
             .userAuthenticationRequired,
-            "Understudy: the server answered \(CompiledRedaction.forReports.redactedURL(of: sent)) with an "
+            "Understudy: the server answered \(CompiledRedaction.forReports.redactedURL(of: challenged)) with an "
               + "authentication challenge (401 + WWW-Authenticate: Basic). FoundationNetworking "
               + "6.3 on Linux cannot hand that response back (swift-corelibs-foundation #5456), "
               + "so it cannot be passed through or recorded here; send credentials up front.",
-            for: sent)))
+            for: challenged)))
       return
     }
     if let error {
@@ -119,13 +121,14 @@ private final class PassThroughDelegate: NSObject, URLSessionDataDelegate, @unch
           URLError.understudy(
             code,
             "Understudy: the request passed through to the network failed: "
-              + error.localizedDescription, for: sent)))
+              + error.localizedDescription, for: sent())))
       return
     }
     guard let http = exchange.response else {
       exchange.completion(
         .failure(
-          URLError.understudy(.badServerResponse, "pass-through got no HTTP response", for: sent)))
+          URLError.understudy(.badServerResponse, "pass-through got no HTTP response", for: sent()))
+      )
       return
     }
     var reply = HTTPReply(

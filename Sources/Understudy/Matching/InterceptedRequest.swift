@@ -132,9 +132,14 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// since descriptions end up in logs, and so is a value the request holds under a credential's
   /// name where the URL repeats it (a bearer token as a path segment).
   public var description: String {
+    described(hiding: RequestSecrets.values(of: self, redaction: nil))
+  }
+
+  /// ``description`` masking `secrets` rather than the values the request holds: for a caller
+  /// that has read those, and more, already (a journal entry reads its answer too).
+  func described(hiding secrets: some Collection<String>) -> String {
     // The method too: a known value can stand there (a crafted request, a cassette's entry).
     LogRedaction.mask(
-      "\(method.shown) \(LogRedaction.mask(url: url.absoluteString))",
-      hiding: RequestSecrets.values(of: self, redaction: nil))
+      "\(method.shown) \(LogRedaction.mask(url: url.absoluteString))", hiding: secrets)
   }
 }

@@ -99,8 +99,9 @@ extension StubRegistry {
   private func maskingTraffic(_ failures: [ScopeFailure]) -> [ScopeFailure] {
     guard !failures.isEmpty else { return failures }
     var secrets = Set<String>()
+    let rules = cassette.map { CompiledRedaction($0.redaction) }
     for entry in journal.suffix(Self.trafficMaskedAtScopeEnd) {
-      secrets.formUnion(RequestSecrets.values(of: entry.request, redaction: cassette?.redaction))
+      secrets.formUnion(RequestSecrets.values(of: entry.request, rules: rules))
     }
     guard !secrets.isEmpty else { return failures }
     return failures.map { failure in

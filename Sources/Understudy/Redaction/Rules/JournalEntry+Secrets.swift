@@ -6,7 +6,12 @@ extension JournalEntry {
   /// traffic it serves: a value one exchange carried is masked in every later line that repeats
   /// it (a cookie set by one answer and sent in the next request's query).
   package func removedValues(by redaction: Redaction) -> Set<String> {
-    redaction.removedValues(from: RequestSecrets.entry(of: request, answer: response, at: date))
+    removedValues(by: CompiledRedaction(redaction))
+  }
+
+  /// ``removedValues(by:)-(Redaction)`` with the rules compiled already.
+  func removedValues(by rules: CompiledRedaction) -> Set<String> {
+    rules.removedValues(from: RequestSecrets.entry(of: request, answer: response, at: date))
       .filter { $0.count >= Redaction.minimumEchoLength }
   }
 }
@@ -34,7 +39,10 @@ extension JournalEntry: CustomStringConvertible {
     let answer = response.map { response in
       response.status.map { " → \($0)" } ?? " → failed: \(response.error ?? "no response")"
     }
+    // What the rules take from the request and its answer: the request's own values are
+    // among them, so it is described hiding these rather than reading itself again.
+    let secrets = removedValues(by: CompiledRedaction.forReports)
     return LogRedaction.mask(
-      "\(request) — \(answeredBy)\(answer ?? "")", hiding: removedValues(by: .default))
+      "\(request.described(hiding: secrets)) — \(answeredBy)\(answer ?? "")", hiding: secrets)
   }
 }

@@ -10,9 +10,15 @@ enum RequestSecrets {
   /// One judgement for what a cassette writes and what a report prints, so a report masks a
   /// multipart part, an XML element or a text assignment's value as the cassette would.
   static func values(of request: InterceptedRequest, redaction: Redaction?) -> [String] {
+    values(of: request, rules: redaction.map(CompiledRedaction.init))
+  }
+
+  /// ``values(of:redaction:)`` with the test's redaction compiled already, for a caller that
+  /// reads many requests with it.
+  static func values(of request: InterceptedRequest, rules: CompiledRedaction?) -> [String] {
     let entry = entry(of: request)
     var values = CompiledRedaction.forReports.removedValues(from: entry)
-    if let redaction { values.formUnion(redaction.removedValues(from: entry)) }
+    if let rules { values.formUnion(rules.removedValues(from: entry)) }
     return values.filter { $0.count >= Redaction.minimumEchoLength }
       .sorted { $0.count > $1.count }
   }
