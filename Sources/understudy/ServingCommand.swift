@@ -63,7 +63,7 @@ extension ServingCommand {
   /// Prints one line per request as it arrives, until the registry is released.
   static func logRequests(of registry: StubRegistry) -> Task<Void, Never> {
     let entries = registry.journalEntries()
-    let redaction = registry.cassette?.redaction ?? .default
+    let rules = CompiledRedaction(registry.cassette?.redaction ?? .default)
     return Task {
       // What redaction took out of the exchanges so far: a later request that repeats a value
       // an earlier one carried (a cookie sent back in a query, a token in a path) shows it
@@ -73,10 +73,10 @@ extension ServingCommand {
       // answers given since (the last `answersKept` of them), each read once.
       var answered: Set<Int> = []
       for await entry in entries {
-        secrets.formUnion(entry.removedValues(by: redaction))
+        secrets.formUnion(entry.removedValues(by: rules))
         let kept = registry.journal
         for earlier in kept where earlier.response != nil && answered.insert(earlier.id).inserted {
-          secrets.formUnion(earlier.removedValues(by: redaction))
+          secrets.formUnion(earlier.removedValues(by: rules))
         }
         if let oldest = kept.first?.id { answered = answered.filter { $0 >= oldest } }
         let outcome: String

@@ -70,7 +70,7 @@ import Testing
     var secrets: Set<String> = []
     var lines: [String] = []
     for entry in registry.journal {
-      secrets.formUnion(entry.removedValues(by: .default))
+      secrets.formUnion(entry.removedValues(by: CompiledRedaction(.default)))
       lines.append(LogRedaction.mask("\(entry.request)", hiding: secrets))
     }
     #expect(lines.count == 2)

@@ -1,16 +1,12 @@
 import Foundation
 
 extension JournalEntry {
-  /// The values `redaction` removes from this exchange (its request, and its answer when it has
-  /// one; the first ``RequestSecrets/bodyLimit`` bytes of each body), for a tool that prints the
+  /// The values `rules` remove from this exchange (its request, and its answer when it has one;
+  /// the first ``RequestSecrets/bodyLimit`` bytes of each body), for a tool that prints the
   /// traffic it serves: a value one exchange carried is masked in every later line that repeats
-  /// it (a cookie set by one answer and sent in the next request's query).
-  package func removedValues(by redaction: Redaction) -> Set<String> {
-    removedValues(by: CompiledRedaction(redaction))
-  }
-
-  /// ``removedValues(by:)-(Redaction)`` with the rules compiled already.
-  func removedValues(by rules: CompiledRedaction) -> Set<String> {
+  /// it (a cookie set by one answer and sent in the next request's query). The caller compiles
+  /// the rules once: a tool reads every exchange it serves.
+  package func removedValues(by rules: CompiledRedaction) -> Set<String> {
     rules.removedValues(from: RequestSecrets.entry(of: request, answer: response, at: date))
       .filter { $0.count >= Redaction.minimumEchoLength }
   }

@@ -122,7 +122,7 @@ extension Redaction {
 }
 
 /// The rules compiled once, applied to one entry at a time.
-struct CompiledRedaction: Sendable {
+package struct CompiledRedaction: Sendable {
   let headerNames: CredentialName
   let queryNames: CredentialName
   let memberNames: CredentialName
@@ -139,7 +139,7 @@ struct CompiledRedaction: Sendable {
   /// `:path` pseudo-header, which Chrome exports, repeats the request's query.
   static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
 
-  init(_ redaction: Redaction) {
+  package init(_ redaction: Redaction) {
     let words = redaction.readsNamesAsWords
     headerNames = CredentialName(redaction.headerNames, readingWordsAt: words ? .header : nil)
     queryNames = CredentialName(
