@@ -48,12 +48,11 @@ enum RecordCommand: ServingCommand {
           "Unexpected \(arguments.positionals.joined(separator: " ")): name the cassette with --to.",
           of: self)
       }
-      guard let upstreamText = arguments.value("--upstream") else {
+      guard let upstream = try serverURL("--upstream", in: arguments) else {
         throw .usage("Name the server to record with --upstream URL.", of: self)
       }
-      guard let upstream = URL(string: upstreamText), origin(of: upstream) != nil,
-        ["http", "https"].contains(upstream.scheme?.lowercased() ?? "")
-      else {
+      let upstreamText = upstream.absoluteString
+      guard ["http", "https"].contains(upstream.scheme?.lowercased() ?? "") else {
         throw .usage(
           "--upstream \(upstreamText): give an http:// or https:// URL with a host.", of: self)
       }

@@ -42,18 +42,13 @@ enum ServeCommand: ServingCommand {
   static func run(_ arguments: CommandLineArguments) async throws(CLIError) -> ExitCode {
     #if Server
       let path = try file(arguments)
+      // Before anything else, so a refused origin is refused whatever else is wrong.
+      let given = try serverURL("--origin", in: arguments).flatMap(origin(of:))
       let port = try port(arguments)
       let har = try CassetteFile.load(path)
       let origins = har.log.entries.compactMap { URL(string: $0.request.url).flatMap(origin(of:)) }
         .reduce(into: [URL]()) { if !$0.contains($1) { $0.append($1) } }
-      var standsFor = origins.first
-      if let text = arguments.value("--origin") {
-        guard let url = URL(string: text), let given = origin(of: url) else {
-          throw .usage(
-            "--origin \(text): give an absolute URL such as https://api.example.com.", of: self)
-        }
-        standsFor = given
-      }
+      let standsFor = given ?? origins.first
       let cassette = Cassette(
         at: URL(fileURLWithPath: path), mode: .never,
         options: CassetteOptions(allowsRepeats: arguments.flag("--allow-repeats")),

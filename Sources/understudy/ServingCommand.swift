@@ -41,6 +41,29 @@ extension ServingCommand {
     return port
   }
 
+  /// The URL an option names (`--upstream`, `--origin`): an absolute URL with a host, and without
+  /// user information. A name and password before `@` would be printed in every line that names
+  /// the server, and a password holding `@`, `#`, `/` or `%` unescaped makes the URL read as
+  /// another host, port or fragment, where no masking can find it; so an `@` anywhere refuses
+  /// the value, and the refusal does not repeat it.
+  static func serverURL(_ option: String, in arguments: CommandLineArguments) throws(CLIError)
+    -> URL?
+  {
+    guard let text = arguments.value(option) else { return nil }
+    if text.contains("@") {
+      throw .usage(
+        "\(option) has an @, so it names user information (user:password@host), which the tool "
+          + "does not take and does not print: give the URL without it, and send credentials in a "
+          + "header of the requests themselves (the cassette redacts them); an @ in a path is "
+          + "written %40.", of: self)
+    }
+    guard let url = URL(string: text), origin(of: url) != nil else {
+      throw .usage(
+        "\(option) \(text): give an absolute URL such as https://api.example.com.", of: self)
+    }
+    return url
+  }
+
   /// `origin` (scheme, host and port) of `url`, or `nil` when it has no host.
   static func origin(of url: URL) -> URL? {
     guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {

@@ -84,6 +84,36 @@ import Understudy
         #expect(recording.stderr.contains("serve only replays"), "\(recording.stderr)")
       }
     }
+
+    /// A password in `--upstream` or `--origin` holding what a URL reads as a delimiter once made
+    /// it another host or a fragment, where the printed URL's masking missed it; any user
+    /// information is refused, before any other argument is read (a port out of range here),
+    /// and without the value in the message.
+    @Test(arguments: [
+      "s3cr3t-Pass-word", "p@ss-w0rd-with-at", "p#ss-w0rd-hash", "p%zz-w0rd-pct", "p/ss-w0rd-slash",
+    ])
+    func userInformationInTheServerURLIsRefusedWithoutRepeatingIt(_ password: String) async throws {
+      try await withTemporaryDirectory { directory in
+        let path = try Self.cassette.saved(as: "api.har", in: directory)
+        for arguments in [
+          [
+            "record", "--upstream", "http://ada:\(password)@127.0.0.1:9", "--to", "r.har", "--port",
+            "70000",
+          ],
+          [
+            "serve", path, "--origin", "https://ada:\(password)@api.example.com", "--port", "70000",
+          ],
+        ] {
+          let result = try await understudy(arguments)
+          #expect(result.status == 2, "\(arguments[0]): \(result.output)")
+          #expect(result.stderr.contains("user information"), "\(result.stderr)")
+          for start in stride(from: 0, through: password.count - 6, by: 1) {
+            let part = password.dropFirst(start).prefix(6)
+            #expect(!result.output.contains(part), "\(arguments[0]) printed \(part)")
+          }
+        }
+      }
+    }
   }
 
   /// `curl` with a time limit; its standard output.
