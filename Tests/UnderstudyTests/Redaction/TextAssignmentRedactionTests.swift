@@ -129,6 +129,16 @@ import Testing
     Case(
       mimeType: "text/plain", body: { "DATABASE_URL=postgres://ada:\($0)@db/app" },
       redacted: "DATABASE_URL=postgres://%3Credacted:userinfo%3E@db/app"),
+    // A key of words with spaces between: its last word alone (`passe`, `key`) names nothing.
+    Case(
+      mimeType: "application/yaml", body: { "db:\n  mot de passe: \($0)\n" },
+      redacted: "db:\n  mot de passe: %3Credacted:mot_de_passe%3E\n"),
+    Case(
+      mimeType: "text/plain", body: { "[service]\nAPI key = \($0)\n" },
+      redacted: "[service]\nAPI key = %3Credacted:API_key%3E\n"),
+    Case(
+      mimeType: "application/yaml", body: { "users:\n  - Mot De Passe: '\($0)'\n" },
+      redacted: "users:\n  - Mot De Passe: '<redacted:Mot_De_Passe>'\n"),
   ]
 
   @Test(arguments: cases)
@@ -162,6 +172,8 @@ import Testing
       See https://example.com:8443/docs for help.
       docker login --password-stdin < key.txt; deploy --token $TOKEN --api-key -
       Pass --allow-credentials to skip the scan, or --no-password when none is set.
+      Token counts per model: 4096
+      Use your own password or key: the form below takes either
       """
     let entry = HAR.Entry.sample(content: HAR.Content(body: Data(text.utf8), mimeType: "text/html"))
     #expect(Redaction.default.redact(entry) == entry)

@@ -754,10 +754,13 @@ private struct Masking {
     var maskedThrough = text.startIndex
     for assignment in TextAssignments.assignments(in: text)
     // A bare `name: value` is the header rules', which read no bracketed name
-    // (`user[password]: …`).
+    // (`user[password]: …`) and no key of words (`mot de passe: …`) whose last word they
+    // would not mask (`✗ header X-Api-Key: expected == …` is theirs, read by its last word).
     where
       (assignment.isQuoted || assignment.isBlock || assignment.separator != UInt8(ascii: ":")
-      || assignment.name.utf8.last == UInt8(ascii: "]"))
+      || assignment.name.utf8.last == UInt8(ascii: "]")
+      || assignment.name.contains(" ")
+        && !isSecret(assignment.name.split(separator: " ").last ?? "", at: .header))
       && assignment.value.upperBound > maskedThrough
       && isSecret(assignment.name, at: .jsonMember)
     {

@@ -67,7 +67,10 @@ enum TextAssignments {
   ) -> [Found] {
     let calls = self.calls(in: bytes) + (readingNamedStrings ? namedStrings(in: bytes) : [])
     guard !calls.isEmpty else { return found }
-    return (found + calls).sorted { $0.value.lowerBound < $1.value.lowerBound }
+    // A value's assignments keep their order: a key's last word before the key of words.
+    return (found + calls).sorted {
+      ($0.value.lowerBound, -$0.name.lowerBound) < ($1.value.lowerBound, -$1.name.lowerBound)
+    }
   }
 
   private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
@@ -125,6 +128,13 @@ enum TextAssignments {
             endingBefore: operatorStart, in: bytes, from: consumed, doubleQuoted: isArrow)
           ?? bracketedQuotedName(endingBefore: operatorStart, in: bytes, from: consumed)
       else { continue }
+      // A key of words (`mot de passe: …`) is read twice: its last word, then the whole, for
+      // the reader to judge in turn (``spacedKey(endingWith:in:from:)``).
+      let spaced = spacedKey(endingWith: name, in: bytes, from: consumed)
+      func add(_ value: Range<Int>, isQuoted: Bool, isBlock: Bool) {
+        found.append((name, value, isQuoted, separator, isBlock))
+        if let spaced { found.append((spaced, value, isQuoted, separator, isBlock)) }
+      }
       // PowerShell's `$env:API_TOKEN` (and `$global:`, `$script:`) is one variable's name: it
       // is assigned at its `=`.
       if separator == UInt8(ascii: ":"), name.lowerBound > 0,
@@ -146,7 +156,7 @@ enum TextAssignments {
         let close = quoted.upperBound + (quoted.lowerBound - annotated)
         consumed = close
         index = close
-        if !quoted.isEmpty { found.append((name, start..<close, false, separator, true)) }
+        if !quoted.isEmpty { add(start..<close, isQuoted: false, isBlock: true) }
         continue
       } else if separator == UInt8(ascii: ":"), !isArrow,
         let yaml = YAMLScalar.value(
@@ -154,7 +164,7 @@ enum TextAssignments {
       {
         // A YAML scalar that is no one-line value: tagged or anchored before a block, on the
         // lines under its name, in quotes over lines, or plain over lines. Replaced whole.
-        if !yaml.isEmpty { found.append((name, yaml, false, separator, true)) }
+        if !yaml.isEmpty { add(yaml, isQuoted: false, isBlock: true) }
         consumed = max(yaml.upperBound, start)
         index = consumed
         continue
@@ -162,7 +172,7 @@ enum TextAssignments {
       if let quoted = quotedValue(at: start, in: bytes) {
         consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
         index = consumed
-        if !quoted.isEmpty { found.append((name, quoted, true, separator, false)) }
+        if !quoted.isEmpty { add(quoted, isQuoted: true, isBlock: false) }
         continue
       }
       consumed = start
@@ -186,7 +196,7 @@ enum TextAssignments {
         index = end
         isBlock = true
       }
-      if start < end { found.append((name, start..<end, false, separator, isBlock)) }
+      if start < end { add(start..<end, isQuoted: false, isBlock: isBlock) }
     }
     return found
   }
@@ -386,6 +396,40 @@ enum TextAssignments {
       }
     }
     return nil
+  }
+
+  /// A key of words with single spaces between that starts its line (`mot de passe: …`, `API
+  /// key = …`, `- client pass: …`), whose last word is `last`, or `nil`: two to four words,
+  /// those before the last of letters only, after the line's indentation and a YAML list's `- `.
+  /// The words together may name the value where the last alone (`passe`) does not; a longer
+  /// run is a sentence's. Its reader judges the last word first, so a name it judges keeps its
+  /// placeholder (`export API_SECRET=…` is `API_SECRET`'s).
+  private static func spacedKey(
+    endingWith last: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, from floor: Int
+  ) -> Range<Int>? {
+    var start = last.lowerBound
+    var words = 1
+    while words < 4, start - 2 >= floor, bytes[start - 1] == 0x20,
+      isLetterOrUnderscore(bytes[start - 2])
+    {
+      start -= 1
+      while start > floor, isLetterOrUnderscore(bytes[start - 1]) { start -= 1 }
+      words += 1
+    }
+    guard words > 1 else { return nil }
+    var lineStart = start
+    if lineStart - 2 >= floor, bytes[lineStart - 1] == 0x20,
+      bytes[lineStart - 2] == UInt8(ascii: "-")
+    {
+      lineStart -= 2
+    }
+    while lineStart > floor, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 {
+      lineStart -= 1
+    }
+    guard lineStart == 0 || bytes[lineStart - 1] == 0x0A || bytes[lineStart - 1] == 0x0D else {
+      return nil
+    }
+    return start..<last.upperBound
   }
 
   /// What is inside the quotes that start at `start`, on one line, or `nil` when no quote
