@@ -39,6 +39,35 @@ import Testing
     #expect(redacted.contains("JOBS ?= 4"), "\(redacted)")
   }
 
+  /// A line of a credential's name and one long word, in a body of any type (redis.conf's
+  /// `requirepass`, a `password` line of its own): logs masked these, and cassettes read them
+  /// only in a `.properties` body. Both outputs read them alike now.
+  @Test(arguments: [
+    "requirepass \(secret)", "masterauth \(secret)", "  Password    \(secret)",
+    "adminpass\t\(secret)",
+  ])
+  func aLineOfANameAndOneLongWordIsReadInAnyText(line: String) {
+    for mimeType in ["text/plain", "application/octet-stream", "text/x-redis-conf"] {
+      let text = "# generated\n\(line)\nport 6379\nPassword reset\n"
+      let redacted = Self.redacted(text, mimeType)
+      #expect(!redacted.contains(Self.secret), "\(mimeType): \(redacted)")
+      #expect(redacted.contains("port 6379\nPassword reset\n"), "\(redacted)")
+      #expect(!LogRedaction.mask(text).contains(Self.secret))
+    }
+  }
+
+  /// A pair whose value is a tuple or a list (`auth=('ada', '…')`): a pair's value stops at a
+  /// quote, so the bracket alone was replaced and the strings in it kept.
+  @Test(arguments: [
+    "r = requests.get(url, auth=('ada', '\(secret)'))", "api_keys=[\"\(secret)\", \"b\"] next",
+    "session.auth=(\"ada\", \"\(secret)\")",
+  ])
+  func aPairWhoseValueIsATupleIsReplacedWhole(line: String) {
+    let redacted = Self.redacted(line + "\n")
+    #expect(!redacted.contains(Self.secret), "\(redacted)")
+    #expect(!LogRedaction.mask(line).contains(Self.secret), "\(LogRedaction.mask(line))")
+  }
+
   @Test func comparisonsAreNoAssignments() {
     let text = "if password != expected && token <= limit { retry = a.b }\n"
     #expect(Self.redacted(text) == text)

@@ -538,10 +538,14 @@ private struct Masking {
       guard let nameRange = Range(match.range(at: 1), in: text),
         let start = Range(match.range, in: text)?.upperBound
       else { continue }
-      let value =
+      var value =
         start..<firstIndex(from: start, after: &valueEnd, where: ends, continuingAt: continues)
       if start < maskedThrough, value.upperBound <= maskedThrough { continue }
       if isSecret(text[nameRange], at: place) {
+        // A tuple or a list (`auth=("ada", "…")`) runs past the quote that ends a value.
+        if let close = bracketedEnd(from: start), close > value.upperBound {
+          value = start..<close
+        }
         mask(value)
         maskedThrough = value.upperBound
       } else if place == .parameter, start >= searchedForNesting,
@@ -557,6 +561,18 @@ private struct Masking {
         }
       }
     }
+  }
+
+  /// The end of the tuple or list that opens at `start` (``SpacedPairValue/bracketedEnd(from:in:)``).
+  private func bracketedEnd(from start: String.Index) -> String.Index? {
+    guard start < text.endIndex,
+      text.utf8[start] == UInt8(ascii: "(")
+        || text.utf8[start] == UInt8(ascii: "[")
+    else { return nil }
+    let offset = text.utf8.distance(from: text.startIndex, to: start)
+    var copy = text
+    let close = copy.withUTF8 { SpacedPairValue.bracketedEnd(from: offset, in: $0) }
+    return close.map { text.utf8.index(text.startIndex, offsetBy: $0) }
   }
 
   /// The first index at or after `start` whose scalar `stops` a run. `found` is the one asked for
@@ -805,21 +821,11 @@ private struct Masking {
 
   /// Names and values white space alone separates (``WhitespacePairs``): a `.netrc` line's,
   /// and a line of two words whose first is a credential's name and whose second is as long as
-  /// an echo searched for, as a `.properties` body writes `key value` (a log does not say a
-  /// body's type; a line of prose is longer, and a table's `password  3` counts).
+  /// an echo searched for (``WhitespacePairs/twoWordLines(in:)``, as cassettes read them).
   private mutating func claimWhitespacePairs() {
     var copy = text
     let pairs = copy.withUTF8 { bytes in
-      var pairs = WhitespacePairs.netrc(in: bytes)
-      if bytes.index(of: 0x20, in: 0..<bytes.count) != nil
-        || bytes.index(of: 0x09, in: 0..<bytes.count) != nil
-      {
-        pairs += WhitespacePairs.properties(in: bytes).filter { pair in
-          pair.value.count >= Redaction.minimumEchoLength
-            && !pair.value.contains { bytes[$0] == 0x20 || bytes[$0] == 0x09 }
-        }
-      }
-      return pairs
+      WhitespacePairs.netrc(in: bytes) + WhitespacePairs.twoWordLines(in: bytes)
     }
     let utf8 = text.utf8
     for pair in pairs {

@@ -15,7 +15,43 @@ enum SpacedPairValue {
   static func end(
     of value: Range<Int>, nameStart: Int, in bytes: UnsafeBufferPointer<UInt8>
   ) -> Int {
-    continued(from: lineEnd(of: value, nameStart: nameStart, in: bytes), in: bytes)
+    if value.count == 1, let close = bracketedEnd(from: value.lowerBound, in: bytes) {
+      return close
+    }
+    return continued(from: lineEnd(of: value, nameStart: nameStart, in: bytes), in: bytes)
+  }
+
+  /// The end of a tuple or a list that opens at `start` (a pair's value: `auth=('ada', '…')`
+  /// in Python, `api_keys=["…", "…"]`), through its closing bracket on the same line, quotes
+  /// and nested brackets skipped; `nil` when none opens there or it does not close. A pair's
+  /// value stops at a quote, so it was the bracket alone, and the strings in it were kept.
+  static func bracketedEnd(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard start < bytes.count,
+      bytes[start] == UInt8(ascii: "(") || bytes[start] == UInt8(ascii: "[")
+    else { return nil }
+    let limit = min(bytes.count, start + maximumLength)
+    var depth = 0
+    var quote: UInt8?
+    var index = start
+    while index < limit, bytes[index] != 0x0A {
+      let byte = bytes[index]
+      if let open = quote {
+        if byte == UInt8(ascii: "\\") {
+          index += 1
+        } else if byte == open {
+          quote = nil
+        }
+      } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+        quote = byte
+      } else if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") {
+        depth += 1
+      } else if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") {
+        depth -= 1
+        if depth == 0 { return index + 1 }
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// Where a value that ends at `end` ends when a `\` there continues it over the lines after

@@ -59,6 +59,28 @@ enum WhitespacePairs {
     }
   }
 
+  /// The ``properties(in:)`` lines any text may hold: a value of one word, as long as an echo
+  /// searched for (`requirepass …` in redis.conf, `password …` on a line of its own). A line
+  /// of prose is longer, and a table's `password  3` counts. Cassettes and logs read these
+  /// alike, whatever the body's type.
+  static func twoWordLines(in bytes: UnsafeBufferPointer<UInt8>) -> [Pair] {
+    guard
+      bytes.index(of: 0x20, in: 0..<bytes.count) != nil
+        || bytes.index(of: 0x09, in: 0..<bytes.count) != nil
+    else { return [] }
+    return properties(in: bytes).filter { pair in
+      pair.value.count >= Redaction.minimumEchoLength
+        && !pair.value.contains { bytes[$0] == 0x20 || bytes[$0] == 0x09 }
+        // A name (Rails' `user[password]` too), not a CSV row's cells or a sentence's
+        // punctuation (`1,token,"password,`).
+        && TextAssignments.isLetterOrUnderscore(bytes[pair.name.lowerBound])
+        && pair.name.allSatisfy {
+          TextAssignments.isNameByte(bytes[$0]) || bytes[$0] == UInt8(ascii: "[")
+            || bytes[$0] == UInt8(ascii: "]")
+        }
+    }
+  }
+
   typealias Pair = (name: Range<Int>, value: Range<Int>)
 
   /// What `read` finds on each line of `bytes` (given its start and its end before `\n`), in
@@ -223,8 +245,9 @@ enum WhitespacePairs {
 }
 
 extension CompiledRedaction {
-  /// The byte ranges of credential values in `.netrc` lines, and in a `.properties` body's
-  /// `key value` lines, each with its placeholder: the names judged as a JSON member's.
+  /// The byte ranges of credential values in `.netrc` lines, in a `.properties` body's `key
+  /// value` lines (in any other text, those of one long word: ``WhitespacePairs/twoWordLines(in:)``,
+  /// as logs read them), each with its placeholder: the names judged as a JSON member's.
   func whitespacePairReplacements(
     in text: String, mimeType: String, echoes: inout RedactionEchoes
   ) -> [(Range<Int>, String)] {
@@ -236,7 +259,9 @@ extension CompiledRedaction {
     return text.withUTF8 { bytes in
       var pairs = WhitespacePairs.lastWords(in: bytes)
       if hasNetrc { pairs += WhitespacePairs.netrc(in: bytes) }
-      if isProperties { pairs += WhitespacePairs.properties(in: bytes) }
+      pairs +=
+        isProperties
+        ? WhitespacePairs.properties(in: bytes) : WhitespacePairs.twoWordLines(in: bytes)
       if hasTable { pairs += WhitespacePairs.tableRows(in: bytes) }
       pairs.sort { $0.value.lowerBound < $1.value.lowerBound }
       var replacements: [(Range<Int>, String)] = []
