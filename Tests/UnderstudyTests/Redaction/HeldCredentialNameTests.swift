@@ -72,6 +72,22 @@ import Testing
         #"<form><input type="password" name="pw" value="\#(corpus.plant("HTML password"))">"#
           + #"<input type="text" name="q" value="\#(kept)8"></form>"#
       ),
+      // Pages that show settings as a label and a value beside it.
+      (
+        "text/html",
+        "<dl><dt>API key</dt>\n<dd>\(corpus.plant("definition list"))</dd>"
+          + "<dt>Region</dt><dd>\(kept)9</dd></dl>"
+      ),
+      (
+        "text/html",
+        #"<table><tr><td>PASSWORD</td><td class="code"><pre>'\#(corpus.plant("table row"))'"#
+          + #"</pre></td></tr><tr><th scope="row">Name</th><td>\#(kept)10</td></tr></table>"#
+      ),
+      (
+        "text/html",
+        "<p><b>Secret:</b> <code>\(corpus.plant("bold label"))</code></p>"
+          + "<p><label>Plan</label><span>\(kept)11</span></p>"
+      ),
     ]
   }
 

@@ -90,13 +90,17 @@ enum XMLElementContent {
     return merged
   }
 
-  /// A `<key>` or `<name>` element (any case, any namespace) whose text is a credential's name,
-  /// and the start tag of the element right after it, whose whole content is the value: a
-  /// plist's `<key>password</key><string>…</string>`, SOAP's `<Name>password</Name><Value>…
-  /// </Value>`, XML-RPC's `<name>password</name><value><string>…</string></value>`.
+  /// A label element (any case, any namespace, with attributes or none) whose text is a
+  /// credential's name, and the start tag of the element right after it, whose whole content is
+  /// the value: a plist's `<key>password</key><string>…</string>`, SOAP's
+  /// `<Name>password</Name><Value>…</Value>`, XML-RPC's `<name>password</name><value>…`, and
+  /// the pages that show settings as label and value: a definition list's `<dt>API key</dt>
+  /// <dd>…</dd>`, a table row's `<th>Password</th><td>…</td>` or `<td>PASSWORD</td><td><pre>…`
+  /// (a Django debug page), `<label>Token</label><span>…</span>`, `<b>Secret:</b> <code>…`.
+  /// A label's text is judged as a member's name, so `<td>Name</td><td>Ada</td>` is kept.
   private static let heldName = SharedRegex(
     literal:
-      #"<((?:[\p{L}_][\w.\-]*:)?(?i:key|name))>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[\p{L}_][\w.\-]*:)?[\p{L}_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>"#
+      #"<((?:[\p{L}_][\w.\-]*:)?(?i:key|name|dt|th|td|label|b|strong))(?:\s[^<>]*)?>\s*([^<>]{1,200}?)\s*</\1>\s*<((?:[\p{L}_][\w.\-]*:)?[\p{L}_][\w.\-]*)(?:\s[^<>]*)?(?<!/)>"#
   )
 
   /// The next sibling elements whose text a `<key>` or `<name>` element before them makes a
@@ -105,10 +109,13 @@ enum XMLElementContent {
   private static func heldNameElements(in text: String, selecting: (String) -> Bool)
     -> [(name: String, content: Range<String.Index>)]
   {
-    guard
-      text.contains(bytes: "ey>") || text.contains(bytes: "ame>") || text.contains(bytes: "EY>")
-        || text.contains(bytes: "AME>")
-    else { return [] }
+    // A label's end tag: `</key>`, `</name>`, `</dt>`, `</th>`, `</td>`, `</label>`, `</b>`,
+    // `</strong>`, in either case, found by memmem before the expression runs.
+    let labelEnds: [StaticString] = [
+      "ey>", "EY>", "ame>", "AME>", "dt>", "DT>", "th>", "TH>", "td>", "TD>", "el>", "EL>",
+      "/b>", "/B>", "ng>", "NG>",
+    ]
+    guard labelEnds.contains(where: { text.contains(bytes: $0) }) else { return [] }
     return heldName.matches(in: text).compactMap { match in
       guard let held = Range(match.range(at: 2), in: text),
         let tag = Range(match.range, in: text),
