@@ -122,6 +122,28 @@ import Testing
     #expect(RedactionPlaceholder.name(from: "oauth2accesstoken") == "oauth2accesstoken")
   }
 
+  /// A JSON path's default placeholder name is its path: a key that is a token or a long random
+  /// run (`$['ghp_…']`, what a user copies from a body keyed by secrets) became the name, and
+  /// was written beside the value it replaced.
+  @Test(arguments: [vendorTokens[0], "Kq7wZ3rT9pL2mN5v8XyB4cD6eF1gH0"])
+  func aJSONPathWhoseKeyIsASecretNamesNoPlaceholderAfterIt(key: String) throws {
+    let body = #"{"sessions":{"\#(key)":"v-\#(key.prefix(4))-value-1"},"page":2}"#
+    for expression in ["$.sessions['\(key)']", "$.sessions[\"\(key)\"]", "$..\(key)"] {
+      let path = try Redaction.JSONPath(expression)
+      #expect(!path.name.contains(key.prefix(16)), "\(expression) → \(path.name)")
+      let entry = HAR.Entry.sample(
+        content: HAR.Content(body: Data(body.utf8), mimeType: "application/json"))
+      let text = try #require(
+        Redaction.default.redactingJSON(path).redact(entry).response.content.text)
+      #expect(!text.contains("-value-1"), "\(expression): \(text)")
+      // The member's own name is the body's (the write gate refuses a cassette holding a token
+      // there); the placeholder's is ours.
+      for placeholder in RedactionPlaceholder.spans(in: text) {
+        #expect(!text[placeholder].contains(key.prefix(16)), "\(expression): \(text)")
+      }
+    }
+  }
+
   /// A cassette named with a known value is written under the value's name, not the value.
   @Test func aCassetteFileNameHoldsNoKnownValue() {
     let value = "FileNm8Rt3Yx6Wq1"

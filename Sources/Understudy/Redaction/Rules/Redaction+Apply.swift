@@ -698,7 +698,10 @@ package struct CompiledRedaction: Sendable {
   /// The values the member names and paths select, each with its placeholder name.
   private func jsonMatches(in document: JSONNode) -> [JSONMatch] {
     var matches = jsonPaths.flatMap { path in
-      path.matches(in: document).map { JSONMatch($0, name: path.name) }
+      // A known value in the key is the gate's to find, once the values are declared.
+      path.matches(in: document).map {
+        JSONMatch($0, name: RedactionPlaceholder.name(from: path.name))
+      }
     }
     if !memberNames.isEmpty {
       var names = CredentialName.Memo(memberNames)
@@ -729,7 +732,9 @@ package struct CompiledRedaction: Sendable {
   /// member-name rules, or a `$..name` path, which is one too.
   func placeholderName(forMember key: String) -> String? {
     if memberNames.matches(key) { return RedactionPlaceholder.name(from: key) }
-    return jsonPaths.first { $0.steps == [.descendant(key)] }?.name
+    return jsonPaths.first { $0.steps == [.descendant(key)] }.map {
+      RedactionPlaceholder.name(from: $0.name)
+    }
   }
 
   /// `text` with each body pattern's matches replaced, one pattern after another. A match of no

@@ -29,7 +29,8 @@ extension Redaction {
     ///   - expression: The path, starting with `$`.
     ///   - name: The placeholder name; by default the path without its leading `$.` or `$..`,
     ///     so `$.user.token` redacts to `<redacted:user.token>` and `$..token` to
-    ///     `<redacted:token>`.
+    ///     `<redacted:token>`. A key that holds a secret (`$.sessions['ghp_…']`, a long random
+    ///     run, a known value) gives no name: the placeholder is `<redacted:secret>`.
     /// - Throws: ``PatternSyntaxError`` naming what to change.
     public init(_ expression: String, name: String? = nil) throws(PatternSyntaxError) {
       self.expression = expression
@@ -38,10 +39,11 @@ extension Redaction {
         try RedactionPlaceholder.validate(name: name)
         self.name = name
       } else {
+        // A key may be the secret itself (`$['ghp_…']`, a long random run): a name shaped
+        // like one becomes the credential word its words give, as a field's name does.
         let trimmed = expression.drop { $0 == "$" || $0 == "." }
         self.name =
-          trimmed.isEmpty
-          ? "json" : String(trimmed.map { RedactionPlaceholder.isAllowedInName($0) ? $0 : "_" })
+          trimmed.isEmpty ? "json" : RedactionPlaceholder.cleanedName(from: String(trimmed))
       }
     }
 
