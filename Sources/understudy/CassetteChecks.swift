@@ -20,7 +20,8 @@ struct CassetteChecks {
     let log = har.log
     if !["1.1", "1.2"].contains(log.version) {
       report(
-        .warning, "log.version", "the version is \"\(log.version)\"; Understudy reads HAR 1.2",
+        .warning, "log.version",
+        "the version is \(QuotedValue.quoted(log.version)); Understudy reads HAR 1.2",
         "Write \"version\": \"1.2\" if the file follows HAR 1.2, or export it again as HAR 1.2.")
     }
     if log.entries.isEmpty {
@@ -33,7 +34,8 @@ struct CassetteChecks {
       let path = "log.entries[\(index)]"
       if let pageref = entry.pageref, !pageIDs.contains(pageref) {
         report(
-          .warning, "\(path).pageref", "the page \"\(pageref)\" is not in log.pages",
+          .warning, "\(path).pageref",
+          "the page \(QuotedValue.quoted(pageref)) is not in log.pages",
           "Remove the pageref, or add the page; `understudy convert` drops pages altogether.")
       }
       checkRequest(entry.request, at: "\(path).request", report)

@@ -71,7 +71,7 @@ enum CLI {
         first.hasPrefix("-")
         ? "Unknown option \(first)."
           + CommandLineArguments.suggestion(for: first, among: ["--help", "--version"])
-        : "Unknown command \"\(first)\"."
+        : "Unknown command \(QuotedValue.quoted(first))."
           + CommandLineArguments.suggestion(for: first, among: commands.map { $0.name })
       Console.error(CLIError.usage(problem, of: nil).message)
       return .usage

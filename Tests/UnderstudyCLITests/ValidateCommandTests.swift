@@ -110,6 +110,30 @@ import Understudy
     }
   }
 
+  /// Every value a warning quotes is shown plainly only when it reads as words: a password
+  /// shape in `log.version`, a `pageref` or the command's name was quoted whole.
+  @Test func aWarningDescribesAPasswordShapedValueByItsLength() async throws {
+    let password = "GAg4YT!Yq9zW"
+    let json = """
+      {"log": {"version": "\(password)1", "entries": [
+        {"startedDateTime": "2024-05-01T12:00:00Z", "time": 1, "pageref": "\(password)2",
+         "request": {"method": "GET", "url": "https://a.test/x"},
+         "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "ok"}}}
+      ]}}
+      """
+    try await withTemporaryDirectory { directory in
+      let file = directory.appendingPathComponent("shapes.har")
+      try Data(json.utf8).write(to: file)
+      let result = try await understudy("validate", file.path)
+      #expect(result.stdout.contains("the version is a value of 13 characters"), "\(result.stdout)")
+      #expect(result.stdout.contains("the page a value of 13 characters"), "\(result.stdout)")
+      #expect(!result.output.contains(password), "\(result.output)")
+      let command = try await understudy(password)
+      #expect(command.status == 2)
+      #expect(!command.output.contains(password), "\(command.output)")
+    }
+  }
+
   /// A 204's body never reaches a client, and replay leaves it out; a 304's is a browser's
   /// cached copy, which replay keeps, so it is not flagged.
   @Test func aBodyOnA204IsAWarning() async throws {
