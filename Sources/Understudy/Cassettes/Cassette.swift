@@ -19,7 +19,7 @@ public final class Cassette: Sendable {
   /// What is redacted before anything is written (and applied to live requests before matching).
   package var redaction: Redaction { options.redaction }
   /// `redaction` compiled once, for the per-request check that most requests need no redacting.
-  private let compiledRedaction: CompiledRedaction
+  let compiledRedaction: CompiledRedaction
   /// Whether a recorded answer may be replayed again once every match was used.
   package var allowsRepeats: Bool { options.allowsRepeats }
   /// Whether to write a cassette in which the credential scan still finds something.

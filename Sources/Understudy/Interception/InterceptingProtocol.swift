@@ -368,6 +368,7 @@ extension InterceptingProtocol {
         .failure(
           URLError.understudy(
             .resourceUnavailable, registry.errorMessage(for: report), for: request,
+            cassette: registry.cassette?.compiledRedaction,
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
     case .respondLater, .replayLater:

@@ -141,13 +141,21 @@ extension URLError {
   /// A `URLError` about `request`, whose failing URL is the one a cassette would write for it:
   /// a value the request holds under a credential's name (a bearer token, a form's password)
   /// is replaced where its URL repeats it too (`/users/<redacted:Authorization>`).
+  ///
+  /// `cassette` is the rules of the cassette the request was replayed from, when it was: a
+  /// parameter only they name (`redactingQueryParameters("ref")`) is replaced too, as the
+  /// cassette replaced it.
   static func understudy(
     _ code: URLError.Code, _ message: String, for request: InterceptedRequest,
-    underlying: (any Error)? = nil
+    cassette: CompiledRedaction? = nil, underlying: (any Error)? = nil
   ) -> URLError {
-    understudy(
-      code, message, failingURL: CompiledRedaction.forReports.redactedURL(of: request),
-      underlying: underlying)
+    var url = CompiledRedaction.forReports.redactedURL(of: request)
+    if let cassette, let ruled = URL(string: cassette.redactedURL(of: request)) {
+      url = CompiledRedaction.forReports.redactedURL(
+        of: InterceptedRequest(
+          method: request.method, url: ruled, headers: request.headers, body: request.body))
+    }
+    return understudy(code, message, failingURL: url, underlying: underlying)
   }
 
   private static func understudy(

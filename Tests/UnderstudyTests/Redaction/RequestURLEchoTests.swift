@@ -108,4 +108,30 @@ import Testing
       }
     }
   }
+
+  /// A cassette's own rule (`redactingQueryParameters("ref")`) replaces that parameter in the
+  /// failing URL of a replay miss's `URLError`, as the cassette replaced it in its entries.
+  @Test func aReplayMissesFailingURLReplacesWhatTheCassettesOwnRulesDo() async throws {
+    let file = RecordReplayTests.temporaryCassette()
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try HAR(entries: [.sample(url: "https://api.test/orders?ref=%3Credacted:ref%3E")]).write(
+      to: file)
+    let registry = StubRegistry()
+    registry.use(
+      Cassette(
+        at: file,
+        options: CassetteOptions(redaction: .default.redactingQueryParameters("ref"))))
+    let reference = "Rq4mZt8WxK2pLv6N"
+    do {
+      _ = try await registry.makeSession().data(
+        from: URL(string: "https://api.test/invoices?ref=\(reference)&page=2")!)
+      Issue.record("a request the cassette does not hold was answered")
+    } catch {
+      let failing = (error as? URLError)?.failingURL?.absoluteString ?? ""
+      #expect(failing.contains("page=2"), "the failing URL is kept: \(failing)")
+      #expect(!failing.contains(reference), "\(failing)")
+      #expect(!String(reflecting: error).contains(reference), "\(String(reflecting: error))")
+    }
+  }
 }
