@@ -212,6 +212,40 @@ import Testing
         == "userId=ada,sessionToken=%3Credacted:sessiontoken%3E,region=eu")
   }
 
+  /// A header no rule names whose value is base64 of text (JSON, a form) is read as that text,
+  /// as a body is, and written back in the same alphabet: the value inside was kept.
+  @Test(arguments: [
+    (#"{"api_token":"SECRET","sub":"ada"}"#, true), (#"{"password":"SECRET"}"#, false),
+    ("token=SECRET&exp=1700000000", false),
+  ])
+  func aHeaderHoldingBase64OfTextIsReadAsTheText(inner: String, urlSafe: Bool) throws {
+    let secrets = [plantedSecret("base64 request header"), plantedSecret("base64 response header")]
+    func encoded(_ secret: String) -> String {
+      let plain = Data(inner.replacingOccurrences(of: "SECRET", with: secret).utf8)
+        .base64EncodedString()
+      guard urlSafe else { return plain }
+      return plain.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+    }
+    let entry = HAR.Entry.sample(
+      requestHeaders: [HAR.Header(name: "X-Endpoint-API-UserInfo", value: encoded(secrets[0]))],
+      responseHeaders: [HAR.Header(name: "X-Session-Blob", value: encoded(secrets[1]))])
+    let redacted = Redaction.default.redact(entry)
+    for (header, secret) in zip(
+      [redacted.request.headers[0], redacted.response.headers[0]], secrets)
+    {
+      var value = header.value.replacingOccurrences(of: "-", with: "+")
+        .replacingOccurrences(of: "_", with: "/")
+      value += String(repeating: "=", count: (4 - value.count % 4) % 4)
+      let inside = try #require(
+        Data(base64Encoded: value).map { String(decoding: $0, as: UTF8.self) }, "\(header.value)")
+      #expect(!inside.contains(secret), "\(inside)")
+      #expect(inside.contains("redacted:"), "\(inside)")
+    }
+    let text = try HAR(entries: [redacted]).encodedText
+    #expect(!text.contains(secrets[0]) && !text.contains(secrets[1]))
+  }
+
   /// The live request is redacted before matching only when redaction would change it; a header
   /// that holds a credential pair must count, or a recorded placeholder never matches it.
   @Test func aReplayMatchingTheHeaderFindsTheRedactedEntry() async throws {

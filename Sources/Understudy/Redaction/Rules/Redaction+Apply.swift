@@ -426,6 +426,14 @@ package struct CompiledRedaction: Sendable {
   /// sessionToken=…`), or a JSON object or a configuration line a service passes along, each
   /// with its credentials replaced as a text body's are.
   private func redactHeaderText(_ value: String, echoes: inout RedactionEchoes) -> String {
+    // Base64 of text (`X-Userinfo: eyJ…`, a service's `base64url({"api_token": …})`) is read as
+    // the text it holds, as a body's is, and written back in the same alphabet.
+    if let wrapped = Base64Body.decoded(value) {
+      let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
+      if redacted != wrapped.text {
+        return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
+      }
+    }
     var value = Self.splice(
       value, JSONMemberText.replacements(in: value, rules: self, echoes: &echoes))
     value = Self.splice(value, assignmentReplacements(in: value, echoes: &echoes))
