@@ -228,4 +228,22 @@ import Testing
     #expect(try Redaction.default.redact(redacted).encodedText == text)
     #expect(!LogRedaction.mask(xml).contains(token))
   }
+
+  /// A body pattern replaces its matches in a journal's entry comments too: the near-miss
+  /// report of an unmatched request quotes the body the pattern redacted.
+  @Test func aBodyPatternReplacesWhatANearMissReportQuotes() async throws {
+    let reference = "Rf7kQ2mZ9xW4pL6n"
+    let registry = StubRegistry(unmatchedRequests: .fail)
+    registry.stub(.post("https://api.test/other") && .body(containing: "ref=KNOWN"), .ok)
+    var request = URLRequest(url: URL(string: "https://api.test/other")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data("note=hello&ref=\(reference)".utf8)
+    _ = try? await registry.makeSession().data(for: request)
+    let pattern = try Redaction.BodyPattern(name: "ref", pattern: "ref=([A-Za-z0-9]+)")
+    let exported = try HAR(
+      journal: registry.journal, name: "t", redaction: .default.redactingBodies(pattern)
+    ).encodedText
+    #expect(exported.contains("no stub matched"), "the report is in the comment")
+    #expect(!exported.contains(reference), "\(exported)")
+  }
 }

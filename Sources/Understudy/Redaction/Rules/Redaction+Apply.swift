@@ -410,8 +410,14 @@ package struct CompiledRedaction: Sendable {
 
   /// Free text (a comment, a status text, a page's title, a header's name, an exporter's
   /// name): its JSON members, assignments, command-line credentials and credential pairs, read
-  /// as a text body's are.
+  /// as a text body's are, and the body patterns, since a comment may quote a body (the
+  /// near-miss report in an attachment's entry comment).
   private func redactFreeText(_ value: String, echoes: inout RedactionEchoes) -> String {
+    let value = patterns.isEmpty ? value : applyPatterns(value)
+    return redactFreeTextByName(value, echoes: &echoes)
+  }
+
+  private func redactFreeTextByName(_ value: String, echoes: inout RedactionEchoes) -> String {
     var value = value
     if value.utf8.contains(UInt8(ascii: "\"")) {
       value = Self.splice(
