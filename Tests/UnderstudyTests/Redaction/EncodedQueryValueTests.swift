@@ -99,4 +99,28 @@ import Testing
       #expect(Self.leaks(text).isEmpty, "\(name): \(text)")
     }
   }
+
+  /// A query escaped into a path segment (`/x%3Faccess_token%3D…`, a URL built by escaping
+  /// another into its path) is read as the query it decodes to, in cassettes, in every URL a
+  /// report or an error shows, and in the failing URL of a `URLError`.
+  @Test(arguments: ["%3F", "%3f"])
+  func aQueryEscapedIntoAPathIsRead(question: String) async throws {
+    let secret = "Pq7vXm2KzR9wLt4B"
+    let url = "https://api.test/go/cb\(question)access_token%3D\(secret)%26page%3D2/next"
+    let entry = HAR.Entry.sample(url: url)
+    let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    #expect(!text.contains(secret), "\(text)")
+    #expect(text.contains("page%3D2/next"), "the rest of the path is kept: \(text)")
+    #expect(!LogRedaction.mask(url: url).contains(secret), "\(LogRedaction.mask(url: url))")
+    let missing = StubRegistry()
+    missing.stub(.get("https://api.test/other"), .ok)
+    do {
+      _ = try await missing.makeSession().data(from: URL(string: url)!)
+      Issue.record("an unmatched request was answered")
+    } catch {
+      for shown in [String(reflecting: error), error.localizedDescription] {
+        #expect(!shown.contains(secret), "\(shown)")
+      }
+    }
+  }
 }

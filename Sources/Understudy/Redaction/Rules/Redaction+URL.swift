@@ -19,6 +19,9 @@ extension CompiledRedaction {
     if !queryNames.isEmpty, result.contains(bytes: ";") {
       result = redactPathParameters(in: result, echoes: &echoes)
     }
+    if !queryNames.isEmpty, result.contains(bytesIgnoringCase: "%3F") {
+      result = redactEscapedQueries(in: result, echoes: &echoes)
+    }
     if let query {
       result += "?" + (queryNames.isEmpty ? String(query) : redactPairs(query, echoes: &echoes))
     }
@@ -51,6 +54,19 @@ extension CompiledRedaction {
       guard let semicolon = segment.firstIndex(of: ";") else { return String(segment) }
       return segment[..<semicolon] + ";"
         + redactPairs(segment[segment.index(after: semicolon)...], echoes: &echoes)
+    }.joined(separator: "/")
+  }
+
+  /// Path segments that hold a query behind escapes (`/x%3Faccess_token%3D…`, a URL built by
+  /// escaping another into a path): read as a query value holding a URL is, its pairs'
+  /// credentials remembered as echoes (``rememberNestedPairs(in:echoes:)``), which the echo
+  /// pass replaces in this spelling too, and JSON or pairs behind escapes redacted in place
+  /// (``openedValue(_:echoes:)``).
+  private func redactEscapedQueries(in url: String, echoes: inout RedactionEchoes) -> String {
+    url.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+      guard segment.contains(bytesIgnoringCase: "%3F") else { return String(segment) }
+      rememberNestedPairs(in: segment, echoes: &echoes)
+      return openedValue(segment, echoes: &echoes) ?? String(segment)
     }.joined(separator: "/")
   }
 
