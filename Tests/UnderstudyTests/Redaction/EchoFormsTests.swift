@@ -178,6 +178,25 @@ import Testing
     #expect(body.contains("<redacted:password>"), "\(body)")
   }
 
+  /// A password holding `&`, `<`, `>` or quotes, echoed in XML or HTML text escaped as markup
+  /// writes it (`&amp;`, `&lt;`, `&quot;`, `&#39;`, `&apos;`).
+  @Test(arguments: ["Kq7v&<Xm2R>zT9w", #"Lp4B"Ns6'Yc3Hd8"#])
+  func aPasswordEchoedEscapedAsMarkupIsReplaced(secret: String) throws {
+    let form =
+      "user=ada&password=" + secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    for escaped in ValueSpellings.markupEscapes(of: secret) {
+      let entry = HAR.Entry.sample(
+        method: "POST",
+        postData: HAR.PostData(mimeType: "application/x-www-form-urlencoded", text: form),
+        content: HAR.Content(
+          body: Data("<r><echo>\(escaped)</echo></r>".utf8), mimeType: "application/xml"))
+      let redacted = Redaction.default.redact(HAR(entries: [entry]))
+      let body = try #require(redacted.log.entries[0].response.content.text)
+      #expect(!body.contains(escaped), "\(body)")
+      #expect(body.contains("redacted:password"), "\(body)")
+    }
+  }
+
   // MARK: - Base64 and hex
 
   @Test func base64AndHexEchoesAreReplaced() throws {

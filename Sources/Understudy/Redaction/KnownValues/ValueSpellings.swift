@@ -5,7 +5,8 @@ import Foundation
 /// the reserved characters or every byte); escaped inside a JSON string (`\/`, `\uXXXX` as Go,
 /// .NET and PHP write them); base64, standard and URL-safe, padded or not, and the characters
 /// that spell only the value at each of the three places it can start inside a longer base64
-/// run; and hex, lower and upper case. Each of those for the value composed and decomposed.
+/// run; hex, lower and upper case; and escaped as XML and HTML text (`&amp;`, `&lt;`). Each of
+/// those for the value composed and decomposed.
 ///
 /// Each spelling is worked out once, when a value becomes known, so the search over a body is
 /// one `memmem` a spelling (``ByteSearch``) and never a loop over the body's bytes in Swift.
@@ -55,6 +56,7 @@ enum ValueSpellings {
     add(value.lowercased(), encoded: inURL)
     for encoded in percentEncodings(of: value) { add(encoded, encoded: true) }
     for escaped in jsonEscapes(of: value) { add(escaped, encoded: false) }
+    for escaped in markupEscapes(of: value) { add(escaped, encoded: false) }
     // A server can hand a value back encoded: a token in a base64 JSON blob or a JWT claim, a
     // key in a hex dump or a signature's debug string. These forms are longer than the value.
     for encoded in binaryToText(Data(value.utf8)) {
@@ -67,6 +69,29 @@ enum ValueSpellings {
       for form in urlForms(of: spelling.text) { add(form, encoded: true) }
     }
     return spellings
+  }
+
+  /// A value holding `&`, `<`, `>` or quotes as XML and HTML text writes it: `&amp;`, `&lt;`
+  /// and `&gt;` alone (Python's `xml.sax.saxutils.escape`, an element's text), and with the
+  /// quotes too, as `&quot;` and `&#39;` (`html.escape`) or `&apos;` (XML attributes); none for
+  /// a value without them.
+  static func markupEscapes(of value: String) -> [String] {
+    guard value.utf8.contains(where: { "&<>\"'".utf8.contains($0) }) else { return [] }
+    func escaped(_ quotes: (double: String, single: String)?) -> String {
+      var text = ""
+      for character in value {
+        switch character {
+        case "&": text += "&amp;"
+        case "<": text += "&lt;"
+        case ">": text += "&gt;"
+        case "\"": text += quotes?.double ?? "\""
+        case "'": text += quotes?.single ?? "'"
+        default: text.append(character)
+        }
+      }
+      return text
+    }
+    return [escaped(nil), escaped(("&quot;", "&#39;")), escaped(("&quot;", "&apos;"))]
   }
 
   /// `text` as URL writers put it in a path or a query: every byte outside RFC 3986's
