@@ -325,4 +325,20 @@ import Testing
       #expect(!report.contains(part), "\(report)")
     }
   }
+
+  /// A regular expression's `\s` between a scheme and its token (`Bearer\s+…`) hid the
+  /// bearer shape from masking, which reads the expression with its escapes undone.
+  @Test(arguments: [#"\s+"#, #"\s*"#, #"\s"#])
+  func aTokenAfterAnEscapedSpaceInAnExpressionIsMasked(space: String) async throws {
+    let token = "Zt8Qw3Lm6Vx1Nb4Kc7Hd2Jf5Ps9Ya"
+    let registry = StubRegistry()
+    registry.stub(.post("https://api.test/hook") && .body(matching: "Bearer\(space)\(token)"), .ok)
+    var request = URLRequest(url: URL(string: "https://api.test/hook")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data("nothing here".utf8)
+    _ = try? await registry.makeSession().data(for: request)
+    let report = try #require(registry.unmatchedReports.first).description
+    #expect(!report.contains(token.prefix(12)), "\(report)")
+    #expect(!"\(registry.stubs)".contains(token.prefix(12)))
+  }
 }

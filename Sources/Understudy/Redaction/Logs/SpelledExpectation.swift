@@ -49,7 +49,8 @@ enum SpelledExpectation {
     return String(decoding: result, as: UTF8.self)
   }
 
-  /// `bytes` with each `%XX` of an ASCII byte and each `\` before ASCII punctuation undone,
+  /// `bytes` with each `%XX` of an ASCII byte, each `\` before ASCII punctuation and each
+  /// `\s` (with its `+`, `*` or `?`) undone,
   /// and for each byte of the result the range of `bytes` it was read from. An escape of a
   /// byte of a longer UTF-8 sequence stays as written, so the result is UTF-8 when `bytes` are.
   static func unescaped(_ bytes: [UInt8]) -> ([UInt8], [Range<Int>]) {
@@ -67,6 +68,21 @@ enum SpelledExpectation {
         copy.append(high << 4 | low)
         sources.append(index..<(index + 3))
         index += 3
+      } else if byte == UInt8(ascii: "\\"), index + 1 < bytes.count,
+        bytes[index + 1] == UInt8(ascii: "s")
+      {
+        // A regular expression's white space (`Bearer\s+…`) reads as the space it stands for,
+        // with its quantifier, so `Bearer\s+ghp_…` is a bearer token's shape.
+        var end = index + 2
+        if end < bytes.count,
+          [UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "?")]
+            .contains(bytes[end])
+        {
+          end += 1
+        }
+        copy.append(0x20)
+        sources.append(index..<end)
+        index = end
       } else if byte == UInt8(ascii: "\\"), index + 1 < bytes.count,
         isPunctuation(bytes[index + 1])
       {
