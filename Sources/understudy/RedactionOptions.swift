@@ -131,7 +131,7 @@ enum RedactionOptions {
     rest.response.content.text = ""
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
-    if let data = try? encoder.encode(rest) {
+    if let data = try? encoder.encode(HARReference(rest)) {
       count(in: String(decoding: data, as: UTF8.self), into: &counts)
     }
     if let text = entry.request.postData?.text { count(in: text, into: &counts) }

@@ -76,7 +76,6 @@ import Understudy
     #expect(
       redacted.request.postData?.text
         == #"{"name":"Ada","ssn":"<redacted:ssn>","cardPin":"<redacted:cardPin>"}"#)
-    #expect(Redaction.normalised("card_pin") == Redaction.normalised("CardPIN"))
   }
 
   @Test func restoringPlaceholders() {
@@ -93,7 +92,10 @@ import Understudy
 
     let findings = scanner.scan(HAR(entries: [Self.entry()]))
 
-    #expect(findings.map(\.kind) == [.redactionRule, .redactionRule])
+    #expect(
+      findings.map(\.path) == [
+        "log.entries[0].request.headers[0].value", "log.entries[0].response.content.text",
+      ])
     #expect(scanner.scan(Redaction.default.redact(HAR(entries: [Self.entry()]))).isEmpty)
   }
 
@@ -212,14 +214,6 @@ import Understudy
     replaying.use(Cassette(at: file))  // mode .never: replay only
     let (replayed, _) = try await replaying.makeSession().data(from: server.url("/json"))
     #expect(replayed == live)
-  }
-
-  @Test func theEnvironmentOverridesTheMode() {
-    #expect(RecordMode.effective(.never, environment: ["UNDERSTUDY_RECORD": "missing"]) == .missing)
-    #expect(
-      RecordMode.effective(.never, environment: ["UNDERSTUDY_RECORD": "drift_check"]) == .driftCheck
-    )
-    #expect(RecordMode.effective(.never, environment: [:]) == .never)
   }
 
   // MARK: Replay matching

@@ -13,7 +13,7 @@ public final class Cassette: Sendable {
   /// The mode in effect (after the `UNDERSTUDY_RECORD` override).
   public let mode: RecordMode
   /// Everything the cassette was told besides its file and mode.
-  public let options: CassetteOptions
+  package let options: CassetteOptions
   /// How live requests are matched with recorded ones.
   package var matching: ReplayMatching { options.matching }
   /// What is redacted before anything is written (and applied to live requests before matching).
@@ -31,7 +31,7 @@ public final class Cassette: Sendable {
   /// ``CassetteOptions/ignoredHosts``, lower-cased once.
   private let ignoredHosts: Set<String>
   /// Where the cassette was bound, for reports.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// The command that records this cassette, printed in failures.
   public let recordCommand: String
 
@@ -575,8 +575,8 @@ public final class Cassette: Sendable {
   /// problems loading, credentials found, unused entries (when asked), drift.
   ///
   /// Safe to call more than once; only the first call writes.
-  /// A `beforeRecord` hook runs on a thread of its own while this call waits for it (at most
-  /// ``CassetteOptions/hookTimeout``).
+  /// A `beforeRecord` hook runs on a thread of its own while this call waits for it (at most the
+  /// options' `hookTimeout`).
   public func finish() -> [ScopeFailure] {
     guard let snapshot = takeSnapshot() else { return [] }
     guard let (hook, fresh) = recordHookInput(snapshot) else { return finish(snapshot, nil) }

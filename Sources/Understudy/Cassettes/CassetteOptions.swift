@@ -13,33 +13,35 @@
 /// }
 /// ```
 public struct CassetteOptions: Sendable {
+  // The settings are the initialiser's parameters and the hooks' builders, one spelling each;
+  // the properties are the library's to read.
   /// How live requests find recorded ones.
-  public var matching: ReplayMatching
+  package var matching: ReplayMatching
   /// What is redacted before anything is written (and applied to live requests before matching).
-  public var redaction: Redaction
+  package var redaction: Redaction
   /// Values put back into replayed answers in place of redaction placeholders, keyed by
   /// placeholder name (`["authorization": "Bearer test-token"]`).
-  public var restoring: [String: String]
+  package var restoring: [String: String]
   /// Whether a recorded answer may be replayed again once every match was used.
-  public var allowsRepeats: Bool
+  package var allowsRepeats: Bool
   /// Whether to write a cassette in which the credential scan still finds something.
-  public var allowsCredentials: Bool
+  package var allowsCredentials: Bool
   /// Whether entries never replayed are reported when the cassette is finished.
-  public var reportsUnusedEntries: Bool
+  package var reportsUnusedEntries: Bool
   /// How fast replayed answers arrive.
-  public var replaySpeed: ReplaySpeed
+  package var replaySpeed: ReplaySpeed
   /// Hosts the cassette leaves alone (case-insensitive, exact names such as
   /// `telemetry.example.com`): their requests are never recorded nor replayed, and go where any
   /// request no stub matches goes: refused under the default policy, passed through when the
   /// registry passes unmatched requests through.
-  public var ignoredHosts: Set<String>
+  package var ignoredHosts: Set<String>
   /// How old a recorded entry may get: in ``RecordMode/newEpisodes`` mode an older entry that a
   /// request matches is fetched again and replaced. Drift checks and miss reports say how old the
   /// cassette is either way. `nil` (the default) keeps entries forever.
-  public var reRecordAfter: Duration?
+  package var reRecordAfter: Duration?
   /// How long the ``beforeRecord(fileID:filePath:line:column:_:)`` hook may run over one
   /// cassette's new entries before the cassette is not written and the hook is reported.
-  public var hookTimeout: Duration
+  package var hookTimeout: Duration
   /// Edits or drops new entries before they are written.
   var recordHook: RecordHook?
   /// Adjusts recorded entries before they answer.
@@ -55,9 +57,15 @@ public struct CassetteOptions: Sendable {
   ///   - allowsCredentials: Write even when the credential scan finds something.
   ///   - reportsUnusedEntries: Report recorded entries no request used.
   ///   - replaySpeed: Instantly (default), at recorded speed, or scaled.
-  ///   - ignoredHosts: Hosts never recorded nor replayed.
-  ///   - reRecordAfter: The age past which `newEpisodes` mode fetches an entry again.
-  ///   - hookTimeout: How long the `beforeRecord` hook may run per cassette write.
+  ///   - ignoredHosts: Hosts never recorded nor replayed (case-insensitive, exact names such as
+  ///     `telemetry.example.com`): their requests go where any request no stub matches goes,
+  ///     refused under the default policy, passed through when the registry passes unmatched
+  ///     requests through.
+  ///   - reRecordAfter: The age past which ``RecordMode/newEpisodes`` mode fetches an entry
+  ///     again and replaces it; `nil` keeps entries forever. Drift checks and miss reports say
+  ///     how old the cassette is either way.
+  ///   - hookTimeout: How long the `beforeRecord` hook may run over one cassette's new entries
+  ///     before the cassette is not written and the hook is reported.
   public init(
     matching: ReplayMatching = .default, redaction: Redaction = .default,
     restoring: [String: String] = [:], allowsRepeats: Bool = false,
@@ -85,7 +93,7 @@ public struct CassetteOptions: Sendable {
   ///
   /// What the hook returns is scanned for credentials like everything else a cassette writes:
   /// a hook that puts a secret back in stops the cassette from being written. A hook that
-  /// throws, or runs past ``hookTimeout``, stops it too, and is reported at its own line. It runs
+  /// throws, or runs past the `hookTimeout` option, stops it too, and is reported at its own line. It runs
   /// off URLSession's work queues, once per write, over the new entries in order.
   ///
   /// - Parameters:
@@ -109,7 +117,7 @@ public struct CassetteOptions: Sendable {
   /// These options with `transform` run on each recorded entry as it is replayed, before its
   /// response is served: to rewrite a date, say (VCR's `before_playback`).
   ///
-  /// The entry has its placeholders restored (``restoring``). The hook runs off URLSession's
+  /// The entry has its placeholders restored (the `restoring` option). The hook runs off URLSession's
   /// work queues, bounded by the request's timeout; a hook that throws fails the request and is
   /// reported at its own line.
   ///

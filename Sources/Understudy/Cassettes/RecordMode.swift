@@ -30,7 +30,7 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
   /// The mode in effect: the environment's when it names one, otherwise `mode`.
   ///
   /// An unknown value in the environment is ignored and reported once to standard error.
-  public static func effective(
+  package static func effective(
     _ mode: RecordMode, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> RecordMode {
     guard let raw = environment[environmentVariable], !raw.isEmpty else { return mode }

@@ -43,7 +43,7 @@ public struct ReplayMatching: Sendable {
   }
 
   /// The rules; all must hold.
-  public var rules: [Rule]
+  package var rules: [Rule]
   /// What the rules leave out, each for all requests or for those its pattern matches.
   var ignores: [Ignored] = []
   /// Why the rules cannot work as declared (an ignored JSON path that does not parse, say).

@@ -49,7 +49,7 @@ extension HAR {
     // What the one-pass reader does not take on (a malformed file, an unusual one) goes to
     // JSONDecoder, the reference, whose errors are turned into located messages.
     do {
-      return try JSONDecoder().decode(HAR.self, from: json)
+      return try JSONDecoder().decode(HARReference<HAR>.self, from: json).value
     } catch {
       throw CassetteError.decoding(error, bytes: [UInt8](json), source: source)
     }

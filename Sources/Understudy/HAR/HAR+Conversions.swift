@@ -13,14 +13,14 @@ extension HAR.Request {
   /// The URL keeps the request's fragment, which HAR 1.2 leaves out, so the `.fragment` replay
   /// rule can compare it (a request without one records none); the query is also stored
   /// decoded in ``queryString``; the body keeps its bytes exactly (base64 when not UTF-8).
-  public init(_ request: InterceptedRequest) {
+  package init(_ request: InterceptedRequest) {
     let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     self.init(
       method: request.methodName,
       url: components?.string ?? request.url.absoluteString,
       headers: request.headers.map { HAR.Header(name: $0.name, value: $0.value) },
       queryString: request.queryItems.map {
-        HAR.QueryParameter(name: $0.name, value: $0.value ?? "")
+        HAR.NameValue(name: $0.name, value: $0.value ?? "")
       },
       postData: request.body.map {
         HAR.PostData(body: $0, mimeType: request.headers["Content-Type"] ?? "")
@@ -68,7 +68,7 @@ extension HAR.Response {
   ///
   /// Foundation hands headers over as a dictionary, so their order is lost; they come out sorted
   /// by name.
-  public init(_ response: HTTPURLResponse, body: Data?) {
+  package init(_ response: HTTPURLResponse, body: Data?) {
     self.init(status: response.statusCode, headers: HTTPHeaders(response), body: body)
   }
 
@@ -91,8 +91,7 @@ extension HAR.Entry {
   ///
   /// - Parameters:
   ///   - request: The request as captured.
-  ///   - response: The answer, built with ``HAR/Response/init(status:headers:body:httpVersion:)``
-  ///     or ``HAR/Response/init(_:body:)``.
+  ///   - response: The answer, built with ``HAR/Response/init(status:headers:body:httpVersion:)``.
   ///   - startedDateTime: When the request was sent.
   ///   - duration: How long the exchange took; all of it is counted as waiting, the one phase the
   ///     interception layer can measure.

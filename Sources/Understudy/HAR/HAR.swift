@@ -1,7 +1,7 @@
-// Two readers build this model: each type's init(from:) below and in the HAR*.swift files (the
-// Codable reference, whose errors CassetteError+Decoding.swift locates) and HARReader, one pass
-// over the bytes that the loader tries first. A member's default, check or name changes in both;
-// HARReaderTests and HARReaderMemberTests hold them equal.
+// Two readers build this model: each type's init(reference:) below and in the HAR*.swift files (the
+// Codable reference, reached through HARReference, whose errors CassetteError+Decoding.swift
+// locates) and HARReader, one pass over the bytes that the loader tries first. A member's default,
+// check or name changes in both; HARReaderTests and HARReaderMemberTests hold them equal.
 
 /// An HTTP Archive (HAR 1.2): the file format Understudy records cassettes in.
 ///
@@ -13,7 +13,7 @@
 /// details, the creator) is kept as read and written back.
 /// Decoding accepts what real exporters write (missing members get the specification's defaults,
 /// custom `_`-prefixed members are ignored); encoding is deterministic so cassettes diff cleanly.
-public struct HAR: Codable, Sendable, Hashable {
+public struct HAR: Sendable, Hashable {
   /// The root of the archive; the file is `{"log": …}`.
   public var log: Log
 
@@ -28,9 +28,29 @@ public struct HAR: Codable, Sendable, Hashable {
   }
 }
 
+extension HAR: HARReferenceCodable {
+  private enum CodingKeys: String, CodingKey {
+    case log
+  }
+
+  /// Decodes the archive: its one member is the log.
+  package init(reference decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    log = try container.decode(Log.self, forKey: .log)
+  }
+
+  /// Encodes the archive as `{"log": …}`.
+  package func encode(reference encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(log, forKey: .log)
+  }
+}
+
+extension HAR.Log: HARReferenceCodable {}
+
 extension HAR {
   /// The exported data: who wrote it, the pages, and one entry per HTTP exchange.
-  public struct Log: Codable, Sendable, Hashable {
+  public struct Log: Sendable, Hashable {
     /// The format version; `1.2` for files Understudy writes.
     package var version: String
     /// The application that wrote the file.
@@ -69,7 +89,7 @@ extension HAR {
     }
 
     /// Decodes a log, accepting exports that leave out `version`, `creator` or `pages`.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       version = try container.decode(.version, or: "1.2")
       creator = try container.decode(.creator, or: Creator(name: "", version: ""))
@@ -78,6 +98,18 @@ extension HAR {
       entries = try container.decode([Entry].self, forKey: .entries)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
       redactionDigestSeed = try container.decodeIfPresent(String.self, forKey: .redactionDigestSeed)
+    }
+
+    /// Encodes every member, the absent optional ones left out.
+    package func encode(reference encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(version, forKey: .version)
+      try container.encode(creator, forKey: .creator)
+      try container.encodeIfPresent(browser, forKey: .browser)
+      try container.encode(pages, forKey: .pages)
+      try container.encode(entries, forKey: .entries)
+      try container.encodeIfPresent(comment, forKey: .comment)
+      try container.encodeIfPresent(redactionDigestSeed, forKey: .redactionDigestSeed)
     }
   }
 

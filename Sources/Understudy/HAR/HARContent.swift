@@ -1,6 +1,6 @@
 extension HAR {
   /// A response body: its bytes as ``text``, base64 when they are not UTF-8 text.
-  public struct Content: Codable, Sendable, Hashable {
+  public struct Content: Sendable, Hashable, HARReferenceCodable {
     /// The length of the body in bytes after decoding.
     public var size: Int
     /// The number of bytes compression saved in transfer.
@@ -22,7 +22,7 @@ extension HAR {
     /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
     public var encoding: String?
     /// A comment from the user or the application.
-    public var comment: String? {
+    package var comment: String? {
       get { notes?.value.comment }
       set { notes = Notes(compression: compression, comment: newValue).boxed }
     }
@@ -89,15 +89,15 @@ extension HAR {
     /// would be an empty body where the server sent bytes.
     public var omittedSize: Int? { textStorage == nil && size > 0 ? size : nil }
 
-    /// The body bytes, or `nil` when there is no text or it cannot be decoded; use
-    /// ``decodedBody()`` to learn why.
+    /// The body bytes, or `nil` when there is no text or it cannot be decoded (text that is not
+    /// the base64 its ``encoding`` says; replaying the entry reports why).
     public var body: Data? { try? decodedBody() }
 
     /// The body bytes, or `nil` when there is no text.
     ///
     /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
     ///   Understudy knows.
-    public func decodedBody() throws(CassetteError) -> Data? {
+    package func decodedBody() throws(CassetteError) -> Data? {
       guard let textStorage else { return nil }
       // Text that is the body needs no String in between: a body read from a file is copied.
       guard encoding != nil else { return textStorage.utf8 }
@@ -105,7 +105,7 @@ extension HAR {
     }
 
     /// Decodes content, rejecting base64 that does not decode so the error names the entry.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let size = try container.decodeIfPresent(Int.self, forKey: .size)
       let compression = try container.decodeIfPresent(Int.self, forKey: .compression)
@@ -129,7 +129,7 @@ extension HAR {
     }
 
     /// Encodes the content; the text is written whether it was given or read from a file.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(reference encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(size, forKey: .size)
       try container.encodeIfPresent(compression, forKey: .compression)

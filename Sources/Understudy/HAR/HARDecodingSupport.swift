@@ -1,8 +1,9 @@
 /// A value that decoded as JSON but means nothing valid in a cassette (a date that is not a date,
 /// base64 that is not base64).
 ///
-/// Thrown from `init(from:)` instead of `DecodingError.dataCorrupted` so the loader keeps the kind
-/// of problem and the suggested fix, not just a debug string.
+/// Thrown from `init(reference:)` (or a package type's `init(from:)`) instead of
+/// `DecodingError.dataCorrupted` so the loader keeps the kind of problem and the suggested fix,
+/// not just a debug string.
 struct HARValueProblem: Error {
   var kind: CassetteError.Kind
   var codingPath: [any CodingKey]

@@ -1,6 +1,6 @@
 extension HAR {
   /// One HTTP exchange: the request, the response, and how long it took.
-  public struct Entry: Codable, Sendable, Hashable {
+  public struct Entry: Sendable, Hashable, HARReferenceCodable {
     /// The ``Page/id`` of the page the request belongs to.
     package var pageref: String? {
       get { extras?.value.pageref }
@@ -125,7 +125,7 @@ extension HAR {
     }
 
     /// Decodes an entry, accepting exports that leave out `time`, `cache` or `timings`.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let pageref = try container.decodeIfPresent(String.self, forKey: .pageref)
       startedDateTime = try container.decodeTimestamp(.startedDateTime)
@@ -144,7 +144,7 @@ extension HAR {
     }
 
     /// Encodes the entry with its date in UTC to the millisecond.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(reference encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encodeIfPresent(pageref, forKey: .pageref)
       try container.encodeTimestamp(startedDateTime, forKey: .startedDateTime)

@@ -1,27 +1,50 @@
 extension HAR {
   /// A name and a value: a header field or a query parameter, which the spec describes with the
   /// same members.
-  public struct NameValue: Codable, Sendable, Hashable {
+  public struct NameValue: Sendable, Hashable, HARReferenceCodable {
     /// The name as it was sent.
     public var name: String
     /// The value; query parameters are percent-decoded.
     public var value: String
-    /// A comment from the user or the application.
-    public var comment: String?
+    /// A comment from the user or the application; kept as read and written back.
+    package var comment: String?
 
     /// Creates a name and value.
-    public init(name: String, value: String, comment: String? = nil) {
+    public init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
+
+    /// Creates a name and value with a comment, as an exporter may write one.
+    package init(name: String, value: String, comment: String?) {
       self.name = name
       self.value = value
       self.comment = comment
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case name, value, comment
+    }
+
+    /// Decodes a name and value; both must be present.
+    package init(reference decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      name = try container.decode(String.self, forKey: .name)
+      value = try container.decode(String.self, forKey: .value)
+      comment = try container.decodeIfPresent(String.self, forKey: .comment)
+    }
+
+    /// Encodes the name and value, and the comment when there is one.
+    package func encode(reference encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try container.encode(value, forKey: .value)
+      try container.encodeIfPresent(comment, forKey: .comment)
     }
   }
 
   /// A header field of a request or response.
   public typealias Header = NameValue
-
-  /// A query parameter parsed from a request URL.
-  public typealias QueryParameter = NameValue
 }
 
 extension [HAR.NameValue] {

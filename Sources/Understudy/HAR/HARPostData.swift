@@ -4,7 +4,7 @@ extension HAR {
   /// HAR 1.2 has no way to mark binary post data, so Understudy writes non-UTF-8 request bodies
   /// as base64 with an `encoding` member, as the HAR 1.3 draft and ``Content`` do; without it a
   /// binary upload could not be replayed byte for byte.
-  public struct PostData: Codable, Sendable, Hashable {
+  public struct PostData: Sendable, Hashable, HARReferenceCodable {
     /// The media type from `Content-Type`.
     public var mimeType: String
     /// The form fields, when the exporter parsed them.
@@ -20,8 +20,9 @@ extension HAR {
     var textStorage: HARTextStorage
     /// How ``text`` encodes the body: `base64`, or `nil` when the text is the body.
     public var encoding: String?
-    /// A comment from the user or the application.
-    public var comment: String?
+    /// A comment from the user or the application; kept as read and written back (a test notes
+    /// an exchange in ``HAR/Entry/comment``).
+    package var comment: String?
 
     /// Creates post data from its members.
     package init(
@@ -41,14 +42,15 @@ extension HAR {
       self.init(mimeType: mimeType, text: text, encoding: encoding)
     }
 
-    /// The body bytes, or `nil` when they cannot be decoded; use ``decodedBody()`` to learn why.
+    /// The body bytes, or `nil` when they cannot be decoded (text that is not the base64 its
+    /// ``encoding`` says; replaying the entry reports why).
     public var body: Data? { try? decodedBody() }
 
     /// The body bytes.
     ///
     /// - Throws: ``CassetteError`` when ``text`` is not valid base64 or ``encoding`` is not one
     ///   Understudy knows.
-    public func decodedBody() throws(CassetteError) -> Data {
+    package func decodedBody() throws(CassetteError) -> Data {
       // Text that is the body needs no String in between: a body read from a file is copied.
       guard encoding != nil else { return textStorage.utf8 }
       return try HARBodyText.decode(text: textStorage.string, encoding: encoding) ?? Data()
@@ -59,7 +61,7 @@ extension HAR {
     }
 
     /// Decodes post data, accepting exports that write only `text` or only `params`.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       mimeType = try container.decode(.mimeType, or: "")
       params = try container.decode(.params, or: [])
@@ -71,7 +73,7 @@ extension HAR {
         encodingKey: .encoding)
     }
     /// Encodes the post data; the text is written whether it was given or read from a file.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(reference encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(mimeType, forKey: .mimeType)
       try container.encode(params, forKey: .params)

@@ -11,7 +11,7 @@ import Foundation
 /// `JSONDecoder`, whose errors the loader turns into located messages; so every error, and the
 /// model of any unusual file, is exactly what it was.
 ///
-/// So each member is read twice over: here and in its type's `init(from:)`. `HARReaderTests`
+/// So each member is read twice over: here and in its type's `init(reference:)`. `HARReaderTests`
 /// (every fixture, byte mutants) and `HARReaderMemberTests` (every member missing, `null` or of
 /// another type) check that whatever this reader accepts is what `JSONDecoder` builds.
 struct HARReader {
@@ -31,7 +31,7 @@ struct HARReader {
     }
   }
 
-  // MARK: The model, member by member as each type's init(from:) reads it
+  // MARK: The model, member by member as each type's init(reference:) reads it
 
   private mutating func archive() throws(Refusal) -> HAR {
     var log: HAR.Log?
@@ -210,7 +210,7 @@ struct HARReader {
         request.comment = try reader.optionalString()
       }
     }
-    // The URL is checked as init(from:) checks it, so a bad one gets its located error there;
+    // The URL is checked as init(reference:) checks it, so a bad one gets its located error there;
     // the parse is kept for replay.
     guard let method, let url, let parsed = URL(string: url) else { throw Refusal() }
     request.method = method
@@ -573,7 +573,7 @@ struct HARReader {
     .file(source, try stringSpan())
   }
 
-  /// Refuses a body marked with an encoding when it does not decode, as init(from:) does (text
+  /// Refuses a body marked with an encoding when it does not decode, as init(reference:) does (text
   /// that is the body itself needs no check: the scan checked it).
   private func bodyDecodes<Body>(_ decode: () throws(CassetteError) -> Body) throws(Refusal) {
     do {
@@ -707,7 +707,7 @@ private struct MemberTable<Name: MemberName>: Sendable {
   }
 }
 
-// The members each model type reads, as its init(from:) names them.
+// The members each model type reads, as its init(reference:) names them.
 
 private enum ArchiveMember: String, MemberName {
   case log

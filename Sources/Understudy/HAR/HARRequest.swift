@@ -1,6 +1,6 @@
 extension HAR {
   /// A request as it was sent.
-  public struct Request: Codable, Sendable, Hashable {
+  public struct Request: Sendable, Hashable, HARReferenceCodable {
     /// The method, such as `GET`.
     public var method: String
     /// The absolute URL, without a fragment. Kept as text so exports with URLs Foundation would
@@ -18,7 +18,7 @@ extension HAR {
     /// The header fields, in the order of the model (`sortedByName()` orders them).
     public var headers: [Header]
     /// The query parameters parsed from ``url``, percent-decoded.
-    public var queryString: [QueryParameter]
+    public var queryString: [NameValue]
     /// The body, when there was one.
     public var postData: PostData? {
       get { postDataBox?.value }
@@ -31,13 +31,14 @@ extension HAR {
     package var headersSize: Int
     /// The size of the body in bytes, or `-1` when unknown.
     package var bodySize: Int
-    /// A comment from the user or the application.
-    public var comment: String?
+    /// A comment from the user or the application; kept as read and written back (a test notes
+    /// an exchange in ``HAR/Entry/comment``).
+    package var comment: String?
 
     /// Creates a request.
     package init(
       method: String, url: String, httpVersion: String = "HTTP/1.1", cookies: [Cookie] = [],
-      headers: [Header] = [], queryString: [QueryParameter] = [], postData: PostData? = nil,
+      headers: [Header] = [], queryString: [NameValue] = [], postData: PostData? = nil,
       headersSize: Int = -1, bodySize: Int = -1, comment: String? = nil
     ) {
       self.method = method
@@ -54,7 +55,7 @@ extension HAR {
 
     /// Decodes a request; only `method` and `url` must be present, the rest get the spec's
     /// defaults when an exporter leaves them out.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       method = try container.decode(String.self, forKey: .method)
       url = try container.decode(String.self, forKey: .url)
@@ -78,7 +79,7 @@ extension HAR {
 
     /// Encodes the request member by member, as the synthesized encoding did when the post data
     /// was stored inline.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(reference encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(method, forKey: .method)
       try container.encode(url, forKey: .url)

@@ -1,6 +1,6 @@
 extension HAR {
   /// A response as it was received.
-  public struct Response: Codable, Sendable, Hashable {
+  public struct Response: Sendable, Hashable, HARReferenceCodable {
     /// The status code, such as `200`.
     public var status: Int
     /// The reason phrase, such as `OK`.
@@ -19,8 +19,9 @@ extension HAR {
     package var headersSize: Int
     /// The size of the body as transferred in bytes, or `-1` when unknown.
     package var bodySize: Int
-    /// A comment from the user or the application.
-    public var comment: String?
+    /// A comment from the user or the application; kept as read and written back (a test notes
+    /// an exchange in ``HAR/Entry/comment``).
+    package var comment: String?
 
     /// Creates a response.
     package init(
@@ -43,7 +44,7 @@ extension HAR {
 
     /// Decodes a response; only `status` must be present, the rest get the spec's defaults when
     /// an exporter leaves them out.
-    public init(from decoder: any Decoder) throws {
+    package init(reference decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       status = try container.decode(Int.self, forKey: .status)
       statusText = try container.decode(.statusText, or: "")
@@ -55,6 +56,26 @@ extension HAR {
       headersSize = try container.decode(.headersSize, or: -1)
       bodySize = try container.decode(.bodySize, or: -1)
       comment = try container.decodeIfPresent(String.self, forKey: .comment)
+    }
+
+    /// Encodes every member, `comment` only when there is one.
+    package func encode(reference encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(status, forKey: .status)
+      try container.encode(statusText, forKey: .statusText)
+      try container.encode(httpVersion, forKey: .httpVersion)
+      try container.encode(cookies, forKey: .cookies)
+      try container.encode(headers, forKey: .headers)
+      try container.encode(content, forKey: .content)
+      try container.encode(redirectURL, forKey: .redirectURL)
+      try container.encode(headersSize, forKey: .headersSize)
+      try container.encode(bodySize, forKey: .bodySize)
+      try container.encodeIfPresent(comment, forKey: .comment)
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize
+      case bodySize, comment
     }
   }
 }

@@ -40,8 +40,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
     }
   }
 
-  /// Parses a JSON document from text.
-  public init(parsing text: String) throws {
+  /// Parses a JSON document from text; users parse bytes (`Data(text.utf8)`).
+  package init(parsing text: String) throws {
     try self.init(parsing: Data(text.utf8))
   }
 

@@ -12,15 +12,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The value.
     public var value: String
 
-    /// Creates a field.
-    public init(name: String, value: String) {
+    /// Creates a field; users add one with ``HTTPHeaders/add(name:value:)``.
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
-  /// The fields in the order they were added.
-  public private(set) var fields: [Field]
+  /// The fields in the order they were added; users iterate the headers themselves.
+  package private(set) var fields: [Field]
 
   /// Creates an empty header list; users write the literal `[:]`.
   package init() {
@@ -28,7 +28,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// Creates a header list from fields, keeping their order.
-  public init(_ fields: [Field]) {
+  package init(_ fields: [Field]) {
     self.fields = fields
   }
 
@@ -83,8 +83,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
   }
 
-  /// Whether any field is named `name`, compared case-insensitively.
-  public func contains(_ name: String) -> Bool {
+  /// Whether any field is named `name`, compared case-insensitively; users ask
+  /// `headers[name] != nil`.
+  package func contains(_ name: String) -> Bool {
     contains(name) { _ in true }
   }
 

@@ -15,11 +15,11 @@
 /// let template = try PathTemplate("/users/{id}/posts")
 /// template.match("/users/a%20b/posts")  // ["id": "a b"]
 /// ```
-public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
+package struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   /// Why a template cannot be used, as a sentence naming the template and the fix.
-  public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sentence.
-    public let description: String
+    package let description: String
   }
 
   enum Segment: Sendable, Hashable {
@@ -29,24 +29,24 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The template as written.
-  public let template: String
+  package let template: String
   /// The decoded literal text before the first placeholder, such as `/users/` for
   /// `/users/{id}`; the whole decoded path when there is no placeholder, which is the path a
   /// literal template pins.
   package let literalPrefix: String
   /// The placeholder names, in order.
-  public let parameterNames: [String]
+  package let parameterNames: [String]
   let segments: [Segment]
 
   /// Whether the template has no placeholders and so names one exact path.
-  public var isLiteral: Bool { parameterNames.isEmpty }
+  package var isLiteral: Bool { parameterNames.isEmpty }
 
   /// The template as written.
-  public var description: String { template }
+  package var description: String { template }
 
   /// Parses `template`, throwing when it does not start with `/`, has unbalanced braces, an empty,
   /// invalid or repeated placeholder name, or a `{name...}` before the last segment.
-  public init(_ template: String) throws(Invalid) {
+  package init(_ template: String) throws(Invalid) {
     func fail(_ reason: String) -> Invalid {
       Invalid(description: "Path template \(template.quoted()) \(reason).")
     }
@@ -97,7 +97,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameter path: The path as it appears in the URL, percent-encoded, so that an encoded
   ///   slash stays inside its segment; an empty path counts as `/`.
-  public func match(_ path: String) -> [String: String]? {
+  package func match(_ path: String) -> [String: String]? {
     let path = path.isEmpty ? "/" : path
     guard path.utf8.first == UInt8(ascii: "/") else { return nil }
     // Most templates tried do not fit; checking the shape first means those allocate nothing.

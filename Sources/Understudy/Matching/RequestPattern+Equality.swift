@@ -7,9 +7,8 @@ extension RequestPattern: Hashable {
   /// The library's conditions compare by what they check, in full, so `.get("/users/{id}")`
   /// built twice gives equal patterns; header names compare without case. The operands of `&&`
   /// and `||` compare in any order, so `(a && b) == (b && a)`. A condition that runs your own
-  /// closure (``custom(_:_:)``, ``init(field:expected:check:)``) equals only itself: a copy of
-  /// the pattern that holds it, never a pattern built again from the same code, since Swift
-  /// cannot compare closures.
+  /// closure (``custom(_:_:)``) equals only itself: a copy of the pattern that holds it, never a
+  /// pattern built again from the same code, since Swift cannot compare closures.
   ///
   /// Equal patterns match the same requests; unequal ones may still do so (`.url` given two
   /// spellings of one URL, say).

@@ -3,8 +3,9 @@ extension RequestPattern {
   ///
   /// `{name}` captures one non-empty segment and `{name...}` the rest of the path, slashes
   /// included; captured values are percent-decoded and reach the responder as path parameters. A
-  /// trailing slash is significant: `/users` does not match `/users/`. See ``PathTemplate`` for
-  /// the full syntax.
+  /// trailing slash is significant: `/users` does not match `/users/`. A placeholder fills a whole
+  /// segment (`/{name}.json` is a problem; use ``path(matching:)`` for that), and literals may be
+  /// written decoded or percent-encoded (`/a b` and `/a%20b` are the same).
   ///
   /// ```swift
   /// .path("/health")              // exactly /health

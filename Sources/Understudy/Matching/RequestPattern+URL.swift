@@ -26,10 +26,10 @@ extension RequestPattern {
     return .url(url)
   }
 
-  /// Matches one exact URL; see ``url(_:)-(String)`` for how URLs compare. A URL built relative
-  /// to a base (`URL(string: "users", relativeTo: base)`) is compared as its absolute URL, the one
-  /// a session would send.
-  public static func url(_ url: URL) -> RequestPattern {
+  /// Matches one exact URL, compared as ``url(_:)`` compares; a URL built relative to a base is
+  /// compared as its absolute URL, the one a session would send. Users pass
+  /// `url.absoluteString`, which spells the same URL.
+  package static func url(_ url: URL) -> RequestPattern {
     let url = url.absoluteURL
     let expected = URLIdentity(url)
     return RequestPattern(
@@ -47,7 +47,7 @@ extension RequestPattern {
   /// Matches the whole URL, as sent (`absoluteString`: percent-encoded, query and all), against a
   /// regular expression (`NSRegularExpression` syntax), found anywhere in it unless you anchor
   /// it with `^` and `$`. For Hippolyte's `RegexMatcher` and OHHTTPStubs' `urlMatches`; prefer
-  /// ``url(_:)-(String)``, ``path(matching:)`` or ``query(_:_:)`` when one part is enough, since
+  /// ``url(_:)``, ``path(matching:)`` or ``query(_:_:)`` when one part is enough, since
   /// they need no escaping of `?`, `.` and `/`.
   ///
   /// ```swift

@@ -39,16 +39,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     runsUserCode = Self.runsUserCode(node)
   }
 
-  /// Creates a pattern from one condition on one field.
-  ///
-  /// `check` runs off URLSession's work queues, like every closure you give Understudy, so it
-  /// may block or send requests of its own (<doc:Responses> says what that costs).
+  /// Creates a pattern from one condition on one field, running user code; ``custom(_:_:)`` is
+  /// the public spelling, whose report shows the description it was given.
   ///
   /// - Parameters:
   ///   - field: The field the condition looks at, as shown in reports (`"header X-Id"`).
   ///   - expected: What the condition expects, as shown in reports.
   ///   - check: Tests a request and says what it found when it does not match.
-  public init(
+  package init(
     field: String, expected: String,
     check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
   ) {
@@ -443,14 +441,14 @@ extension RequestPattern {
 
 /// The outcome of one condition: matched (with any captured path parameters), or not, with what
 /// was actually found.
-public enum FieldCheck: Sendable, Hashable {
+package enum FieldCheck: Sendable, Hashable {
   /// The field matched; the dictionary holds captured path parameters, usually empty.
   case matched([String: String])
   /// The field did not match; `actual` is what the request had, as shown in reports.
   case mismatched(actual: String)
 
   /// The field matched and captured nothing.
-  public static var matched: FieldCheck { .matched([String: String]()) }
+  package static var matched: FieldCheck { .matched([String: String]()) }
 }
 
 /// One field that did not match: what the pattern expected and what the request had.

@@ -5,11 +5,11 @@ public struct InvalidRequestPatternError: Error, Sendable, CustomStringConvertib
   LocalizedError
 {
   /// The pattern that cannot match.
-  public let pattern: RequestPattern
+  package let pattern: RequestPattern
   /// Why it cannot, as ``RequestPattern/problems`` gives them.
-  public let problems: [String]
+  package let problems: [String]
   /// Where the test waited.
-  public let location: SourceLocation
+  package let location: SourceLocation
 
   /// The failure: the pattern, the caller's line, each problem and the fix.
   public var description: String {

@@ -47,8 +47,8 @@ public struct RequestCount: Sendable, Hashable, CustomStringConvertible {
   /// One request or more: what "was it sent?" means.
   public static let atLeastOnce = RequestCount(minimum: 1, maximum: nil)
 
-  /// Whether `count` requests satisfy this count.
-  public func contains(_ count: Int) -> Bool {
+  /// Whether `count` requests satisfy this count; `verify` asks it.
+  package func contains(_ count: Int) -> Bool {
     count >= minimum && maximum.map { count <= $0 } ?? true
   }
 

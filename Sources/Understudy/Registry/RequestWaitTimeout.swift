@@ -5,13 +5,13 @@
 /// requests that came closest with the fields that differed.
 public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, LocalizedError {
   /// The pattern no request matched.
-  public let pattern: RequestPattern
+  package let pattern: RequestPattern
   /// How long the wait lasted.
-  public let timeout: Duration
+  package let timeout: Duration
   /// Whether the wait ended early because the registry's test scope ended.
-  public let scopeEnded: Bool
+  package let scopeEnded: Bool
   /// Where the test waited.
-  public let location: SourceLocation
+  package let location: SourceLocation
   let closest: [String]
 
   /// The failure, several lines: what was awaited, for how long, and what came closest.

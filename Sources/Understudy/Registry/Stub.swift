@@ -18,13 +18,13 @@ public final class Stub: Sendable, CustomStringConvertible {
   /// Which requests the stub answers.
   public let pattern: RequestPattern
   /// How many requests it answers.
-  public let limit: StubLimit
+  package let limit: StubLimit
   /// Where it was declared.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// An optional name shown in reports.
   public let name: String?
   /// The scenario state the stub depends on or moves to, if any.
-  public let scenario: ScenarioStep?
+  package let scenario: ScenarioStep?
   let responder: Responder
   /// Registration order within its registry; later stubs take precedence.
   let order: Int
@@ -230,8 +230,8 @@ public final class Stub: Sendable, CustomStringConvertible {
 public struct ResponderError: Error, Sendable, CustomStringConvertible, LocalizedError {
   /// The stub whose responder threw.
   public let stub: String
-  /// What it threw, as text.
-  public let underlying: String
+  /// What it threw, as text; users read ``error``.
+  package let underlying: String
   /// The error it threw.
   public let error: any Error
 

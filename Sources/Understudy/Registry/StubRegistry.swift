@@ -40,7 +40,7 @@ public final class StubRegistry: Sendable {
     set { scopeState.withLock { $0.reportsStragglers = newValue } }
   }
   /// Where the registry was created, named in reports about requests that outlive it.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// How many requests the journal and each stub keep; `nil` for all.
   let journalCapacity: Int?
   /// The identity sessions use to find this registry.
@@ -256,7 +256,7 @@ public final class StubRegistry: Sendable {
   }
 
   /// Whether ``pause()`` was called without a ``resume()`` since.
-  public var isPaused: Bool { table.withLock { $0.isPaused } }
+  package var isPaused: Bool { table.withLock { $0.isPaused } }
 
   /// The stub that would answer `request` now, or `nil` when none would (or the registry is
   /// paused), as Hippolyte's `response(for:)` finds it: the same precedence, limits and scenario

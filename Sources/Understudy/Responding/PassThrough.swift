@@ -6,11 +6,11 @@
 /// ```
 public struct PassThrough: Sendable {
   /// Replaces scheme, host and port (and prefixes the base URL's path) when set.
-  public var baseURL: URL?
+  package var baseURL: URL?
   /// Header fields added to (or replacing those of) the request.
-  public var addedHeaders: HTTPHeaders
+  package var addedHeaders: HTTPHeaders
   /// A final change of your own, applied after the others.
-  public var transform: (@Sendable (inout URLRequest) -> Void)?
+  package var transform: (@Sendable (inout URLRequest) -> Void)?
 
   /// Creates a rewrite; with no arguments the request goes out unchanged.
   public init(

@@ -32,7 +32,7 @@ public struct ResponseBody: Sendable, Hashable {
   /// Why the body cannot be served, or `nil` when it can.
   ///
   /// A file is checked now, so a fixture deleted after the stub was declared is still caught.
-  public var problem: String? {
+  package var problem: String? {
     switch storage {
     case .data: return nil
     case .unavailable(let message): return message

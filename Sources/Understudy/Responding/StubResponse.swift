@@ -225,26 +225,26 @@ public struct StubResponse: Sendable {
   }
 
   /// The HTTP status, or `nil` for failures and pass-through.
-  public var status: Int? {
+  package var status: Int? {
     if case .http(let status, _, _) = outcome { return status }
     return nil
   }
 
   /// The HTTP headers, empty for failures and pass-through.
-  public var headers: HTTPHeaders {
+  package var headers: HTTPHeaders {
     if case .http(_, let headers, _) = outcome { return headers }
     return [:]
   }
 
   /// The body source, or `nil` for failures and pass-through.
-  public var body: ResponseBody? {
+  package var body: ResponseBody? {
     if case .http(_, _, let body) = outcome { return body }
     return nil
   }
 
   /// Why the response cannot be served as declared (a missing fixture, a status or a header no
   /// server could send), or `nil`.
-  public var problem: String? {
+  package var problem: String? {
     guard case .http(_, _, let body) = outcome else { return nil }
     return wireProblem ?? body.problem
   }

@@ -10,12 +10,12 @@
 /// Swift Testing gets an issue at `location` when a Swift Testing test is current; otherwise the
 /// running XCTest case records a failure at that file and line. With neither (a command-line tool
 /// using the library), the message goes to standard error so it is never lost.
-public enum IssueReporter {
+package enum IssueReporter {
   /// Records `message` as a test failure at `location`.
   ///
   /// Test logs are public on most CI services, so credentials in `message` are masked first
   /// (`Authorization: Bearer ••••(42 chars)`), with a line saying so.
-  public static func report(_ message: String, at location: SourceLocation) {
+  package static func report(_ message: String, at location: SourceLocation) {
     let message = LogRedaction.mask(message, noting: true)
     #if canImport(Testing)
       if Test.current != nil {

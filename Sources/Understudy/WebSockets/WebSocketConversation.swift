@@ -2,12 +2,12 @@
 /// steps, or a closure of your own, bounded by a timeout. Declared with
 /// ``StubResponse/webSocket(_:timeout:fileID:filePath:line:column:)`` or
 /// ``StubResponse/webSocket(timeout:fileID:filePath:line:column:_:)``.
-public struct WebSocketConversation: Sendable {
+package struct WebSocketConversation: Sendable {
   /// How long the conversation may run before the server closes the connection (1001) and the
   /// test gets an issue.
-  public let timeout: TimeInterval
+  package let timeout: TimeInterval
   /// Where the conversation was declared; issues about it point here.
-  public let location: SourceLocation
+  package let location: SourceLocation
   let body: @Sendable (WebSocketConnection) async throws -> Void
   let name: String
 }

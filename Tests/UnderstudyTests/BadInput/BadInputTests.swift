@@ -356,7 +356,7 @@ import Testing
     // has its status in quotes.
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let one = String(decoding: try encoder.encode(HAR.Entry.sample()), as: UTF8.self)
+    let one = String(decoding: try encoder.encode(HARReference(HAR.Entry.sample())), as: UTF8.self)
     let broken = one.replacingOccurrences(of: #""status":200"#, with: #""status":"200""#)
     #expect(broken != one)
     let lines = Array(repeating: one, count: count - 1) + [broken]

@@ -15,7 +15,7 @@ extension ReplayPortTests {
   @Suite struct Filters {
     private func entry(
       url: String = "https://api.test/orders", requestHeaders: [HAR.Header] = [],
-      queryString: [HAR.QueryParameter] = [], postData: HAR.PostData? = nil,
+      queryString: [HAR.NameValue] = [], postData: HAR.PostData? = nil,
       responseHeaders: [HAR.Header] = [],
       content: HAR.Content = HAR.Content(
         size: 2, mimeType: "text/plain", text: "OK")
@@ -112,8 +112,8 @@ extension ReplayPortTests {
         entry(
           url: "https://api.test/orders?session_ref=sr-998877&page=1",
           queryString: [
-            HAR.QueryParameter(name: "session_ref", value: "sr-998877"),
-            HAR.QueryParameter(name: "page", value: "1"),
+            HAR.NameValue(name: "session_ref", value: "sr-998877"),
+            HAR.NameValue(name: "page", value: "1"),
           ]))
       #expect(written.request.queryString.map(\.value) == ["[FILTERED]", "1"])
       #expect(written.request.url == "https://api.test/orders?session_ref=%5BFILTERED%5D&page=1")
@@ -127,9 +127,9 @@ extension ReplayPortTests {
         entry(
           url: "https://api.test/orders?session_ref=sr-1&cursor=c-2&limit=10",
           queryString: [
-            HAR.QueryParameter(name: "session_ref", value: "sr-1"),
-            HAR.QueryParameter(name: "cursor", value: "c-2"),
-            HAR.QueryParameter(name: "limit", value: "10"),
+            HAR.NameValue(name: "session_ref", value: "sr-1"),
+            HAR.NameValue(name: "cursor", value: "c-2"),
+            HAR.NameValue(name: "limit", value: "10"),
           ]))
       #expect(written.request.queryString.map(\.value) == ["[REMOVED]", "[REMOVED]", "10"])
     }
@@ -140,7 +140,7 @@ extension ReplayPortTests {
         entry(
           url: "https://api.test/orders?api_key=ak_live_5566778899",
           queryString: [
-            HAR.QueryParameter(name: "api_key", value: "ak_live_5566778899", comment: "key")
+            HAR.NameValue(name: "api_key", value: "ak_live_5566778899", comment: "key")
           ]))
       let parameter = written.request.queryString.first
       #expect(parameter?.name == "api_key")
@@ -159,8 +159,8 @@ extension ReplayPortTests {
         entry(
           url: "https://api.test/orders?SESSION_REF=value1&session_ref=value2",
           queryString: [
-            HAR.QueryParameter(name: "SESSION_REF", value: "value1"),
-            HAR.QueryParameter(name: "session_ref", value: "value2"),
+            HAR.NameValue(name: "SESSION_REF", value: "value1"),
+            HAR.NameValue(name: "session_ref", value: "value2"),
           ]))
       #expect(written.request.queryString.map(\.value) == ["[FILTERED]", "[FILTERED]"])
     }

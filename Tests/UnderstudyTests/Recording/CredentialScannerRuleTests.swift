@@ -29,8 +29,8 @@ extension RecordingTests {
       var entry = HAR.Entry.sample(
         url: "https://api.example.com/items?page=2&\(name)=\(Self.plain)")
       entry.request.queryString = [
-        HAR.QueryParameter(name: "page", value: "2"),
-        HAR.QueryParameter(name: name, value: Self.plain),
+        HAR.NameValue(name: "page", value: "2"),
+        HAR.NameValue(name: name, value: Self.plain),
       ]
       try expectAgreement(entry, at: "log.entries[0].request.url")
       try expectAgreement(entry, at: "log.entries[0].request.queryString[1].value")

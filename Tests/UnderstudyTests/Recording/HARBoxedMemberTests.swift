@@ -60,12 +60,14 @@ extension RecordingTests {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       var request = HAR.Request(method: "POST", url: "https://api.test/form")
-      let without = String(decoding: try encoder.encode(request), as: UTF8.self)
+      let without = String(decoding: try encoder.encode(HARReference(request)), as: UTF8.self)
       #expect(!without.contains("postData"))
       request.postData = HAR.PostData(mimeType: "text/plain", text: "body")
-      let with = String(decoding: try encoder.encode(request), as: UTF8.self)
+      let with = String(decoding: try encoder.encode(HARReference(request)), as: UTF8.self)
       #expect(with.contains(#""postData":{"mimeType":"text/plain","params":[],"text":"body"}"#))
-      #expect(try JSONDecoder().decode(HAR.Request.self, from: Data(with.utf8)) == request)
+      #expect(
+        try JSONDecoder().decode(HARReference<HAR.Request>.self, from: Data(with.utf8)).value
+          == request)
     }
 
     @Test func timingsThatFollowedTheTimeKeepTheirValueWhenTheTimeChanges() {

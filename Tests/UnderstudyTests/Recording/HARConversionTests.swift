@@ -18,8 +18,8 @@ extension RecordingTests {
       #expect(har.headers.map(\.name) == ["Content-Type", "X-Trace"])
       #expect(
         har.queryString == [
-          HAR.QueryParameter(name: "name", value: "a b"),
-          HAR.QueryParameter(name: "flag", value: ""),
+          HAR.NameValue(name: "name", value: "a b"),
+          HAR.NameValue(name: "flag", value: ""),
         ])
       #expect(har.postData?.mimeType == "application/octet-stream")
       #expect(har.postData?.encoding == "base64")

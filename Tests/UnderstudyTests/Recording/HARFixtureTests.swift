@@ -20,7 +20,7 @@ extension RecordingTests {
       #expect(document.request.httpVersion == "http/2.0")
       #expect(
         document.request.headers.first == HAR.Header(name: ":authority", value: "shop.example.com"))
-      #expect(document.request.queryString == [HAR.QueryParameter(name: "ref", value: "home")])
+      #expect(document.request.queryString == [HAR.NameValue(name: "ref", value: "home")])
       #expect(document.request.cookies.first?.secure == true)
       #expect(document.request.cookies.first?.expires == "2025-01-01T00:00:00.000Z")
       #expect(document.response.content.text?.hasSuffix("café lover") == true)
@@ -63,7 +63,7 @@ extension RecordingTests {
 
       let profile = har.log.entries[1]
       #expect(
-        profile.request.queryString.first == HAR.QueryParameter(name: "fields", value: "name,email")
+        profile.request.queryString.first == HAR.NameValue(name: "fields", value: "name,email")
       )
       #expect(profile.cache.beforeRequest == .absent)
       let body = try #require(profile.response.content.body)

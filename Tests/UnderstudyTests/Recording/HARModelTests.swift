@@ -30,7 +30,7 @@ extension RecordingTests {
               headers: [
                 HAR.Header(name: "Content-Type", value: "multipart/form-data", comment: "h")
               ],
-              queryString: [HAR.QueryParameter(name: "q", value: "1")],
+              queryString: [HAR.NameValue(name: "q", value: "1")],
               postData: HAR.PostData(
                 mimeType: "multipart/form-data",
                 params: [

@@ -26,9 +26,9 @@ extension RecordingTests {
               name: "Referer", value: "https://app.example.com/cb?code=ok&token=REF-SECRET-6"),
           ],
           queryString: [
-            HAR.QueryParameter(name: "page", value: "2"),
-            HAR.QueryParameter(name: "access_token", value: "AT-SECRET-1"),
-            HAR.QueryParameter(name: "API_KEY", value: "K-SECRET-2"),
+            HAR.NameValue(name: "page", value: "2"),
+            HAR.NameValue(name: "access_token", value: "AT-SECRET-1"),
+            HAR.NameValue(name: "API_KEY", value: "K-SECRET-2"),
           ],
           postData: HAR.PostData(
             mimeType: "application/x-www-form-urlencoded",

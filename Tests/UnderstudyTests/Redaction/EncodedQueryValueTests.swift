@@ -62,7 +62,7 @@ import Testing
   @Test func theDecodedQueryStringValueIsRedactedToo() throws {
     var entry = HAR.Entry.sample(url: Self.url())
     entry.request.queryString = [
-      HAR.QueryParameter(name: "state", value: #"{"csrf":"\#(Self.csrf)"}"#)
+      HAR.NameValue(name: "state", value: #"{"csrf":"\#(Self.csrf)"}"#)
     ]
     let text = try Redaction.default.redact(HAR(entries: [entry])).encodedText
     #expect(Self.leaks(text).isEmpty, "\(text)")

@@ -174,7 +174,7 @@ struct KnownValueCorpus {
   /// `entry` as a cassette writes it, with its response body decoded too when it is base64 of
   /// text: what a reader of the file can recover from it.
   static func readable(_ entry: HAR.Entry) throws -> String {
-    let text = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+    let text = String(decoding: try JSONEncoder().encode(HARReference(entry)), as: UTF8.self)
     guard let body = entry.response.content.text,
       let data = Data(
         base64Encoded: body + String(repeating: "=", count: (4 - body.utf8.count % 4) % 4)),

@@ -50,8 +50,8 @@ import Testing
       content: HAR.Content(
         body: Data(#"{"next":"\#(callback)"}"#.utf8), mimeType: "application/json"))
     entry.request.queryString = [
-      HAR.QueryParameter(name: "redirect_uri", value: callback),
-      HAR.QueryParameter(name: "state", value: "2"),
+      HAR.NameValue(name: "redirect_uri", value: callback),
+      HAR.NameValue(name: "state", value: "2"),
     ]
     let redacted = Redaction.default.redact(HAR(entries: [entry]))
     let text = try redacted.encodedText
@@ -156,8 +156,8 @@ import Testing
     let url = "https://api.test/authorize?redirect_uri=\(twice)&state=2"
     var entry = HAR.Entry.sample(url: url)
     entry.request.queryString = [
-      HAR.QueryParameter(name: "redirect_uri", value: twice.removingPercentEncoding!),
-      HAR.QueryParameter(name: "state", value: "2"),
+      HAR.NameValue(name: "redirect_uri", value: twice.removingPercentEncoding!),
+      HAR.NameValue(name: "state", value: "2"),
     ]
     let redacted = Redaction.default.redact(HAR(entries: [entry]))
     let text = try redacted.encodedText

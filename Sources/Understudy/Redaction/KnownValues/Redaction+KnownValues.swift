@@ -11,7 +11,7 @@ extension Redaction {
   /// let redaction = Redaction.default.redactingValues(["stripe": stripeKey])
   /// ```
   ///
-  /// Replay puts the value back where the placeholder stands (as ``CassetteOptions/restoring``
+  /// Replay puts the value back where the placeholder stands (as a cassette's `restoring` option
   /// does), so the code under test gets the key the replaying process declares. A name that a
   /// placeholder cannot hold has those characters replaced by `_`.
   public func redactingValues(_ values: [String: String]) -> Redaction {

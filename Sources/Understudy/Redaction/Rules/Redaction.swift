@@ -15,14 +15,14 @@
 /// ``default`` judges every name by its words (``readsNamesAsWords``): `accessToken`,
 /// `access_token`, `Access-Token` and `ACCESSTOKEN` read alike, and so do `X-Client-Pwd`,
 /// `secret_key_base`, `AccountKey` and `connect.sid`. Names you add are compared in
-/// ``normalised(_:)`` form: case, `-`, `_`, `.` and spaces do not count, and a `*` in a rule
+/// normalised form: case, `-`, `_`, `.` and spaces do not count, and a `*` in a rule
 /// stands for any run of characters (`X-Tenant-*`). ``JSONPath`` members match exactly, as JSON
 /// does.
 ///
 /// Every value a rule replaces is also searched for in the rest of its entry and in every later
 /// entry, and replaced there by the same placeholder: a server that echoes a request's
 /// password, cookie or API key back, in a header, a JSON string or a redirect, does not get it
-/// written. Values shorter than ``minimumEchoLength`` characters are not searched for, because
+/// written. Values shorter than 6 characters are not searched for, because
 /// replacing every `12345` or `admin` in a cassette would mangle it; nor are JSON member and XML
 /// element values of a few plain words (`"passwordStrength": "medium"`). The credential scan that
 /// runs before a cassette is written still refuses any value left that is shaped like a credential.
@@ -139,19 +139,19 @@ public struct Redaction: Sendable {
 
   /// The shortest value, in characters, that is searched for as an echo elsewhere in a cassette
   /// once a rule has redacted it. Shorter values are everyday words and numbers.
-  public static let minimumEchoLength = 6
+  package static let minimumEchoLength = 6
 
   /// `name` as rules compare it: lower-cased, with only letters and digits, so
   /// `normalised("X-Api_Key") == normalised("xApiKey")`.
-  public static func normalised(_ name: String) -> String {
+  package static func normalised(_ name: String) -> String {
     CredentialName.normalised(name)
   }
 
   /// No redaction, for cassettes that hold nothing secret.
   public static let none = Redaction()
 
-  /// These rules plus headers named `names`: exact names or patterns with `*`, compared after
-  /// ``normalised(_:)``.
+  /// These rules plus headers named `names`: exact names or patterns with `*`, compared without
+  /// case, `-`, `_`, `.` and spaces (`X-Api_Key` is `xApiKey`).
   public func redactingHeaders(_ names: String...) -> Redaction {
     adding(names, to: \.headerNames)
   }

@@ -2,12 +2,13 @@
 /// is caught before it reaches version control.
 ///
 /// One rule set drives the scanner and ``Redaction``: a finding is every value the scanner's
-/// ``redaction`` would replace (the headers, query parameters, form fields, JSON members and
-/// body patterns it names, found by running it, never by a second list of names) and every
-/// value shaped like a credential that is left after it ran (see ``CredentialKind``). The
-/// scanner reads the cassette as it would be written (every member of the encoded JSON, with
-/// base64 bodies decoded), so nothing the file holds escapes it. Placeholders left by
-/// ``Redaction`` are never reported. Findings show a masked excerpt, never the secret.
+/// redaction (given to ``init(redaction:allowing:)``) would replace (the headers, query parameters,
+/// form fields, JSON members and body patterns it names, found by running it, never by a second
+/// list of names) and every value shaped like a credential that is left after it ran (a bearer
+/// token, a JWT, a vendor's key: each finding's description names the shape). The scanner reads the
+/// cassette as it would be written (every member of the encoded JSON, with base64 bodies decoded),
+/// so nothing the file holds escapes it. Placeholders left by ``Redaction`` are never reported.
+/// Findings show a masked excerpt, never the secret.
 ///
 /// ```swift
 /// let scanner = try CredentialScanner(allowing: [.value("sk_test_fixture000000"), .pattern("ghp_0+")])
@@ -47,11 +48,11 @@ public struct CredentialScanner: Sendable {
   }
 
   /// The values to accept.
-  public var allowList: [Allowance]
+  package var allowList: [Allowance]
 
   /// The rules whose every replacement is a finding: a value `redaction` would remove is
   /// reported whatever its shape (a session cookie, an `api_key` of any form).
-  public var redaction: Redaction
+  package var redaction: Redaction
 
   /// Creates a scanner that reports what `redaction` would replace and every other
   /// credential-shaped value, except the `allowList` and the redaction's own
@@ -61,8 +62,8 @@ public struct CredentialScanner: Sendable {
     self.allowList = redaction.credentialAllowances + allowList
   }
 
-  /// Every value ``redaction`` would replace in `har` and every credential-shaped value left
-  /// after it, in the order of the file.
+  /// Every value the scanner's redaction would replace in `har` and every credential-shaped value
+  /// left after it, in the order of the file.
   public func scan(_ har: HAR) -> [CredentialFinding] {
     let har = Self.withoutDates(har)
     let redacted = redaction.redact(har)
@@ -103,8 +104,8 @@ public struct CredentialScanner: Sendable {
     return har
   }
 
-  /// Every credential-shaped value in `har`, an archive ``redaction`` has already been applied
-  /// to, without applying it again: what a command or recorder that has just redacted an
+  /// Every credential-shaped value in `har`, an archive the scanner's redaction has already been
+  /// applied to, without applying it again: what a command or recorder that has just redacted an
   /// archive checks before writing it.
   ///
   /// Every string the file would hold is read, as in ``scan(_:)``. Only a rule that redacting
@@ -237,12 +238,12 @@ public struct CredentialScanner: Sendable {
   }
 
   /// `value` encoded as a cassette writes it, and parsed back with byte offsets.
-  private static func document(_ value: some Encodable) -> JSONNode? {
+  private static func document(_ value: some HARReferenceCodable) -> JSONNode? {
     let encoder = HAR.makeEncoder()
     // NaN cannot be written to a file, but it must not stop a scan either.
     encoder.nonConformingFloatEncodingStrategy = .convertToString(
       positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-    guard let data = try? encoder.encode(value) else { return nil }
+    guard let data = try? encoder.encode(HARReference(value)) else { return nil }
     return try? JSONNode.parse(Array(data))
   }
 
@@ -368,8 +369,9 @@ public struct CredentialScanner: Sendable {
 public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
   /// Where it is, as a JSON path into the file: `log.entries[0].request.headers[2].value`.
   public var path: String
-  /// What it looks like.
-  public var kind: CredentialKind
+  /// What it looks like; its name is in ``description``. Package: a test reads the description
+  /// or the path, and the set of shapes grows without breaking anyone's `switch`.
+  package var kind: CredentialKind
   /// The start of the value and its length, such as `ghp_AbCd… (40 characters)`; never the
   /// whole secret, so the report itself can be logged.
   public var excerpt: String
@@ -386,10 +388,7 @@ public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The shapes of credential the scanner recognises.
-#if hasAttribute(nonexhaustive)
-  @nonexhaustive
-#endif
-public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// `Authorization: Bearer …` and tokens written the same way elsewhere.
   case bearerToken
   /// `Basic` followed by base64 of `user:password`.
@@ -435,7 +434,7 @@ public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStri
   case redactionRule
 
   /// A name for reports, such as `GitHub token`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .bearerToken: return "bearer token"
     case .basicCredentials: return "Basic credentials"
