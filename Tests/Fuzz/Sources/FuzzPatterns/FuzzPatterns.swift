@@ -72,9 +72,11 @@ private func checkTemplate(_ text: String, request: InterceptedRequest) {
     return "v\(index)"
   }
   // A template written with characters a URL path cannot hold (a space, `?`, `#`) names the
-  // decoded path; such a path is checked only when it can be a request's URL as written.
+  // decoded path; such a path is checked only when it can be a request's URL as written. An
+  // escape in the template (`%C3%A9`) is compared decoded, and a URL holding it decodes it
+  // again: checked through `.path` only without one.
   let path = "/" + concrete.joined(separator: "/")
-  guard !path.contains(where: { $0 == "?" || $0 == "#" }),
+  guard !path.contains(where: { $0 == "?" || $0 == "#" || $0 == "%" }),
     let url = URL(string: "https://fuzz.test" + path)
   else { return }
   let captures = pattern.match(InterceptedRequest(method: .get, url: url))
