@@ -149,13 +149,14 @@ extension URLError {
     _ code: URLError.Code, _ message: String, for request: InterceptedRequest,
     cassette: CompiledRedaction? = nil, underlying: (any Error)? = nil
   ) -> URLError {
-    var url = CompiledRedaction.forReports.redactedURL(of: request)
+    var shown = request
     if let cassette, let ruled = URL(string: cassette.redactedURL(of: request)) {
-      url = CompiledRedaction.forReports.redactedURL(
-        of: InterceptedRequest(
-          method: request.method, url: ruled, headers: request.headers, body: request.body))
+      shown = InterceptedRequest(
+        method: request.method, url: ruled, headers: request.headers, body: request.body)
     }
-    return understudy(code, message, failingURL: url, underlying: underlying)
+    return understudy(
+      code, message, failingURL: CompiledRedaction.forReports.redactedURL(of: shown),
+      underlying: underlying)
   }
 
   private static func understudy(
