@@ -16,28 +16,53 @@ import Foundation
 /// Some waits are not in that line: the engine's work waits on FoundationNetworking's one serial
 /// queue and for a core, while the waiter wakes on time. Beside two busy loops and two builds
 /// (load 11 on 2 cores), a request took over 20 s to reach its stub. So the budget also grows
-/// with the load the machine is under when the wait starts (``TestTiming/loadFactor()``).
+/// with the load the machine is under (``TestTiming/loadFactor()``), read again as the wait goes
+/// on: the load average trails a load that has just begun by a minute, and a suite started beside
+/// a build read 1 at its first tests, then waited behind a load of 6 with a budget sized for none
+/// (five tests that time a request out hit their 150 s ceiling together).
 struct HangDeadline {
-  private var end: Date
-  private let latest: Date
-  let seconds: TimeInterval
+  private let start = Date()
+  /// The budget before the load is counted.
+  private let base: TimeInterval
+  /// The highest load factor seen so far: the budget never shrinks while a wait goes on.
+  private var factor: Double
+  private var loadReadAt = Date()
+  private let load: @Sendable () -> Double
+  private let rereadAfter: TimeInterval
+  /// How much later than asked the waiter's own wake-ups came, in all.
+  private var lateness: TimeInterval = 0
 
-  /// A deadline `seconds` from now, stretched by `TestTiming.scale` and the machine's load.
-  init(seconds: TimeInterval) {
-    self.seconds = seconds * TestTiming.scale * TestTiming.loadFactor()
-    end = Date().addingTimeInterval(self.seconds)
-    latest = Date().addingTimeInterval(self.seconds * 5)
+  /// A deadline `seconds` from now, stretched by `TestTiming.scale` and the machine's load,
+  /// which `load` reads again each time `rereadAfter` seconds have passed.
+  init(
+    seconds: TimeInterval, load: @escaping @Sendable () -> Double = TestTiming.loadFactor,
+    rereadAfter: TimeInterval = 1
+  ) {
+    base = seconds * TestTiming.scale
+    self.load = load
+    self.rereadAfter = rereadAfter
+    factor = load()
   }
 
-  var hasPassed: Bool { Date() > end }
+  /// The budget as it stands: the base stretched by the load.
+  var seconds: TimeInterval { base * factor }
+
+  var hasPassed: Bool {
+    Date().timeIntervalSince(start) > seconds + min(lateness, seconds * 4)
+  }
 
   /// Sleeps `nanoseconds`, and moves the deadline on by however much later than that it woke.
   mutating func pause(nanoseconds: UInt64) async throws {
     let asked = Double(nanoseconds) / 1e9
     let before = Date()
     try await Task.sleep(nanoseconds: nanoseconds)
+    let now = Date()
     // A few milliseconds late is the timer's own slack, not a line to wait in.
-    let late = Date().timeIntervalSince(before) - asked
-    if late > 0.01 { end = min(end.addingTimeInterval(late), latest) }
+    let late = now.timeIntervalSince(before) - asked
+    if late > 0.01 { lateness += late }
+    if now.timeIntervalSince(loadReadAt) >= rereadAfter {
+      loadReadAt = now
+      factor = max(factor, load())
+    }
   }
 }

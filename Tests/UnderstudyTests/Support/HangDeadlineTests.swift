@@ -25,4 +25,21 @@ import Testing
       "\(issue)".contains("condition not met within 1.0 s")
     }
   }
+
+  /// A suite started beside a build reads the load before the load average has risen: the
+  /// budget must grow with the load met during the wait, and never shrink.
+  @Test func theBudgetGrowsWithALoadThatRisesDuringTheWait() async throws {
+    let loads = Locked([1.0, 40, 2])
+    var deadline = HangDeadline(
+      seconds: 0.05,
+      load: { loads.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] } },
+      rereadAfter: 0)
+    let scale = TestTiming.scale
+    #expect(deadline.seconds == 0.05 * scale)
+    try await deadline.pause(nanoseconds: 1_000_000)
+    #expect(deadline.seconds == 2 * scale)
+    try await deadline.pause(nanoseconds: 100_000_000)
+    #expect(deadline.seconds == 2 * scale)
+    #expect(!deadline.hasPassed)
+  }
 }
