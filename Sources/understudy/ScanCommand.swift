@@ -153,12 +153,15 @@ enum ScanCommand: Command {
       switch value {
       case let object as [String: Any]:
         for key in object.keys.sorted() {
+          // A location names its members, and a member's name can be a secret (an object keyed
+          // by session id): such a name is judged as a placeholder's is, and not printed.
+          let shown = PlaceholderNameGate.holdsSecret(key) ? "<redacted>" : key
           let isIdentifier =
-            !key.isEmpty && !key.first!.isNumber
+            shown == key && !key.isEmpty && !key.first!.isNumber
             && key.allSatisfy {
               $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$")
             }
-          let step = isIdentifier ? (location.isEmpty ? key : ".\(key)") : "[\"\(key)\"]"
+          let step = isIdentifier ? (location.isEmpty ? key : ".\(key)") : "[\"\(shown)\"]"
           visit(
             object[key]!, location + step,
             unmodelled: unmodelled || !modelledMembers.contains(key))

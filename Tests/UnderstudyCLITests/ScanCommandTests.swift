@@ -178,6 +178,27 @@ import Understudy
     }
   }
 
+  /// A finding's location names the members above it; a member named by a session id (an
+  /// exporter's own object keyed by secrets) is not printed by name.
+  @Test func aMemberNamedBySecretIsNotPrintedInALocation() async throws {
+    try await withTemporaryDirectory { directory in
+      let sessionID = "q7Zr2Kx9Wm4Tb8Nc3Vd6"
+      let path = try HAR(entries: [.exchange(url: "https://a.example/s", body: "hello")])
+        .saved(as: "keyed.har", in: directory)
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let patched = text.replacingOccurrences(
+        of: #""timings" : {"#,
+        with: #""_sessions" : {"\#(sessionID)" : "\#(FakeSecret.gitHub)"}, "timings" : {"#)
+      #expect(patched != text)
+      try patched.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try await understudy("scan", path)
+      #expect(result.status == 1)
+      #expect(result.stdout.contains(#"log.entries[0]._sessions["<redacted>"]: GitHub token"#))
+      #expect(!result.output.contains(sessionID))
+      #expect(!result.output.contains(FakeSecret.gitHub))
+    }
+  }
+
   /// A body still gzip- or deflate-compressed can hide anything: `scan` reports it, and
   /// `redact` and `convert` refuse to write a file that may hold a secret.
   @Test func compressedBodiesAreReportedAndNotWritten() async throws {

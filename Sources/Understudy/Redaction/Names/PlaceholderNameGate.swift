@@ -8,7 +8,7 @@
 /// credential shape (``CredentialShape``, vendor tokens included), or a long random-looking run;
 /// a name holding any of these becomes the credential word that made the field a credential's
 /// (`token`, `password`, `api_key`), or `secret` when no word did.
-enum PlaceholderNameGate {
+package enum PlaceholderNameGate {
   /// `name` when it holds no secret, else its generic form.
   static func safe(_ name: String) -> String {
     guard holdsSecret(name) else { return name }
@@ -17,7 +17,7 @@ enum PlaceholderNameGate {
   }
 
   /// Whether `name` holds a known value, a credential shape or a random-looking run.
-  static func holdsSecret(_ name: String) -> Bool {
+  package static func holdsSecret(_ name: String) -> Bool {
     // Words and separators only: the names of nearly every field, decided without a scan.
     if name.utf8.count < 16 && !mayHoldKnownValue { return false }
     var lowered = name.lowercased()
