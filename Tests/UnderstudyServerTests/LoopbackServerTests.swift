@@ -45,7 +45,10 @@
       #expect(body.contains("Authorization: Bearer ••••(13 chars)"))
       #expect(!body.contains("s3cr3t"))
       #expect(registry.unmatchedReports.count == 1)
-      withKnownIssue { #expect(registry.verifyNoUnmatchedRequests() == false) }
+      #expect(
+        registry.endScope(
+          testName: "t", verifying: .noUnmatchedRequests, location: SourceLocation()
+        ).count == 1)
     }
 
     @Test(

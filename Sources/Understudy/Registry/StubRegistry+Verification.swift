@@ -16,28 +16,6 @@ extension StubRegistry {
     return false
   }
 
-  /// Checks that every stub answered at least once and limited stubs were used up; each unused
-  /// stub is reported at the line that declared it.
-  @discardableResult
-  public func verifyAllStubsUsed() -> Bool {
-    let failures = unusedStubFailures()
-    for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
-    return failures.isEmpty
-  }
-
-  /// Checks that every request matched a stub; each unmatched request is reported at the caller's
-  /// line with its near-miss report.
-  @discardableResult
-  public func verifyNoUnmatchedRequests(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
-  ) -> Bool {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let failures = unexpectedUnmatched(unmatchedReports, scopeLocation: location)
-    for failure in failures { IssueReporter.report(failure.message, at: location) }
-    return failures.isEmpty
-  }
-
   /// Starts the registry's life as a test's scope, which will check `verification` when it ends.
   func beginScope(verifying verification: ScopeVerification) {
     scopeState.withLock { $0.expectations.verification = verification }

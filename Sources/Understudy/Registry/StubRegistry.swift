@@ -540,7 +540,8 @@ public final class StubRegistry: Sendable {
 
   /// Requests intercepted but not yet answered in full: waiting for their answer (a delayed
   /// stub, say, or the network) or for the rest of their body (a throttled or delayed body).
-  public var requestsInFlight: [InterceptedRequest] {
+  /// Tests read it; users have ``ScopeVerification/noRequestsInFlight``, on by default.
+  var requestsInFlight: [InterceptedRequest] {
     inFlightNow.map(\.request)
   }
 
