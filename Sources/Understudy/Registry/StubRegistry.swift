@@ -295,7 +295,7 @@ public final class StubRegistry: Sendable {
   public var requests: [InterceptedRequest] { journal.map(\.request) }
 
   /// Near-miss reports of the requests no stub matched, in arrival order.
-  public var unmatchedReports: [NearMissReport] {
+  package var unmatchedReports: [NearMissReport] {
     // A scope's end asks for these; when no request went unmatched, the journal is not copied.
     guard journalStorage.withLock({ $0.mayHoldUnmatched }) else { return [] }
     return journal.compactMap { entry in
