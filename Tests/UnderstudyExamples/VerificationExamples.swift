@@ -58,7 +58,7 @@ import Understudy
     _ = try await registry.makeSession().data(for: request)
 
     let entry = try #require(registry.journal.first)
-    #expect(entry.request.bodyText == #"{"type":"opened"}"#)
+    #expect(entry.request.body == Data(#"{"type":"opened"}"#.utf8))
     #expect(entry.response?.status == 202)
   }
 

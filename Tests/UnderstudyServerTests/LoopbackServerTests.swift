@@ -26,7 +26,7 @@
       #expect(text(data) == #"{"id":"42"}"#)
       let journal = server.registry.journal
       #expect(journal.count == 1)
-      #expect(journal.first?.request.path == "/users/42")
+      #expect(journal.first?.request.url.path == "/users/42")
       #expect(journal.first?.response?.status == 200)
     }
 
@@ -169,7 +169,7 @@
     @Test(
       .servedStubs {
         $0.stub(.get("http://api.example.com/v1/users/{id}")) { request in
-          .text("user \(request.pathParameters["id"]!) at \(request.host ?? "no host")")
+          .text("user \(request.pathParameters["id"]!) at \(request.url.host ?? "no host")")
         }
       })
     func proxyFormRequestsMatchStubsForTheRealHost() async throws {
