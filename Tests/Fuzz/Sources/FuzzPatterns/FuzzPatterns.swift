@@ -152,8 +152,9 @@ private func checkJSONPath(_ expression: String, body: String) {
   do {
     path = try Redaction.JSONPath(expression)
   } catch {
-    require(error.expression == expression, "the error names \(error.expression)")
-    require(!error.problem.isEmpty, "the error for \(expression) is empty")
+    let opening = "The pattern \"\(expression)\" cannot be used: "
+    require(error.description.hasPrefix(opening), "the error names another pattern: \(error)")
+    require(error.description.count > opening.count, "the error for \(expression) is empty")
     return
   }
   let redaction = Redaction.none.redactingJSON(path)
