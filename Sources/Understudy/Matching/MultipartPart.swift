@@ -34,7 +34,7 @@ public struct MultipartPart: Sendable, Hashable, CustomStringConvertible {
   public var contentType: String? { headers["Content-Type"] }
 
   /// The content decoded as UTF-8, or `nil` when it is not UTF-8.
-  public var text: String? { String(data: data, encoding: .utf8) }
+  var text: String? { String(data: data, encoding: .utf8) }
 
   /// `part "avatar", file "me.png" (image/png, 2048 bytes)`; a field's text follows, masked.
   public var description: String { summary(naming: nil) }

@@ -478,7 +478,7 @@ public struct MatchExplanation: Sendable, Hashable {
   /// The fields that did not match; empty when the request matched.
   public var mismatches: [FieldMismatch]
   /// Path parameters captured by templates.
-  public var captures: [String: String]
+  var captures: [String: String]
 
   /// Whether the request matched.
   public var isMatch: Bool { mismatches.isEmpty }
