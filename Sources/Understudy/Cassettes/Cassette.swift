@@ -33,7 +33,7 @@ public final class Cassette: Sendable {
   /// Where the cassette was bound, for reports.
   package let location: SourceLocation
   /// The command that records this cassette, printed in failures.
-  public let recordCommand: String
+  package let recordCommand: String
 
   private struct Recorded {
     /// The redacted request as stored, for matching.
