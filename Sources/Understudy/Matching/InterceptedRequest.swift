@@ -85,7 +85,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 
   /// Creates a snapshot of `request`, taking the body from `body` when given (the protocol passes
   /// the drained stream or upload body here) and from `httpBody` otherwise.
-  public init(_ request: URLRequest, body: Data? = nil) {
+  package init(_ request: URLRequest, body: Data? = nil) {
     self.init(
       method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
       url: request.url ?? URL(string: "about:blank")!,
