@@ -68,8 +68,7 @@ import Understudy
     registry.stub(.get("/teams/{id}"), .ok)
     _ = try await registry.makeSession().data(from: URL(string: "https://api.example.com/users/1")!)
 
-    let failures = registry.endScope(
-      testName: "loadsProfile()", verifying: [.allStubsUsed], location: SourceLocation())
+    let failures = registry.endScope(testName: "loadsProfile()", verifying: [.allStubsUsed])
 
     #expect(
       failures.map(\.message) == [

@@ -45,10 +45,7 @@
       #expect(body.contains("Authorization: Bearer ••••(13 chars)"))
       #expect(!body.contains("s3cr3t"))
       #expect(registry.unmatchedReports.count == 1)
-      #expect(
-        registry.endScope(
-          testName: "t", verifying: .noUnmatchedRequests, location: SourceLocation()
-        ).count == 1)
+      #expect(registry.endScope(testName: "t", verifying: .noUnmatchedRequests).count == 1)
     }
 
     @Test(

@@ -114,10 +114,7 @@
       #expect(!refusal.body.contains("s3cr3t"))
       #expect(registry.journal.first?.request.headers["Upgrade"] == "websocket")
       #expect(registry.unmatchedReports.count == 1)
-      #expect(
-        registry.endScope(
-          testName: "t", verifying: .noUnmatchedRequests, location: SourceLocation()
-        ).count == 1)
+      #expect(registry.endScope(testName: "t", verifying: .noUnmatchedRequests).count == 1)
     }
 
     @Test func aScriptThatMeetsAnotherMessageFailsTheTestAndClosesWith1008() async throws {
