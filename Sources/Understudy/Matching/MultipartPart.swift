@@ -31,7 +31,7 @@ public struct MultipartPart: Sendable, Hashable, CustomStringConvertible {
 
   /// The part's Content-Type header, or `nil` when it has none (RFC 7578 then means
   /// `text/plain`).
-  public var contentType: String? { headers["Content-Type"] }
+  var contentType: String? { headers["Content-Type"] }
 
   /// The content decoded as UTF-8, or `nil` when it is not UTF-8.
   var text: String? { String(data: data, encoding: .utf8) }
