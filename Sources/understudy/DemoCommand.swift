@@ -212,7 +212,8 @@ private struct WeatherDemo {
 
     if let report = registry.unmatchedReports.last {
       section(
-        "Near-miss report (registry.unmatchedReports; a test fails with this message)",
+        "Near-miss report (the journal entry's outcome, .unmatched(report); a test fails with "
+          + "this message)",
         report.description)
     }
     section(

@@ -188,7 +188,9 @@ import Understudy
   @Test func customPredicates() async throws {
     registry.stub(
       .post("/batch")
-        && .custom("at most 3 lines") { ($0.bodyText ?? "").split(separator: "\n").count <= 3 },
+        && .custom("at most 3 lines") {
+          String(decoding: $0.body ?? Data(), as: UTF8.self).split(separator: "\n").count <= 3
+        },
       .ok)
 
     #expect(try await send("POST", "https://api.example.com/batch", body: "a\nb") == "")

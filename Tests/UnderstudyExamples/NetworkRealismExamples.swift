@@ -114,7 +114,7 @@ import Understudy
       for: request, from: Data("JPEG…".utf8))
 
     #expect((response as? HTTPURLResponse)?.statusCode == 201)
-    #expect(registry.requests.first?.bodyText == "JPEG…")
+    #expect(registry.requests.first?.body == Data("JPEG…".utf8))
   }
 
   #if canImport(FoundationNetworking)

@@ -46,7 +46,7 @@ import XCTest
     }
 
     let sent = try await registry.request(matching: .post("/analytics"), timeout: .seconds(30))
-    #expect(sent.bodyText == #"{"event":"launch"}"#)
+    #expect(sent.body == Data(#"{"event":"launch"}"#.utf8))
   }
 
   @Test func watchingTrafficAsItHappens() async throws {
@@ -61,7 +61,7 @@ import XCTest
     }
 
     var polls = 0
-    for await entry in entries where entry.request.path == "/poll" {
+    for await entry in entries where entry.request.url.path == "/poll" {
       polls += 1
       if polls == 3 { break }
     }

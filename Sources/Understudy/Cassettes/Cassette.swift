@@ -33,7 +33,7 @@ public final class Cassette: Sendable {
   /// Where the cassette was bound, for reports.
   package let location: SourceLocation
   /// The command that records this cassette, printed in failures.
-  public let recordCommand: String
+  package let recordCommand: String
 
   private struct Recorded {
     /// The redacted request as stored, for matching.
@@ -107,7 +107,7 @@ public final class Cassette: Sendable {
   ///   - line: The line of the caller; leave the default.
   ///   - column: The column of the caller; leave the default.
   public init(
-    at url: URL, mode: RecordMode = .never, options: CassetteOptions = .default,
+    at url: URL, mode: RecordMode = .never, options: CassetteOptions = CassetteOptions(),
     recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) {

@@ -14,7 +14,7 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
   #if hasAttribute(nonexhaustive)
     @nonexhaustive
   #endif
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  public enum Kind: Sendable, Hashable, CaseIterable {
     /// No file at the path.
     case fileMissing
     /// The file exists but could not be read (permissions, a directory).
@@ -44,17 +44,17 @@ public struct CassetteError: Error, CustomStringConvertible, Sendable, Hashable 
   /// What went wrong.
   public var kind: Kind
   /// The cassette's path, or the source name given to ``HAR/decode(_:source:)``.
-  public var file: String?
+  package var file: String?
   /// Where in the document, such as `log.entries[3].response.status`.
-  public var jsonPath: String?
+  package var jsonPath: String?
   /// The 1-based line of the problem in the file.
-  public var line: Int?
+  package var line: Int?
   /// The 1-based column of the problem, counted in characters.
-  public var column: Int?
+  package var column: Int?
   /// What is wrong, as a clause starting in lower case (it follows the location).
-  public var problem: String
+  package var problem: String
   /// What to do about it, as one or more sentences.
-  public var fix: String
+  package var fix: String
 
   /// Creates an error.
   package init(

@@ -85,9 +85,6 @@ public struct CassetteOptions: Sendable {
     self.hookTimeout = hookTimeout
   }
 
-  /// The cassette's defaults.
-  public static var `default`: CassetteOptions { CassetteOptions() }
-
   /// These options with `transform` run on every newly recorded entry, after redaction and
   /// before the entry is written; returning `nil` drops the entry (VCR's `before_record`).
   ///

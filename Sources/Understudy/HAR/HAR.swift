@@ -13,7 +13,7 @@
 /// details, the creator) is kept as read and written back.
 /// Decoding accepts what real exporters write (missing members get the specification's defaults,
 /// custom `_`-prefixed members are ignored); encoding is deterministic so cassettes diff cleanly.
-public struct HAR: Sendable, Hashable {
+public struct HAR: Sendable, Equatable {
   /// The root of the archive; the file is `{"log": …}`.
   public var log: Log
 
@@ -50,7 +50,7 @@ extension HAR.Log: HARReferenceCodable {}
 
 extension HAR {
   /// The exported data: who wrote it, the pages, and one entry per HTTP exchange.
-  public struct Log: Sendable, Hashable {
+  public struct Log: Sendable, Equatable {
     /// The format version; `1.2` for files Understudy writes.
     package var version: String
     /// The application that wrote the file.

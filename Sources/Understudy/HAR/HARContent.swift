@@ -1,6 +1,6 @@
 extension HAR {
   /// A response body: its bytes as ``text``, base64 when they are not UTF-8 text.
-  public struct Content: Sendable, Hashable, HARReferenceCodable {
+  public struct Content: Sendable, Equatable, HARReferenceCodable {
     /// The length of the body in bytes after decoding.
     public var size: Int
     /// The number of bytes compression saved in transfer.
@@ -146,17 +146,6 @@ extension HAR {
         && lhs.mimeType == rhs.mimeType && lhs.encoding == rhs.encoding
         && lhs.comment == rhs.comment && lhs.chunks == rhs.chunks
         && lhs.textStorage == rhs.textStorage
-    }
-
-    /// Hashes the members `==` compares.
-    public func hash(into hasher: inout Hasher) {
-      hasher.combine(size)
-      hasher.combine(compression)
-      hasher.combine(mimeType)
-      hasher.combine(text)
-      hasher.combine(encoding)
-      hasher.combine(comment)
-      hasher.combine(chunks)
     }
   }
 }

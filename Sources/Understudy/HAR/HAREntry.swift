@@ -1,6 +1,6 @@
 extension HAR {
   /// One HTTP exchange: the request, the response, and how long it took.
-  public struct Entry: Sendable, Hashable, HARReferenceCodable {
+  public struct Entry: Sendable, Equatable, HARReferenceCodable {
     /// The ``Page/id`` of the page the request belongs to.
     package var pageref: String? {
       get { extras?.value.pageref }

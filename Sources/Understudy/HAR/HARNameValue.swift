@@ -1,7 +1,7 @@
 extension HAR {
   /// A name and a value: a header field or a query parameter, which the spec describes with the
   /// same members.
-  public struct NameValue: Sendable, Hashable, HARReferenceCodable {
+  public struct NameValue: Sendable, Equatable, HARReferenceCodable {
     /// The name as it was sent.
     public var name: String
     /// The value; query parameters are percent-decoded.

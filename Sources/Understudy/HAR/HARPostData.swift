@@ -4,7 +4,7 @@ extension HAR {
   /// HAR 1.2 has no way to mark binary post data, so Understudy writes non-UTF-8 request bodies
   /// as base64 with an `encoding` member, as the HAR 1.3 draft and ``Content`` do; without it a
   /// binary upload could not be replayed byte for byte.
-  public struct PostData: Sendable, Hashable, HARReferenceCodable {
+  public struct PostData: Sendable, Equatable, HARReferenceCodable {
     /// The media type from `Content-Type`.
     public var mimeType: String
     /// The form fields, when the exporter parsed them.
@@ -88,15 +88,6 @@ extension HAR {
       lhs.mimeType == rhs.mimeType && lhs.params == rhs.params && lhs.encoding == rhs.encoding
         && lhs.comment == rhs.comment
         && lhs.textStorage == rhs.textStorage
-    }
-
-    /// Hashes the members `==` compares.
-    public func hash(into hasher: inout Hasher) {
-      hasher.combine(mimeType)
-      hasher.combine(params)
-      hasher.combine(text)
-      hasher.combine(encoding)
-      hasher.combine(comment)
     }
   }
 

@@ -1,6 +1,6 @@
 extension HAR {
   /// A request as it was sent.
-  public struct Request: Sendable, Hashable, HARReferenceCodable {
+  public struct Request: Sendable, Equatable, HARReferenceCodable {
     /// The method, such as `GET`.
     public var method: String
     /// The absolute URL, without a fragment. Kept as text so exports with URLs Foundation would

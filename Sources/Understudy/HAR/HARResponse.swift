@@ -1,6 +1,6 @@
 extension HAR {
   /// A response as it was received.
-  public struct Response: Sendable, Hashable, HARReferenceCodable {
+  public struct Response: Sendable, Equatable, HARReferenceCodable {
     /// The status code, such as `200`.
     public var status: Int
     /// The reason phrase, such as `OK`.

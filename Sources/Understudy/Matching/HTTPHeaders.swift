@@ -12,7 +12,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The value.
     public var value: String
 
-    /// Creates a field; users add one with ``HTTPHeaders/add(name:value:)``.
+    /// Creates a field; users write a literal, and repeat a field with `.header(_:_:)`.
     package init(name: String, value: String) {
       self.name = name
       self.value = value
@@ -107,12 +107,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   }
 
   /// Appends a field, keeping any existing fields of the same name.
-  public mutating func add(name: String, value: String) {
+  package mutating func add(name: String, value: String) {
     fields.append(Field(name: name, value: value))
   }
 
   /// The fields as a dictionary; repeated names are joined with `, ` as RFC 9110 allows.
-  public var dictionary: [String: String] {
+  var dictionary: [String: String] {
     // Built for every stubbed response, which then adds Content-Length: sized for one more
     // field so that insert does not grow the table.
     var result: [String: String] = Dictionary(minimumCapacity: fields.count + 1)

@@ -15,7 +15,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   }
   /// The method's name, for the matching paths that compare it as text on every request.
   var methodName: String { storage.value.method }
-  /// The full URL; fixed, because ``path`` and ``queryItems`` are derived from it.
+  /// The full URL; fixed, because the path and ``queryItems`` are derived from it.
   public var url: URL { storage.value.url.url }
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders {
@@ -46,14 +46,14 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   }
 
   /// The URL's path, percent-decoded (`/` when empty).
-  public var path: String { storage.value.url.path }
+  var path: String { storage.value.url.path }
   /// The URL's path as written, percent-encoded, for templates: an encoded slash stays inside its
   /// segment.
   var encodedPath: String { storage.value.url.encodedPath }
   /// The URL's query items, percent-decoded, in the order they appear.
   public var queryItems: [URLQueryItem] { storage.value.url.queryItems }
   /// The URL's host, lower-cased.
-  public var host: String? { storage.value.url.host }
+  var host: String? { storage.value.url.host }
   /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
   /// instructions and every stub whose pattern names a full URL checks it.
   var scheme: String? { storage.value.url.scheme }
@@ -85,7 +85,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 
   /// Creates a snapshot of `request`, taking the body from `body` when given (the protocol passes
   /// the drained stream or upload body here) and from `httpBody` otherwise.
-  public init(_ request: URLRequest, body: Data? = nil) {
+  package init(_ request: URLRequest, body: Data? = nil) {
     self.init(
       method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
       url: request.url ?? URL(string: "about:blank")!,
@@ -108,7 +108,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   static let sent = RecentReadings<[String: String], HTTPHeaders>(capacity: 2)
 
   /// The request as a `URLRequest`, with the body back in `httpBody` so code that reads it works.
-  public var urlRequest: URLRequest {
+  var urlRequest: URLRequest {
     var request = URLRequest(url: url, timeoutInterval: timeoutInterval)
     request.httpMethod = method.rawValue
     for field in headers {
@@ -119,7 +119,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   }
 
   /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
-  public var bodyText: String? {
+  var bodyText: String? {
     body.flatMap { String(data: $0, encoding: .utf8) }
   }
 

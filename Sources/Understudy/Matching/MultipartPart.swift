@@ -31,10 +31,10 @@ public struct MultipartPart: Sendable, Hashable, CustomStringConvertible {
 
   /// The part's Content-Type header, or `nil` when it has none (RFC 7578 then means
   /// `text/plain`).
-  public var contentType: String? { headers["Content-Type"] }
+  var contentType: String? { headers["Content-Type"] }
 
   /// The content decoded as UTF-8, or `nil` when it is not UTF-8.
-  public var text: String? { String(data: data, encoding: .utf8) }
+  var text: String? { String(data: data, encoding: .utf8) }
 
   /// `part "avatar", file "me.png" (image/png, 2048 bytes)`; a field's text follows, masked.
   public var description: String { summary(naming: nil) }

@@ -456,9 +456,9 @@ public struct FieldMismatch: Sendable, Hashable, CustomStringConvertible {
   /// The field, such as `method`, `path` or `header Accept`.
   public var field: String
   /// What the pattern expected.
-  public var expected: String
+  var expected: String
   /// What the request had.
-  public var actual: String
+  var actual: String
 
   /// Creates a mismatch.
   package init(field: String, expected: String, actual: String) {
@@ -478,7 +478,7 @@ public struct MatchExplanation: Sendable, Hashable {
   /// The fields that did not match; empty when the request matched.
   public var mismatches: [FieldMismatch]
   /// Path parameters captured by templates.
-  public var captures: [String: String]
+  var captures: [String: String]
 
   /// Whether the request matched.
   public var isMatch: Bool { mismatches.isEmpty }

@@ -147,12 +147,14 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
   }
 }
 
-/// The error inside the `URLError` of a request that matched no stub.
-public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible, LocalizedError {
+/// The error inside the `URLError` of a request that matched no stub, under
+/// `NSUnderlyingErrorKey`.
+///
+/// The `URLError`'s own `localizedDescription` is the report's text, so this error is not a
+/// `LocalizedError`: it is read for its ``report``.
+public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible {
   /// The near-miss report.
   public let report: NearMissReport
   /// The report's text.
   public var description: String { report.description }
-  /// Same as ``description``.
-  public var errorDescription: String? { report.description }
 }

@@ -43,7 +43,7 @@ public struct JournalEntry: Sendable {
   public internal(set) var response: Response?
 
   /// Whether no stub matched.
-  public var isUnmatched: Bool {
+  package var isUnmatched: Bool {
     if case .unmatched = outcome { return true }
     return false
   }

@@ -14,7 +14,7 @@ public struct ScenarioStep: Sendable, Hashable {
   package static let initialState = "started"
 
   /// The scenario's name; stubs naming the same scenario share its state.
-  public var scenario: String
+  package var scenario: String
   /// The state the scenario must be in for the stub to answer, or `nil` for any state.
   package var requiredState: String?
   /// The state the scenario moves to when the stub answers, or `nil` to stay.

@@ -25,7 +25,7 @@ public struct ScopeFailure: Sendable, CustomStringConvertible {
   /// What went wrong, as a sentence with the fix.
   public let message: String
   /// Where to report it: the stub's declaration, or the test's.
-  public let location: SourceLocation
+  package let location: SourceLocation
 
   init(message: String, location: SourceLocation) {
     // Failures end up in test logs, and callers of `finish()` or `endScope` print them too:

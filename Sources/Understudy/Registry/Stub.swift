@@ -228,8 +228,8 @@ public final class Stub: Sendable, CustomStringConvertible {
 
 /// A request-aware responder threw; the request fails with this error.
 public struct ResponderError: Error, Sendable, CustomStringConvertible, LocalizedError {
-  /// The stub whose responder threw.
-  public let stub: String
+  /// The stub whose responder threw, as its description; the ``description`` names it.
+  package let stub: String
   /// What it threw, as text; users read ``error``.
   package let underlying: String
   /// The error it threw.

@@ -32,7 +32,7 @@ extension StubRegistry {
       // An unsound pattern never matches: `.never` and `.atMost` would pass whatever was sent.
       IssueReporter.report(
         "Cannot verify \(count) request(s) matching \(pattern): the pattern is invalid: "
-          + InvalidRequestPatternError.clause(problems)
+          + RequestWaitTimeout.clause(problems)
           + ". Correct the pattern; as written it matches no request, so this check could not fail.",
         at: location)
       return false

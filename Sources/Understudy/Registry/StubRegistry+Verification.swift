@@ -16,28 +16,6 @@ extension StubRegistry {
     return false
   }
 
-  /// Checks that every stub answered at least once and limited stubs were used up; each unused
-  /// stub is reported at the line that declared it.
-  @discardableResult
-  public func verifyAllStubsUsed() -> Bool {
-    let failures = unusedStubFailures()
-    for failure in failures { IssueReporter.report(failure.message, at: failure.location) }
-    return failures.isEmpty
-  }
-
-  /// Checks that every request matched a stub; each unmatched request is reported at the caller's
-  /// line with its near-miss report.
-  @discardableResult
-  public func verifyNoUnmatchedRequests(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
-  ) -> Bool {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let failures = unexpectedUnmatched(unmatchedReports, scopeLocation: location)
-    for failure in failures { IssueReporter.report(failure.message, at: location) }
-    return failures.isEmpty
-  }
-
   /// Starts the registry's life as a test's scope, which will check `verification` when it ends.
   func beginScope(verifying verification: ScopeVerification) {
     scopeState.withLock { $0.expectations.verification = verification }
@@ -53,8 +31,24 @@ extension StubRegistry {
   ///   - testName: The test the scope served, named in reports about late requests.
   ///   - verification: What to check: ``ScopeVerification/default`` checks for unmatched
   ///     requests and requests still in flight.
-  ///   - location: Where to report failures that belong to no stub (the test or the trait).
+  ///   - fileID: The `#fileID` of the caller; leave the default.
+  ///   - filePath: The `#filePath` of the caller; leave the default.
+  ///   - line: The line of the caller; leave the default.
+  ///   - column: The column of the caller; leave the default.
+  /// - Returns: The failures, each a message naming what went wrong and the fix.
   public func endScope(
+    testName: String, verifying verification: ScopeVerification = .default,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) -> [ScopeFailure] {
+    endScope(
+      testName: testName, verifying: verification,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// ``endScope(testName:verifying:fileID:filePath:line:column:)`` reporting failures that
+  /// belong to no stub at `location`: the test's or the trait's, for the scopes the library runs.
+  package func endScope(
     testName: String, verifying verification: ScopeVerification = .default,
     location: SourceLocation
   ) -> [ScopeFailure] {

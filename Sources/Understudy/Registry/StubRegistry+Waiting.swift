@@ -23,7 +23,7 @@ extension StubRegistry {
   /// one to arrive. When none arrives within `timeout` (or the registry's test scope ends first)
   /// it throws ``RequestWaitTimeout``, whose text lists the requests that came closest with the
   /// fields that differed. A pattern with ``RequestPattern/problems`` can match no request, so
-  /// the call throws ``InvalidRequestPatternError`` at once rather than wait out `timeout`.
+  /// the call throws ``RequestWaitTimeout`` naming them at once rather than wait out `timeout`.
   ///
   /// ```swift
   /// model.refreshInBackground()
@@ -45,9 +45,10 @@ extension StubRegistry {
   ) async throws -> InterceptedRequest {
     let problems = pattern.problems
     guard problems.isEmpty else {
-      throw InvalidRequestPatternError(
-        pattern: pattern, problems: problems,
-        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      throw RequestWaitTimeout(
+        pattern: pattern, timeout: .zero, scopeEnded: false,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        closest: [], problems: problems)
     }
     let (stream, earlier) = watchJournal()
     if let found = earlier.first(where: { pattern.match($0.request) != nil }) {

@@ -295,7 +295,7 @@ public final class StubRegistry: Sendable {
   public var requests: [InterceptedRequest] { journal.map(\.request) }
 
   /// Near-miss reports of the requests no stub matched, in arrival order.
-  public var unmatchedReports: [NearMissReport] {
+  package var unmatchedReports: [NearMissReport] {
     // A scope's end asks for these; when no request went unmatched, the journal is not copied.
     guard journalStorage.withLock({ $0.mayHoldUnmatched }) else { return [] }
     return journal.compactMap { entry in
@@ -540,7 +540,8 @@ public final class StubRegistry: Sendable {
 
   /// Requests intercepted but not yet answered in full: waiting for their answer (a delayed
   /// stub, say, or the network) or for the rest of their body (a throttled or delayed body).
-  public var requestsInFlight: [InterceptedRequest] {
+  /// Tests read it; users have ``ScopeVerification/noRequestsInFlight``, on by default.
+  var requestsInFlight: [InterceptedRequest] {
     inFlightNow.map(\.request)
   }
 

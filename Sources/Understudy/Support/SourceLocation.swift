@@ -2,18 +2,18 @@
 ///
 /// Captured from `#fileID`, `#filePath`, `#line` and `#column` so failures can point at the line
 /// that declared the thing that went wrong.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The `#fileID` of the declaration, such as `MyAppTests/UserTests.swift`.
-  public var fileID: String
+  package var fileID: String
   /// The full path of the declaring file, used to find fixtures beside it.
-  public var filePath: String
+  package var filePath: String
   /// The line of the declaration.
-  public var line: Int
+  package var line: Int
   /// The column of the declaration.
-  public var column: Int
+  package var column: Int
 
   /// Creates a location; the defaults capture the caller's position.
-  public init(
+  package init(
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {
@@ -24,5 +24,5 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `file:line`, with the file as its `#fileID`.
-  public var description: String { "\(fileID):\(line)" }
+  package var description: String { "\(fileID):\(line)" }
 }

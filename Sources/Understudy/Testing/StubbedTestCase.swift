@@ -157,7 +157,7 @@
     ///   - body: The test's work, given the registry to make sessions from.
     public func withCassette<Result>(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = CassetteOptions(),
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) async throws -> Result
@@ -191,7 +191,7 @@
     ///   - body: The test's work, given the registry to make sessions from.
     public func withCassette<Result>(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = CassetteOptions(),
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column, _ body: (StubRegistry) throws -> Result

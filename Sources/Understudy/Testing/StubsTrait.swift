@@ -190,7 +190,7 @@
     ///     precedence over the cassette's entries.
     public static func cassette(
       _ name: String? = nil, mode: RecordMode = .never,
-      location: CassetteLocation = .besideTestFile, options: CassetteOptions = .default,
+      location: CassetteLocation = .besideTestFile, options: CassetteOptions = CassetteOptions(),
       verifying verification: ScopeVerification = .default,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
       column: Int = #column,

@@ -172,7 +172,7 @@ extension ReplayPortTests {
       let folder = ReplayPortTests.scratchFolder()
       defer { ReplayPortTests.cleanUp(folder) }
       let kept: Set<String> = ["page", "limit"]
-      let options = CassetteOptions.default.beforeRecord { entry in
+      let options = CassetteOptions().beforeRecord { entry in
         var entry = entry
         guard var parts = URLComponents(string: entry.request.url) else { return entry }
         parts.queryItems = parts.queryItems?.filter { kept.contains($0.name) }
@@ -281,7 +281,7 @@ extension ReplayPortTests {
       let server = try await LoopbackServer.shared()
       let folder = ReplayPortTests.scratchFolder()
       defer { ReplayPortTests.cleanUp(folder) }
-      let options = CassetteOptions.default.beforeRecord { entry in
+      let options = CassetteOptions().beforeRecord { entry in
         var entry = entry
         entry.comment = "Modified by a hook"
         entry.request.headers = entry.request.headers.map {
@@ -312,7 +312,7 @@ extension ReplayPortTests {
       let server = try await LoopbackServer.shared()
       let folder = ReplayPortTests.scratchFolder()
       defer { ReplayPortTests.cleanUp(folder) }
-      let options = CassetteOptions.default.beforeRecord { entry in
+      let options = CassetteOptions().beforeRecord { entry in
         var entry = entry
         guard let postData = entry.request.postData, let body = postData.body,
           var user = try? JSONDecoder().decode(User.self, from: body)

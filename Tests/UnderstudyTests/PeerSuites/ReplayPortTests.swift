@@ -82,7 +82,7 @@ extension ReplayPortTests {
       let folder = ReplayPortTests.scratchFolder()
       defer { ReplayPortTests.cleanUp(folder) }
       let har = try await ReplayPortTests.record(
-        URLRequest(url: server.url("/echo/first")), options: .default, in: folder)
+        URLRequest(url: server.url("/echo/first")), options: CassetteOptions(), in: folder)
       #expect(har.log.entries.count == 1)
       #expect(har.log.entries.first?.request.url.hasSuffix("/echo/first") == true)
     }

@@ -30,8 +30,8 @@ extension Redaction {
   }
 
   /// The names of this process's environment variables whose values are known values when
-  /// ``redactsEnvironmentValues`` is on, sorted. A variable is one when its name reads as a
-  /// credential's (`*_TOKEN`, `*_KEY`, `*SECRET*`, `*PASSWORD*`, `*_PAT`, `*_DSN`,
+  /// ``redactingEnvironmentValues(_:)`` has them on, sorted. A variable is one when its name
+  /// reads as a credential's (`*_TOKEN`, `*_KEY`, `*SECRET*`, `*PASSWORD*`, `*_PAT`, `*_DSN`,
   /// `DATABASE_URL`, …; `*_ID`, `*_FILE` and `*_PATH` are not) and its value has at least 8
   /// characters. Print these to see what a recording will redact; the values are never shown.
   public static var environmentValueNames: [String] {

@@ -5,9 +5,9 @@
 /// rather than silently redacting nothing.
 public struct PatternSyntaxError: Error, CustomStringConvertible, Sendable, Hashable {
   /// The expression as given.
-  public var expression: String
+  package var expression: String
   /// What is wrong with it and how to write it instead.
-  public var problem: String
+  package var problem: String
 
   /// Creates an error.
   package init(expression: String, problem: String) {

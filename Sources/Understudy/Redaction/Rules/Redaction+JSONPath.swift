@@ -18,9 +18,9 @@ extension Redaction {
     }
 
     /// The path as written.
-    public let expression: String
+    let expression: String
     /// The name in the placeholder, `<redacted:NAME>`.
-    public let name: String
+    let name: String
     let steps: [Step]
 
     /// Parses `expression`.

@@ -9,8 +9,8 @@
 /// | header name | request and response header values; `Cookie` and `Set-Cookie` also cover the `cookies` arrays; `Authorization` also covers URL userinfo (`https://user:pass@host`) | `<redacted:authorization>` (lower-cased name), `%3Credacted:userinfo%3E@host` |
 /// | query parameter name | `&`- and `;`-separated pairs in the query and fragment of `url`, `redirectURL` and `Location`, `Content-Location`, `Referer` and `:path` headers, and of URLs inside other headers and bodies; `;name=value` path parameters; `queryString`; form fields and form bodies, with or without a form `Content-Type`; `multipart/form-data` parts | `<redacted:access_token>` (lower-cased name) |
 /// | JSON member name | members with that name at any depth of JSON bodies, also after a byte order mark or an XSSI prefix such as `)]}'`, in each line of NDJSON, inside JSONP, and (matched in the text) in JSON nested too deep to parse; XML elements of that name | `<redacted:password>` (the member's name) |
-/// | ``JSONPath`` | JSON request and response bodies, in the same almost-JSON forms | `<redacted:user.token>` (the path's ``JSONPath/name``) |
-/// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the pattern's ``BodyPattern/name``) |
+/// | ``JSONPath`` | JSON request and response bodies, in the same almost-JSON forms | `<redacted:user.token>` (the path's name: by default the path without `$.`) |
+/// | ``BodyPattern`` | request and response bodies and form field values | `<redacted:NAME>` (the name the pattern was given) |
 ///
 /// ``default`` judges every name by its words (``readsNamesAsWords``): `accessToken`,
 /// `access_token`, `Access-Token` and `ACCESSTOKEN` read alike, and so do `X-Client-Pwd`,
@@ -59,7 +59,7 @@ public struct Redaction: Sendable {
   package var knownValues: [String: String]
   /// Whether the values of this process's credential-named environment variables are known
   /// values too (``environmentValueNames``); on in ``default``.
-  public var redactsEnvironmentValues: Bool
+  var redactsEnvironmentValues: Bool
   /// The only headers written, by name in any case, or `nil` to write every header
   /// (``keepingOnlyHeaders(_:)``).
   package var keptHeaderNames: [String]?
@@ -202,11 +202,11 @@ public struct Redaction: Sendable {
   /// can anchor the match: `"ssn":\s*"([^"]+)"` keeps the member name and quotes.
   public struct BodyPattern: Sendable, Hashable {
     /// The name in the placeholder.
-    public let name: String
+    let name: String
     let regex: SharedRegex
 
     /// The regular expression (ICU syntax, as `NSRegularExpression` takes it).
-    public var pattern: String { regex.pattern }
+    var pattern: String { regex.pattern }
 
     /// Compiles `pattern`.
     ///

@@ -374,7 +374,7 @@ public struct CredentialFinding: Sendable, Hashable, CustomStringConvertible {
   package var kind: CredentialKind
   /// The start of the value and its length, such as `ghp_AbCd… (40 characters)`; never the
   /// whole secret, so the report itself can be logged.
-  public var excerpt: String
+  var excerpt: String
 
   /// Creates a finding.
   package init(path: String, kind: CredentialKind, excerpt: String) {
