@@ -530,6 +530,8 @@ package struct CompiledRedaction: Sendable {
       text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
       text = Self.splice(text, userinfoReplacements(in: text, echoes: &echoes))
     } else {
+      // JSON's members are its names, and a minified document is one line.
+      let lineValues = isJSON ? [] : credentialLineValues(in: text)
       text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
       if !isJSON {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
@@ -544,6 +546,12 @@ package struct CompiledRedaction: Sendable {
       text = Self.splice(
         text, whitespacePairReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
+      // Last, for what no rule above took: a random-looking value on a line that names a
+      // credential, as the text read before them.
+      if !lineValues.isEmpty {
+        text = Self.splice(
+          text, credentialLineReplacements(lineValues, in: text, echoes: &echoes))
+      }
     }
     // Quotes, `<` and `&` written as references are read decoded as well, and what that
     // reading finds that the rules above did not is replaced in the text as written
