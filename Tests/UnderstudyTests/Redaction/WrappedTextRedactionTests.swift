@@ -28,4 +28,20 @@ import Testing
     let kept = "<table><tr><th>User</th><th>Plan</th></tr><tr><td>ada</td><td>pro</td></tr></table>"
     #expect(redactedResponse(kept, mimeType: "text/html").1 == kept)
   }
+
+  @Test func aPercentEncodedBodyIsReadAsTheTextItHolds() throws {
+    for encoded in [
+      "%7B%22password%22%3A%22\(Self.secret)%22%7D",
+      "%7b%22api_key%22%3a%22\(Self.secret)%22%7d",
+      "user%3Dada%26password%3D\(Self.secret)",
+      "token:%20\(Self.secret)",
+    ] {
+      try SpelledSecretChecks.expectHidden(encoded, mimeType: "text/plain", secrets: [Self.secret])
+    }
+    let (_, text) = redactedResponse(
+      "%7B%22password%22%3A%22\(Self.secret)%22%7D", mimeType: "text/plain")
+    #expect(text == "%7B%22password%22%3A%22%3Credacted%3Apassword%3E%22%7D")
+    #expect(
+      redactedResponse("%7b%22a%22%3a1%7d", mimeType: "text/plain").1 == "%7b%22a%22%3a1%7d")
+  }
 }

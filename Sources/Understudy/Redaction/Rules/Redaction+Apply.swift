@@ -467,6 +467,11 @@ package struct CompiledRedaction: Sendable {
         return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
       }
     }
+    // Percent-encoded text likewise, written back with the escapes it came with.
+    if let encoded = PercentEncodedBody(text) {
+      let redacted = redactBody(encoded.text, mimeType: mimeType, echoes: &echoes)
+      if redacted != encoded.text { return encoded.encoded(redacted) }
+    }
     // A name or a value spelled in character references (`&#x74;oken=…`) is read as a browser
     // reads it; the text is written with them decoded only when that finds something.
     if let decoded = HTMLCharacterReferences.decoded(text) {
