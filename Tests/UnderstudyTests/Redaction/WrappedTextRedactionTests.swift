@@ -44,4 +44,42 @@ import Testing
     #expect(
       redactedResponse("%7b%22a%22%3a1%7d", mimeType: "text/plain").1 == "%7b%22a%22%3a1%7d")
   }
+
+  /// An echo or a declared value written as its bytes' values: hex separated by spaces (a
+  /// debug dump) and a list of decimal numbers (a JSON array, a C array).
+  @Test func aValueIsFoundAsAListOfItsBytes() throws {
+    let secret = EchoFormsTests.plant()
+    let bytes = Array(secret.utf8)
+    let hex = bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+    let lists = [
+      ("key bytes: \(hex)\n", "text/plain"), ("KEY \(hex.uppercased())\n", "text/plain"),
+      ("{\"bytes\": [\(bytes.map(String.init).joined(separator: ","))]}", "application/json"),
+      ("{\"bytes\":[1, \(bytes.map(String.init).joined(separator: ", ")), 2]}", "application/json"),
+      ("uint8_t k[] = {\(bytes.map(String.init).joined(separator: ", "))};\n", "text/x-c"),
+    ]
+    for (body, type) in lists {
+      let har = HAR(entries: [
+        EchoFormsTests.entry(
+          secret: secret, content: HAR.Content(body: Data(body.utf8), mimeType: type))
+      ])
+      let redacted = Redaction.default.redact(har)
+      let written = try redacted.encodedText
+      let echoed = redacted.log.entries[0].response.content.text ?? ""
+      #expect(!echoed.contains(hex) && !echoed.contains(hex.uppercased()), "\(echoed)")
+      #expect(!echoed.contains(bytes.map(String.init).joined(separator: ",")), "\(echoed)")
+      #expect(!echoed.contains(bytes.map(String.init).joined(separator: ", ")), "\(echoed)")
+      #expect(!written.contains(secret))
+      if type == "application/json" {
+        #expect(JSONNode.container(in: echoed) != nil, "still JSON: \(echoed)")
+      }
+      #expect(Redaction.default.redact(redacted) == redacted)
+      // Declared, the value is found the same way, and a log masks it.
+      let declared = Redaction.default.redactingValues(["k": secret])
+      let plain = HAR(entries: [
+        HAR.Entry.sample(content: HAR.Content(body: Data(body.utf8), mimeType: type))
+      ])
+      let text = declared.redact(plain).log.entries[0].response.content.text ?? ""
+      #expect(!text.contains(hex) && !text.contains(bytes.map(String.init).joined(separator: ",")))
+    }
+  }
 }

@@ -21,6 +21,8 @@ struct RedactionEchoes {
     var isEncoded: Bool
     /// A base64 form of the value, which may stand inside a longer base64 run.
     var isBase64 = false
+    /// A list of the value's bytes, which a JSON array holds as numbers.
+    var isByteList = false
   }
 
   /// Every spelling of every value, in the order remembered, and the same bytes filed for one
@@ -58,7 +60,7 @@ struct RedactionEchoes {
       insert(
         Needle(
           bytes: Array(spelling.text.utf8), name: name, isEncoded: spelling.isEncoded,
-          isBase64: spelling.isBase64))
+          isBase64: spelling.isBase64, isByteList: spelling.isByteList))
     }
   }
 
@@ -398,6 +400,16 @@ struct RedactionEchoes {
         }
       } catch {
         return nil
+      }
+      // A value's bytes as an array's numbers (`[88,89,90]`) are no one string: the run of
+      // them becomes one string holding the placeholder, and the array stays an array.
+      for match in matches(in: UnsafeRawBufferPointer(bytes)) where match.needle.isByteList {
+        let before = match.range.lowerBound > 0 ? bytes[match.range.lowerBound - 1] : 0x20
+        let after = match.range.upperBound < bytes.count ? bytes[match.range.upperBound] : 0x20
+        guard !ASCIIByte.isAlphanumeric(before), !ASCIIByte.isAlphanumeric(after) else {
+          continue
+        }
+        replacements.append((match.range, "\"\(RedactionPlaceholder.text(match.needle.name))\""))
       }
       return replacements
     }
