@@ -782,9 +782,8 @@ private struct Masking {
     guard !found.isEmpty else { return }
     let utf8 = text.utf8
     for value in found.map(\.value) {
-      mask(
-        utf8.index(utf8.startIndex, offsetBy: value.lowerBound)..<utf8.index(
-          utf8.startIndex, offsetBy: value.upperBound))
+      let lower = utf8.index(utf8.startIndex, offsetBy: value.lowerBound)
+      mask(lower..<utf8.index(lower, offsetBy: value.count))
     }
   }
 
