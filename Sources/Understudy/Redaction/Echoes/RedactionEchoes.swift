@@ -383,15 +383,21 @@ struct RedactionEchoes {
           replacements.append((range, "\"\(Self.jsonEscaped(replaced))\""))
         }
       }
+      var numbersInARow = 0
+      var holdsNumberList = false
       do {
         try JSONNode.walk(bytes) { event in
           switch event {
           case .string(let range, let isPlain):
+            numbersInARow = 0
             replaceString(at: range, isPlain: isPlain)
           case .member(let name, let isPlain, _):
+            numbersInARow = 0
             // A member's name can be a value too (an object keyed by session id).
             replaceString(at: name, isPlain: isPlain)
           case .number(let range):
+            numbersInARow += 1
+            if numbersInARow >= 4 { holdsNumberList = true }
             guard !numeric.isEmpty,
               let name = numeric[String(decoding: bytes[range], as: UTF8.self)]
             else { return }
@@ -402,7 +408,9 @@ struct RedactionEchoes {
         return nil
       }
       // A value's bytes as an array's numbers (`[88,89,90]`) are no one string: the run of
-      // them becomes one string holding the placeholder, and the array stays an array.
+      // them becomes one string holding the placeholder, and the array stays an array. The
+      // body is searched again only when it holds four numbers in a row.
+      guard holdsNumberList else { return replacements }
       for match in matches(in: UnsafeRawBufferPointer(bytes)) where match.needle.isByteList {
         let before = match.range.lowerBound > 0 ? bytes[match.range.lowerBound - 1] : 0x20
         let after = match.range.upperBound < bytes.count ? bytes[match.range.upperBound] : 0x20
