@@ -21,6 +21,8 @@ struct RedactionEchoes {
     var isEncoded: Bool
     /// A base64 form of the value, which may stand inside a longer base64 run.
     var isBase64 = false
+    /// A list of the value's bytes, which a JSON array holds as numbers.
+    var isByteList = false
   }
 
   /// Every spelling of every value, in the order remembered, and the same bytes filed for one
@@ -58,7 +60,7 @@ struct RedactionEchoes {
       insert(
         Needle(
           bytes: Array(spelling.text.utf8), name: name, isEncoded: spelling.isEncoded,
-          isBase64: spelling.isBase64))
+          isBase64: spelling.isBase64, isByteList: spelling.isByteList))
     }
   }
 
@@ -381,15 +383,21 @@ struct RedactionEchoes {
           replacements.append((range, "\"\(Self.jsonEscaped(replaced))\""))
         }
       }
+      var numbersInARow = 0
+      var holdsNumberList = false
       do {
         try JSONNode.walk(bytes) { event in
           switch event {
           case .string(let range, let isPlain):
+            numbersInARow = 0
             replaceString(at: range, isPlain: isPlain)
           case .member(let name, let isPlain, _):
+            numbersInARow = 0
             // A member's name can be a value too (an object keyed by session id).
             replaceString(at: name, isPlain: isPlain)
           case .number(let range):
+            numbersInARow += 1
+            if numbersInARow >= 4 { holdsNumberList = true }
             guard !numeric.isEmpty,
               let name = numeric[String(decoding: bytes[range], as: UTF8.self)]
             else { return }
@@ -398,6 +406,18 @@ struct RedactionEchoes {
         }
       } catch {
         return nil
+      }
+      // A value's bytes as an array's numbers (`[88,89,90]`) are no one string: the run of
+      // them becomes one string holding the placeholder, and the array stays an array. The
+      // body is searched again only when it holds four numbers in a row.
+      guard holdsNumberList else { return replacements }
+      for match in matches(in: UnsafeRawBufferPointer(bytes)) where match.needle.isByteList {
+        let before = match.range.lowerBound > 0 ? bytes[match.range.lowerBound - 1] : 0x20
+        let after = match.range.upperBound < bytes.count ? bytes[match.range.upperBound] : 0x20
+        guard !ASCIIByte.isAlphanumeric(before), !ASCIIByte.isAlphanumeric(after) else {
+          continue
+        }
+        replacements.append((match.range, "\"\(RedactionPlaceholder.text(match.needle.name))\""))
       }
       return replacements
     }

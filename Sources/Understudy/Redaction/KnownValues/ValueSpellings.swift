@@ -18,6 +18,8 @@ enum ValueSpellings {
     var isEncoded: Bool
     /// A base64 form, which may stand inside a longer base64 run.
     var isBase64 = false
+    /// A list of the value's bytes (``byteLists(of:)``), which a JSON array holds as numbers.
+    var isByteList = false
   }
 
   /// Every spelling of `value`, the value itself first, each once. `inURL` marks the value as
@@ -44,9 +46,10 @@ enum ValueSpellings {
   private static func spelled(_ value: String, inURL: Bool) -> [Spelling] {
     var spellings: [Spelling] = []
     var seen: Set<String> = []
-    func add(_ text: String, encoded: Bool, base64: Bool = false) {
+    func add(_ text: String, encoded: Bool, base64: Bool = false, byteList: Bool = false) {
       if !text.isEmpty, seen.insert(text).inserted {
-        spellings.append(Spelling(text: text, isEncoded: encoded, isBase64: base64))
+        spellings.append(
+          Spelling(text: text, isEncoded: encoded, isBase64: base64, isByteList: byteList))
       }
     }
     add(value, encoded: inURL)
@@ -62,6 +65,7 @@ enum ValueSpellings {
     for encoded in binaryToText(Data(value.utf8)) {
       add(encoded, encoded: false, base64: !encoded.utf8.allSatisfy(ASCIIByte.isHexDigit))
     }
+    for list in byteLists(of: Data(value.utf8)) { add(list, encoded: false, byteList: true) }
     // Any of these written into a URL is percent-encoded once more by whatever writes the URL:
     // an upper-cased value's `!` as `%21`, a JSON escape's `\` as `%5C`, a percent-encoded
     // value's `%` as `%25`. A spelling of letters and digits alone is its own URL form.
@@ -202,6 +206,22 @@ enum ValueSpellings {
       forms.append(form)
     }
     return forms
+  }
+
+  /// `data` as a list of its byte values, as a debug print or a JSON array writes it: hex
+  /// separated by spaces, in lower and upper case (`58 59 5a`), and decimal separated by commas,
+  /// with and without a space after each (`88,89,90` and `88, 89, 90`, inside a JSON array's
+  /// brackets or a C array's braces). None for data shorter than 4 bytes, whose list is short
+  /// enough to occur by chance.
+  static func byteLists(of data: Data) -> [String] {
+    guard data.count >= 4 else { return [] }
+    let hex = data.map {
+      String(decoding: [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]], as: UTF8.self)
+    }.joined(separator: " ")
+    let decimal = data.map { String($0) }
+    return [
+      hex, hex.uppercased(), decimal.joined(separator: ","), decimal.joined(separator: ", "),
+    ]
   }
 
   private static func urlSafe(_ text: String) -> String {

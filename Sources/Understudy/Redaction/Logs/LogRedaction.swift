@@ -308,6 +308,7 @@ private struct Masking {
     claimXMLAttributes()
     claimAssignments()
     claimWhitespacePairs()
+    claimCredentialLines()
     claimJSONDifferences()
     claimNamedValues(
       Self.pairName, at: .parameter, endingAt: Self.endsPairValue,
@@ -767,6 +768,25 @@ private struct Masking {
   /// (`password = "…"`, `apiKey: '…'`, an INI file's bare `password = …`, `'password' => …`,
   /// `--password …`, a YAML block scalar's lines); the header rules read bare `name: value`
   /// lines.
+  /// A random-looking value on a line that names a credential (``CredentialLines``), judged
+  /// as a cassette judges it: by the member and the parameter rules, in text that is no JSON.
+  private mutating func claimCredentialLines() {
+    // A JSON document's members are its names, as a cassette reads it.
+    guard JSONNode.container(in: text) == nil else { return }
+    var copy = text
+    let found = copy.withUTF8 { bytes in
+      CredentialLines.values(in: bytes) {
+        isSecret($0, at: .jsonMember) || isSecret($0, at: .parameter)
+      }
+    }
+    guard !found.isEmpty else { return }
+    let utf8 = text.utf8
+    for value in found.map(\.value) {
+      let lower = utf8.index(utf8.startIndex, offsetBy: value.lowerBound)
+      mask(lower..<utf8.index(lower, offsetBy: value.count))
+    }
+  }
+
   private mutating func claimAssignments() {
     // A bare value runs over the names after it on its line, and theirs end where it does: the
     // first covers them (`password = a)password = a)…` took the square of the line).

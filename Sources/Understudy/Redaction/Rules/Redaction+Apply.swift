@@ -467,6 +467,11 @@ package struct CompiledRedaction: Sendable {
         return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
       }
     }
+    // Percent-encoded text likewise, written back with the escapes it came with.
+    if let encoded = PercentEncodedBody(text) {
+      let redacted = redactBody(encoded.text, mimeType: mimeType, echoes: &echoes)
+      if redacted != encoded.text { return encoded.encoded(redacted) }
+    }
     // A name or a value spelled in character references (`&#x74;oken=…`) is read as a browser
     // reads it; the text is written with them decoded only when that finds something.
     if let decoded = HTMLCharacterReferences.decoded(text) {
@@ -530,11 +535,14 @@ package struct CompiledRedaction: Sendable {
       text = redactPairs(Substring(text), encoded: true, echoes: &echoes)
       text = Self.splice(text, userinfoReplacements(in: text, echoes: &echoes))
     } else {
+      // JSON's members are its names, and a minified document is one line.
+      let lineValues = isJSON ? [] : credentialLineValues(in: text)
       text = redactMultipart(text, mimeType: mimeType, echoes: &echoes)
       if !isJSON {
         text = Self.splice(text, xmlElementReplacements(in: text, echoes: &echoes))
       }
       text = Self.splice(text, tableReplacements(in: text, mimeType: mimeType, echoes: &echoes))
+      if !isJSON { text = Self.splice(text, htmlTableReplacements(in: text, echoes: &echoes)) }
       text = Self.splice(text, eventStreamReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, labelledBlockReplacements(in: text, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.
@@ -544,6 +552,12 @@ package struct CompiledRedaction: Sendable {
       text = Self.splice(
         text, whitespacePairReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
+      // Last, for what no rule above took: a random-looking value on a line that names a
+      // credential, as the text read before them.
+      if !lineValues.isEmpty {
+        text = Self.splice(
+          text, credentialLineReplacements(lineValues, in: text, echoes: &echoes))
+      }
     }
     // Quotes, `<` and `&` written as references are read decoded as well, and what that
     // reading finds that the rules above did not is replaced in the text as written

@@ -13,6 +13,22 @@ enum CSVColumns {
     var key: String
   }
 
+  /// A table's header row, read cell by cell: each column whose header the rules map to a key
+  /// (a placeholder's name). CSV and HTML tables (``HTMLTableColumns``) read theirs alike.
+  struct HeaderRow {
+    private var keys: [Int: String] = [:]
+
+    /// Reads the header cell of `column`, white space around its text left out.
+    mutating func name(column: Int, _ text: String, key: (String) -> String?) {
+      keys[column] = key(text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether no column is named: no row can hold a cell to replace.
+    var selectsNothing: Bool { keys.isEmpty }
+
+    func key(ofColumn column: Int) -> String? { keys[column] }
+  }
+
   /// The delimiter of a table body of type `mimeType`, or `nil` for any other type.
   static func delimiter(mimeType: String) -> UInt8? {
     let type = mimeType.lowercased().split(separator: ";").first?.trimmingCharacters(
@@ -29,7 +45,7 @@ enum CSVColumns {
   static func cells(
     in bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, key: (String) -> String?
   ) -> [Cell] {
-    var selected: [Int: String] = [:]
+    var header = HeaderRow()
     var cells: [Cell] = []
     var column = 0
     var isHeader = true
@@ -41,14 +57,14 @@ enum CSVColumns {
         return field.isQuoted ? raw.replacingOccurrences(of: "\"\"", with: "\"") : raw
       }
       if isHeader {
-        selected[column] = key(text().trimmingCharacters(in: .whitespaces))
-      } else if let key = selected[column], !field.value.isEmpty {
+        header.name(column: column, text(), key: key)
+      } else if let key = header.key(ofColumn: column), !field.value.isEmpty {
         cells.append(Cell(range: field.value, text: text(), key: key))
       }
       index = field.next
       if field.endsRow {
         // A header that selects nothing: no row can hold a cell to replace.
-        if isHeader, selected.isEmpty { return [] }
+        if isHeader, header.selectsNothing { return [] }
         isHeader = false
         column = 0
       } else {

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// A line that names a credential holds its value (``CredentialLines``): a generated corpus of
+/// credential names in line shapes no name rule reads (the value before the name, a column list,
+/// an option, a here-string, a heredoc) and value spellings, each hidden from cassettes and logs;
+/// everyday lines that hold a credential's name, or a random-looking run beside no such name,
+/// kept byte for byte; and a seeded fuzz of both mixed. The fifth blind attack of 2026-12-06
+/// carried values through these shapes.
+@Suite struct CredentialLineTests {
+  /// Names the judgement reads as a credential's, in the spellings code and tools write them.
+  static let names = [
+    "password", "passwd", "pwd", "DB_PASSWORD", "api_token", "X-Api-Key", "apiKey",
+    "client_secret", "auth", "passphrase", "_authToken", "Stripe:SecretKey",
+    "aws_secret_access_key", "access-token", "sessionToken",
+  ]
+
+  /// Lines where a name stands beside its value with no `=`, `:` or call that names it.
+  static let shapes: [(String, @Sendable (String, String) -> String)] = [
+    (
+      "value first",
+      { name, value in "[request setValue:@\"\(value)\" forHTTPHeaderField:@\"\(name)\"];\n" }
+    ),
+    (
+      "column list",
+      { name, value in "INSERT INTO creds (user, \(name)) VALUES ('ada', '\(value)');\n" }
+    ),
+    ("option", { name, value in "deploy --profile ada --set \(name) \(value) --force\n" }),
+    ("ANSI-C quoting", { name, value in "export \(name)=$'\(value)'\n" }),
+    ("elvis default", { name, value in "val x = System.getenv(\"\(name)\") ?: \"\(value)\"\n" }),
+    ("symbol key", { name, value in "knife[:\(name)] = \"\(value)\"\n" }),
+    ("quoted pair", { name, value in "dotnet user-secrets set \"\(name)\" \"\(value)\"\n" }),
+    ("here-string", { name, value in "tool login --\(name) <<< \(value)\n" }),
+    ("PowerShell here-string", { name, value in "$\(name) = @\"\n\(value)\n\"@\n" }),
+    ("PHP heredoc", { name, value in "<?php\n$\(name) = <<<EOT\n\(value)\nEOT;\n" }),
+    ("shell heredoc", { name, value in "cat <<'EOF' > ~/.config/\(name)\n\(value)\nEOF\n" }),
+  ]
+
+  /// Values in the spellings a credential takes: letters and digits, base64, hex, URL-safe.
+  static func values(seed: UInt64) -> [String] {
+    var generator = SplitMix(seed: seed)
+    func run(_ alphabet: String, _ count: Int) -> String {
+      let characters = Array(alphabet)
+      return String((0..<count).map { _ in characters.randomElement(using: &generator)! })
+    }
+    let alphanumeric = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+    return [
+      "Xq7" + run(alphanumeric, Int.random(in: 17...37, using: &generator)),
+      "Rb4" + run(alphanumeric + "+/", 25) + "==",
+      "9f" + run("0123456789abcdef", 38),
+      "Zk2" + run(alphanumeric + "-_", 29),
+    ]
+  }
+
+  @Test func aValueBesideACredentialsNameIsHiddenInEveryShape() throws {
+    var seed: UInt64 = 40
+    for name in Self.names {
+      for (shape, line) in Self.shapes {
+        seed += 1
+        for value in Self.values(seed: seed) {
+          let text = line(name, value)
+          try SpelledSecretChecks.expectHidden(text, mimeType: "text/plain", secrets: [value])
+          #expect(
+            !LogRedaction.mask(text).contains(value), "\(shape): masking kept \(value) in \(text)")
+        }
+      }
+    }
+  }
+
+  /// A here-string names its value over the line break; the value is on the line after it.
+  @Test func theValueTakesTheNamesPlaceholder() {
+    let value = Self.values(seed: 7)[0]
+    #expect(
+      TextRuleShapesTests.redacted("[r setValue:@\"\(value)\" forHTTPHeaderField:@\"X-Api-Key\"];")
+        == "[r setValue:@\"<redacted:x-api-key>\" forHTTPHeaderField:@\"X-Api-Key\"];")
+    #expect(
+      TextRuleShapesTests.redacted("security add-generic-password -a ada -w \(value)\n")
+        == "security add-generic-password -a ada -w %3Credacted:add-generic-password%3E\n")
+    #expect(
+      TextRuleShapesTests.redacted("<?php\n$key = <<<EOT\n\(value)\nEOT;\n")
+        == "<?php\n$key = <<<EOT\n%3Credacted:key%3E\nEOT;\n")
+  }
+
+  /// Lines that hold a credential's name and no random value, or a random-looking run beside no
+  /// credential's name (`keyboard` and `monkey` are other words), or a version, a date, a path.
+  static let everyday = [
+    "Forgot your password? Reset it at https://example.test/reset",
+    "password must be 12 characters long",
+    "token_type: bearer",
+    "The token expires in 3600 seconds; refresh it at /oauth/token.",
+    "Your passphrase should be at least 4 words, e.g. correct-horse-battery-staple.",
+    "session started at 2026-12-06T10:15:30Z for user ada",
+    "secret santa list updated 2026-12-06, version v1.2.3",
+    "api key rotation is documented in docs/security/key-rotation-v2.md",
+    "the auth settings live in src/main/java/com/example/AuthConfig2.java, line 42",
+    "Set the header X-Api-Key to your key (see settings).",
+    "<input type=\"password\" name=\"password\" autocomplete=\"current-password\">",
+    "release 2.14.3-rc.1+build.20261206 of the client",
+    "commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a merged",
+    "keyboard layout Xq7Kp2Lm9Nb4Vc8Zx3Qw",
+    "monkey 4f9aK8b7c6Xd5e4f3a2b1c",
+    "pin 1234",
+  ]
+
+  @Test func everydayLinesAreKeptByteForByte() {
+    for line in Self.everyday {
+      for text in [line, line + "\n"] {
+        #expect(TextRuleShapesTests.redacted(text) == text)
+        #expect(LogRedaction.mask(text) == text)
+        #expect(LogRedaction.mask(traffic: text) == text)
+      }
+    }
+  }
+
+  /// Random lines around: a planted value is never kept, an everyday line never touched.
+  @Test func seededFuzz() throws {
+    var generator = SplitMix(seed: 20_261_206)
+    for round in 0..<60 {
+      let values = Self.values(seed: UInt64(1_000 + round))
+      let value = values.randomElement(using: &generator)!
+      let name = Self.names.randomElement(using: &generator)!
+      let (shape, line) = Self.shapes.randomElement(using: &generator)!
+      var lines = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+        Self.everyday.randomElement(using: &generator)! + "\n"
+      }
+      let planted = line(name, value)
+      lines.insert(planted, at: Int.random(in: 0...lines.count, using: &generator))
+      let text = lines.joined()
+      let redacted = TextRuleShapesTests.redacted(text)
+      #expect(!redacted.contains(value), "\(shape) (\(name)) kept in \(redacted)")
+      #expect(!LogRedaction.mask(traffic: text).contains(value), "\(shape) (\(name)) masked")
+      var rest = redacted[...]
+      for kept in lines where kept != planted {
+        guard let found = rest.range(of: kept) else {
+          Issue.record("\(kept) was changed in \(redacted)")
+          break
+        }
+        rest = rest[found.upperBound...]
+      }
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// Places the fifth blind attack of 2026-12-06 carried a value through, each read the way a
+/// sibling place already was: an HTML table's header row names its columns as a CSV header row
+/// does, a percent-encoded body is read as the text it holds as a base64 one is, and a value is
+/// found in two more spellings of its bytes wherever its other spellings are searched for.
+@Suite struct WrappedTextRedactionTests {
+  static let secret = "Xq7Kp2Lm9Nb4Vc8Zx3QwRt6Y"
+
+  @Test func anHTMLTablesHeaderRowNamesItsColumns() throws {
+    let secret = plantedSecret("html th")
+    let body =
+      "<table><tr><th>User</th><th>Password</th></tr>"
+      + "<tr><td>ada</td><td>\(secret)</td></tr>\n"
+      + "<TR><TD>bob</TD><TD> <code>\(secret)2</code> </TD></TR></table>"
+    let (har, text) = redactedResponse(body, mimeType: "text/html")
+    #expect(
+      text
+        == "<table><tr><th>User</th><th>Password</th></tr>"
+        + "<tr><td>ada</td><td>%3Credacted:Password%3E</td></tr>\n"
+        + "<TR><TD>bob</TD><TD> %3Credacted:Password%3E </TD></TR></table>")
+    #expect(try !har.encodedText.contains(secret))
+    try SpelledSecretChecks.expectHidden(body, mimeType: "text/html", secrets: [secret])
+    // A header that names no credential keeps its table.
+    let kept = "<table><tr><th>User</th><th>Plan</th></tr><tr><td>ada</td><td>pro</td></tr></table>"
+    #expect(redactedResponse(kept, mimeType: "text/html").1 == kept)
+  }
+
+  @Test func aPercentEncodedBodyIsReadAsTheTextItHolds() throws {
+    for encoded in [
+      "%7B%22password%22%3A%22\(Self.secret)%22%7D",
+      "%7b%22api_key%22%3a%22\(Self.secret)%22%7d",
+      "user%3Dada%26password%3D\(Self.secret)",
+      "token:%20\(Self.secret)",
+    ] {
+      try SpelledSecretChecks.expectHidden(encoded, mimeType: "text/plain", secrets: [Self.secret])
+    }
+    let (_, text) = redactedResponse(
+      "%7B%22password%22%3A%22\(Self.secret)%22%7D", mimeType: "text/plain")
+    #expect(text == "%7B%22password%22%3A%22%3Credacted%3Apassword%3E%22%7D")
+    #expect(
+      redactedResponse("%7b%22a%22%3a1%7d", mimeType: "text/plain").1 == "%7b%22a%22%3a1%7d")
+  }
+
+  /// An echo or a declared value written as its bytes' values: hex separated by spaces (a
+  /// debug dump) and a list of decimal numbers (a JSON array, a C array).
+  @Test func aValueIsFoundAsAListOfItsBytes() throws {
+    let secret = EchoFormsTests.plant()
+    let bytes = Array(secret.utf8)
+    let hex = bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+    let lists = [
+      ("key bytes: \(hex)\n", "text/plain"), ("KEY \(hex.uppercased())\n", "text/plain"),
+      ("{\"bytes\": [\(bytes.map(String.init).joined(separator: ","))]}", "application/json"),
+      ("{\"bytes\":[1, \(bytes.map(String.init).joined(separator: ", ")), 2]}", "application/json"),
+      ("uint8_t k[] = {\(bytes.map(String.init).joined(separator: ", "))};\n", "text/x-c"),
+    ]
+    for (body, type) in lists {
+      let har = HAR(entries: [
+        EchoFormsTests.entry(
+          secret: secret, content: HAR.Content(body: Data(body.utf8), mimeType: type))
+      ])
+      let redacted = Redaction.default.redact(har)
+      let written = try redacted.encodedText
+      let echoed = redacted.log.entries[0].response.content.text ?? ""
+      #expect(!echoed.contains(hex) && !echoed.contains(hex.uppercased()), "\(echoed)")
+      #expect(!echoed.contains(bytes.map(String.init).joined(separator: ",")), "\(echoed)")
+      #expect(!echoed.contains(bytes.map(String.init).joined(separator: ", ")), "\(echoed)")
+      #expect(!written.contains(secret))
+      if type == "application/json" {
+        #expect(JSONNode.container(in: echoed) != nil, "still JSON: \(echoed)")
+      }
+      #expect(Redaction.default.redact(redacted) == redacted)
+      // Declared, the value is found the same way, and a log masks it.
+      let declared = Redaction.default.redactingValues(["k": secret])
+      let plain = HAR(entries: [
+        HAR.Entry.sample(content: HAR.Content(body: Data(body.utf8), mimeType: type))
+      ])
+      let text = declared.redact(plain).log.entries[0].response.content.text ?? ""
+      #expect(!text.contains(hex) && !text.contains(bytes.map(String.init).joined(separator: ",")))
+    }
+  }
+}
