@@ -104,8 +104,10 @@ extension RequestPattern {
     }
     let scheme = scheme.lowercased()
     return RequestPattern(
-      Condition(field: "scheme", expected: "== \(scheme)", scheme: customScheme(scheme)) {
-        request in
+      Condition(
+        field: "scheme", expected: "== \(scheme)", scheme: customScheme(scheme),
+        builtIn: .scheme(scheme)
+      ) { request in
         request.scheme == scheme
           ? .matched : .mismatched(actual: request.scheme?.clipped() ?? "none")
       })
@@ -138,7 +140,8 @@ extension RequestPattern {
           + "write .host(\"\(parts[0])\") && .port(\(parts[1])).")
     }
     let host = host.lowercased()
-    return RequestPattern.builtIn(field: "host", expected: "== \(host)") { request in
+    return RequestPattern.builtIn(field: "host", expected: "== \(host)", test: .host(host)) {
+      request in
       request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
     }
   }
@@ -158,8 +161,10 @@ extension RequestPattern {
   /// (one a target left to its scheme's default) also accepts a request that names no port, so a
   /// wrong scheme is reported as the scheme alone rather than as a scheme and a port.
   static func portCondition(_ port: Int?, implied: Bool = false) -> RequestPattern {
-    RequestPattern.builtIn(field: "port", expected: port.map { "== \($0)" } ?? "absent") {
-      request in
+    RequestPattern.builtIn(
+      field: "port", expected: port.map { "== \($0)" } ?? "absent",
+      test: .port(port, implied: implied)
+    ) { request in
       if implied && request.port == nil { return .matched }
       let actual = effectivePort(of: request)
       return actual == port ? .matched : .mismatched(actual: actual.map(String.init) ?? "none")

@@ -61,6 +61,9 @@ struct RouteIndex: Sendable {
     private var unindexedEnd: Int
     private let templates: [ArraySlice<Stub>]
     private var templateEnds: [Int]
+    /// Whether the stub `next()` returned last was filed under the request's exact path, so
+    /// the condition it was filed by holds.
+    private(set) var lastWasExact = false
 
     init(exact: [Stub], unindexed: [Stub], templates: [ArraySlice<Stub>]) {
       self.exact = exact
@@ -98,6 +101,7 @@ struct RouteIndex: Sendable {
         }
         list += 1
       }
+      lastWasExact = newest == -2
       switch newest {
       case Int.min:
         return nil
