@@ -18,7 +18,12 @@ extension RequestPattern {
   /// .header("Content-Type", containing: "json")
   /// ```
   public static func header(_ name: String, containing text: String) -> RequestPattern {
-    headerCondition(name, expected: "contains \(text)") { $0.containsText(text) }
+    // A test sends the same value each time and every stub of a route asks again: the last
+    // verdict answers for the same value, as for a regular expression.
+    let last = LastVerdict()
+    return headerCondition(name, expected: "contains \(text)") { value in
+      last.verdict(on: value) { $0.containsText(text) }
+    }
   }
 
   /// Matches when a value of the header `name` matches a regular expression
