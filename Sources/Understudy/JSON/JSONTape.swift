@@ -37,25 +37,26 @@ struct JSONTape: Sendable {
     self.storage = storage
   }
 
-  /// Whether `range` of `bytes` holds the same bytes as `other`; `memcmp`, as the generic
-  /// `elementsEqual` cost a hundred instructions for a short name.
-  static func bytes(
-    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal other: UnsafeRawBufferPointer
-  ) -> Bool {
-    // Bounds subtracted: `Range.count` is a generic call through `distance` in a debug build.
-    guard range.upperBound - range.lowerBound == other.count else { return false }
-    guard let base = bytes.baseAddress, let otherBase = other.baseAddress else { return true }
-    return memcmp(base + range.lowerBound, otherBase, other.count) == 0
+  func kind(at index: Int) -> Kind {
+    // Not `?? .null`: a generic call with an autoclosure in a debug build.
+    guard let kind = Kind(rawValue: storage.entries[index]) else { return .null }
+    return kind
   }
-
-  func kind(at index: Int) -> Kind { Kind(rawValue: storage.entries[index]) ?? .null }
   func contents(at index: Int) -> Range<Int> {
     storage.entries[index + 1]..<storage.entries[index + 2]
   }
-  /// Where the contents of the value at `index` start.
-  func start(at index: Int) -> Int { storage.entries[index + 1] }
-  /// Where the contents of the value at `index` end.
-  func contentsEnd(at index: Int) -> Int { storage.entries[index + 2] }
+  /// Whether the contents of the value at `index` are the `count` bytes at `other`: a length
+  /// test and `memcmp`, without the `Range` that ``contents(at:)`` builds (a generic call in a
+  /// debug build).
+  func contents(
+    at index: Int, in bytes: UnsafeRawBufferPointer, equal other: UnsafePointer<UInt8>,
+    count: Int
+  ) -> Bool {
+    let start = storage.entries[index + 1]
+    guard storage.entries[index + 2] - start == count else { return false }
+    guard let base = bytes.baseAddress else { return count == 0 }
+    return memcmp(base + start, other, count) == 0
+  }
   /// The index just past the value at `index` and its contents.
   func end(at index: Int) -> Int { storage.entries[index + 3] }
 
@@ -111,7 +112,11 @@ struct JSONTape: Sendable {
     /// The entries, or `nil` (having freed them) when the body must be parsed in full.
     mutating func build() -> Storage? {
       if value() {
-        skipWhitespace()
+        while position < count {
+          let byte = base[position]
+          guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+          position += 1
+        }
         if position == count { return Storage(entries) }
       }
       free(entries)
@@ -131,29 +136,27 @@ struct JSONTape: Sendable {
       used += JSONTape.width
     }
 
-    private mutating func skipWhitespace() {
-      while position < count {
-        let byte = base[position]
-        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-        position += 1
-      }
-    }
-
-    /// Moves past `byte` when it is next.
-    private mutating func consume(_ byte: UInt8) -> Bool {
-      guard position < count, base[position] == byte else { return false }
-      position += 1
-      return true
-    }
+    // White space and the separators are passed by loops written out where they occur, not by
+    // calls: a call costs a debug build a hundred instructions or more, more than the bytes.
 
     mutating func value() -> Bool {
-      skipWhitespace()
+      while position < count, base[position] <= 0x20 {
+        let byte = base[position]
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+        position += 1
+      }
       guard position < count else { return false }
       let start = position
       switch base[position] {
       case 0x7B: return container(.object)  // {
       case 0x5B: return container(.array)  // [
       case 0x22:  // "
+        let end = plainStringEnd()
+        if end >= 0 {
+          append(.asciiString, start + 1, end)
+          position = end + 1
+          return true
+        }
         guard let string = string() else { return false }
         append(
           string.isPlainASCII ? .asciiString : .string, string.range.lowerBound,
@@ -162,7 +165,10 @@ struct JSONTape: Sendable {
         guard literal(0x74, 0x72, 0x75, 0x65) else { return false }
         append(.true, start, position)
       case 0x66:  // false
-        guard literal(0x66, 0x61, 0x6C, 0x73), consume(0x65) else { return false }
+        guard literal(0x66, 0x61, 0x6C, 0x73), position < count, base[position] == 0x65 else {
+          return false
+        }
+        position += 1
         append(.false, start, position)
       case 0x6E:  // null
         guard literal(0x6E, 0x75, 0x6C, 0x6C) else { return false }
@@ -220,22 +226,24 @@ struct JSONTape: Sendable {
       return !needsConversion || scanner.double(range) != nil
     }
 
-    /// Moves past the string whose opening quote is next: its contents' range, and whether
-    /// they are plain ASCII without escapes.
-    private mutating func string() -> (range: Range<Int>, isPlainASCII: Bool)? {
-      let start = position + 1
-      var end = start
-      let limit = min(count, start + Self.inlineStringLimit)
+    /// Where the string whose opening quote is next ends (its closing quote), when it is short
+    /// and plain ASCII without escapes; -1 when ``string()`` must read it.
+    private func plainStringEnd() -> Int {
+      var end = position + 1
+      let limit = count < end + Self.inlineStringLimit ? count : end + Self.inlineStringLimit
       while end < limit {
         let byte = base[end]
-        if byte == 0x22 {
-          position = end + 1
-          return (start..<end, true)
-        }
+        if byte == 0x22 { return end }
         // An escape, a control character or a byte that is not ASCII: the scanner judges.
-        if byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
+        if byte == 0x5C || byte < 0x20 || byte >= 0x80 { return -1 }
         end += 1
       }
+      return -1
+    }
+
+    /// Moves past the string whose opening quote is next, through the scanner: its contents'
+    /// range, and whether they are plain ASCII without escapes.
+    private mutating func string() -> (range: Range<Int>, isPlainASCII: Bool)? {
       var scanner = JSONScanner(raw, index: position)
       guard let span = scanner.scanString() else { return nil }
       position = scanner.index
@@ -250,23 +258,46 @@ struct JSONTape: Sendable {
       let start = position
       append(kind, start, start)
       position += 1
-      let close: UInt8 = kind == .object ? 0x7D : 0x5D  // } or ]
-      skipWhitespace()
-      if !consume(close) {
-        var members = 0
-        while true {
-          if kind == .object {
-            skipWhitespace()
-            guard memberName(of: header, count: members) else { return false }
-            skipWhitespace()
-            guard consume(0x3A) else { return false }
-          }
-          guard value() else { return false }
-          members += 1
-          skipWhitespace()
-          if consume(close) { break }
-          guard consume(0x2C) else { return false }
+      // A `case` pattern: `==` on the enum is a generic call in a debug build.
+      var isObject = false
+      if case .object = kind { isObject = true }
+      let close: UInt8 = isObject ? 0x7D : 0x5D  // } or ]
+      var members = 0
+      while true {
+        while position < count, base[position] <= 0x20 {
+          let byte = base[position]
+          guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+          position += 1
         }
+        guard position < count else { return false }
+        if members == 0 && base[position] == close {
+          position += 1
+          break
+        }
+        if isObject {
+          guard memberName(of: header, count: members) else { return false }
+          while position < count, base[position] <= 0x20 {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+            position += 1
+          }
+          guard position < count, base[position] == 0x3A else { return false }  // :
+          position += 1
+        }
+        guard value() else { return false }
+        members += 1
+        while position < count, base[position] <= 0x20 {
+          let byte = base[position]
+          guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+          position += 1
+        }
+        guard position < count else { return false }
+        if base[position] == close {
+          position += 1
+          break
+        }
+        guard base[position] == 0x2C else { return false }  // ,
+        position += 1
       }
       entries[header + 2] = position
       entries[header + 3] = used
@@ -276,21 +307,27 @@ struct JSONTape: Sendable {
     /// Reads the name of the next member of the object at `header`, which has `count`
     /// members so far: plain ASCII, and not one of theirs.
     private mutating func memberName(of header: Int, count members: Int) -> Bool {
-      guard members < JSONTape.maximumMembers, position < count,
-        base[position] == 0x22, let name = string(), name.isPlainASCII
-      else { return false }
-      let range = name.range
-      let length = range.upperBound - range.lowerBound
+      guard members < JSONTape.maximumMembers, base[position] == 0x22 else { return false }
+      var lower = position + 1
+      var upper = plainStringEnd()
+      if upper >= 0 {
+        position = upper + 1
+      } else {
+        guard let name = string(), name.isPlainASCII else { return false }
+        lower = name.range.lowerBound
+        upper = name.range.upperBound
+      }
+      let length = upper - lower
       var earlier = header + JSONTape.width
       while earlier < used {
         if entries[earlier + 2] - entries[earlier + 1] == length,
-          memcmp(base + entries[earlier + 1], base + range.lowerBound, length) == 0
+          memcmp(base + entries[earlier + 1], base + lower, length) == 0
         {
           return false
         }
         earlier = entries[earlier + JSONTape.width + 3]  // past the member's value
       }
-      append(.asciiString, range.lowerBound, range.upperBound)
+      append(.asciiString, lower, upper)
       return true
     }
   }

@@ -1,6 +1,7 @@
 extension RequestPattern {
-  /// The yes-or-no test of a condition on one of the request's URL parts or its method, run by
-  /// matching in a `switch`: every stub of a route repeats these (`.post(url)` is five of them),
+  /// The yes-or-no test of a condition on the request's method, one of its URL parts or a
+  /// header, run by matching in a `switch`: every stub of a route repeats these (`.post(url)` is
+  /// five of them),
   /// and a debug build (what `swift test` compiles) paid about 500 instructions for each through
   /// its closure and the `FieldCheck` it built, against about 100 here. Each case gives the
   /// verdict its condition's `check` gives; reports still ask `check`.
@@ -14,6 +15,10 @@ extension RequestPattern {
     case host(String)
     /// The port, or the scheme's default, equals the number; see `portCondition`.
     case port(Int?, implied: Bool)
+    /// A field named `name` (compared without case) has a value `value` accepts.
+    case header(name: String, value: @Sendable (String) -> Bool)
+    /// No field is named `name`.
+    case noHeader(String)
 
     // Optionals are unwrapped by hand: `==` on two optionals is a generic call in a debug build.
     func passes(_ request: InterceptedRequest) -> Bool {
@@ -39,6 +44,10 @@ extension RequestPattern {
         }
         guard let port else { return false }
         return actual == port
+      case .header(let name, let value):
+        return request.headers.contains(name, where: value)
+      case .noHeader(let name):
+        return !request.headers.contains(name)
       }
     }
   }

@@ -60,7 +60,7 @@ extension RequestPattern {
       Condition(
         field: "header \(name)", expected: "absent", key: headerKey(name, "absent"),
         // Matching only asks whether the name is there; a report gathers the values it shows.
-        test: { request in !request.headers.contains(name) }
+        builtIn: .noHeader(name)
       ) { request in
         let values = request.headers.values(for: name)
         return values.isEmpty ? .matched : .mismatched(actual: "present: " + rendered(values))
@@ -90,9 +90,7 @@ extension RequestPattern {
       Condition(
         field: "header \(name)", expected: expected, key: headerKey(name, expected),
         // Matching walks the fields in place; only a report needs the values gathered.
-        test: { request in
-          request.headers.contains(name, where: test)
-        }
+        builtIn: .header(name: name, value: test)
       ) { request in
         let values = request.headers.values(for: name)
         if values.contains(where: test) { return .matched }

@@ -81,6 +81,13 @@ struct RouteIndex: Sendable {
     }
 
     mutating func next() -> Stub? {
+      // Most routes hold exact-path stubs only: those are taken in order without comparing.
+      if unindexedEnd == 0 && templates.isEmpty {
+        guard exactEnd > 0 else { return nil }
+        lastWasExact = true
+        exactEnd -= 1
+        return exact[exactEnd]
+      }
       // Which list holds the newest remaining stub: -2 exact, -1 unindexed, else a template list.
       var newest = Int.min
       var newestOrder = Int.min
