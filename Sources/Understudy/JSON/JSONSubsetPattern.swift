@@ -89,12 +89,12 @@ struct JSONSubsetPattern: Sendable {
   /// Whether `body` holds JSON containing the subset, as parsing it and comparing the values
   /// says; `nil` when the body needs the full parse to tell.
   func conforms(_ body: Data) -> Bool? {
-    body.withUnsafeBytes { bytes in JSONTape(bytes).map { conforms($0, bytes) } }
+    body.withUnsafeBytes { bytes in JSONTape(bytes).map { conforms($0) } }
   }
 
-  /// Whether the body `bytes`, read into `tape`, contains the subset.
-  func conforms(_ tape: JSONTape, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    Self.conforms(root, tape, at: 0, bytes)
+  /// Whether the body read into `tape` contains the subset.
+  func conforms(_ tape: JSONTape) -> Bool {
+    Self.conforms(root, tape, at: 0, tape.body)
   }
 
   private static func conforms(
@@ -109,16 +109,25 @@ struct JSONSubsetPattern: Sendable {
       let end = tape.end(at: index)
       // Names are unique on a tape, so the first one found is the member. Counted loops: a
       // debug build builds iterators through generic metadata.
+      // The entries are read in place and a name's length compared before `memcmp`: a call
+      // per member passed cost a debug build a few hundred instructions.
       var expected = 0
       let width = JSONTape.width
+      let entries = tape.entries
+      let body = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 0x10)!
       while expected < members.count {
         let member = members[expected]
         let name = member.name
         var found = index + width
         while true {
           guard found < end else { return false }
-          if tape.contents(at: found, in: bytes, equal: name.base, count: name.count) { break }
-          found = tape.end(at: found + width)
+          let start = entries[found + 1]
+          if entries[found + 2] - start == name.count,
+            memcmp(body + start, name.base, name.count) == 0
+          {
+            break
+          }
+          found = entries[found + width + 3]  // past the member's value
         }
         guard conforms(member.value, tape, at: found + width, bytes) else { return false }
         expected += 1

@@ -59,19 +59,34 @@ struct JSONTape: Sendable {
   }
   /// The index just past the value at `index` and its contents.
   func end(at index: Int) -> Int { storage.entries[index + 3] }
+  /// The entries themselves, four a value (kind, contents' start and end, the index past the
+  /// value), for a reader that walks many of them.
+  var entries: UnsafePointer<Int> { UnsafePointer(storage.entries) }
 
-  /// The entries, in memory of their own: a debug build (what `swift test` compiles) reads an
-  /// `[Int]` through a generic subscript call, a typed pointer with a load.
+  /// The body's bytes the tape was read from (a copy the tape keeps), so matchers read them
+  /// without `Data.withUnsafeBytes`, a generic call with a closure in a debug build.
+  var body: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: storage.bytes, count: storage.byteCount)
+  }
+
+  /// The entries and the bytes, in memory of their own: a debug build (what `swift test`
+  /// compiles) reads an `[Int]` through a generic subscript call, a typed pointer with a load.
   private final class Storage: @unchecked Sendable {
     // Written only by the builder, before the tape is shared.
     let entries: UnsafeMutablePointer<Int>
+    let bytes: UnsafeMutableRawPointer
+    let byteCount: Int
 
-    init(_ entries: UnsafeMutablePointer<Int>) {
+    init(_ entries: UnsafeMutablePointer<Int>, copying bytes: UnsafePointer<UInt8>, count: Int) {
       self.entries = entries
+      self.bytes = malloc(max(count, 1))!
+      byteCount = count
+      memcpy(self.bytes, bytes, count)
     }
 
     deinit {
       free(entries)
+      free(bytes)
     }
   }
 
@@ -117,7 +132,7 @@ struct JSONTape: Sendable {
           guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
           position += 1
         }
-        if position == count { return Storage(entries) }
+        if position == count { return Storage(entries, copying: base, count: count) }
       }
       free(entries)
       return nil
