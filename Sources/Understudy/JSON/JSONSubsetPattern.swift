@@ -12,12 +12,42 @@ import Foundation
 struct JSONSubsetPattern: Sendable {
   private indirect enum Expected: Sendable {
     /// Members with their names' UTF-8, in no particular order.
-    case object([(name: [UInt8], value: Expected)])
+    case object([Member])
     case array([Expected])
-    case string(String, utf8: [UInt8], isASCII: Bool)
+    case string(String, utf8: OwnedBytes, isASCII: Bool)
     case number(Double)
     case bool(Bool)
     case null
+  }
+
+  /// One expected member. A class: a debug build (what `swift test` compiles) reads an array of
+  /// tuples through generic witnesses, an array of references with a retain.
+  private final class Member: Sendable {
+    let name: OwnedBytes
+    let value: Expected
+
+    init(name: OwnedBytes, value: Expected) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// Bytes in memory of their own, compared with `memcmp` without the generic closure
+  /// `[UInt8].withUnsafeBytes` costs a debug build.
+  private final class OwnedBytes: @unchecked Sendable {
+    // Written once, here, before the pattern is shared.
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: some Collection<UInt8>) {
+      count = bytes.count
+      base = .allocate(capacity: max(count, 1))
+      _ = UnsafeMutableBufferPointer(start: base, count: count).initialize(from: bytes)
+    }
+
+    deinit {
+      base.deallocate()
+    }
   }
 
   private let root: Expected
@@ -32,12 +62,12 @@ struct JSONSubsetPattern: Sendable {
   private static func expected(_ value: JSONValue) -> Expected? {
     switch value {
     case .object(let members):
-      var expected: [(name: [UInt8], value: Expected)] = []
+      var expected: [Member] = []
       for (name, member) in members {
         guard name.utf8.allSatisfy({ $0 < 0x80 }), let value = Self.expected(member) else {
           return nil
         }
-        expected.append((Array(name.utf8), value))
+        expected.append(Member(name: OwnedBytes(name.utf8), value: value))
       }
       return .object(expected)
     case .array(let elements):
@@ -48,7 +78,8 @@ struct JSONSubsetPattern: Sendable {
       }
       return .array(expected)
     case .string(let text):
-      return .string(text, utf8: Array(text.utf8), isASCII: text.utf8.allSatisfy { $0 < 0x80 })
+      return .string(
+        text, utf8: OwnedBytes(text.utf8), isASCII: text.utf8.allSatisfy { $0 < 0x80 })
     case .number(let number): return .number(number)
     case .bool(let flag): return .bool(flag)
     case .null: return .null
@@ -58,40 +89,52 @@ struct JSONSubsetPattern: Sendable {
   /// Whether `body` holds JSON containing the subset, as parsing it and comparing the values
   /// says; `nil` when the body needs the full parse to tell.
   func conforms(_ body: Data) -> Bool? {
-    body.withUnsafeBytes { bytes in JSONTape(bytes).map { conforms($0, bytes) } }
+    body.withUnsafeBytes { bytes in JSONTape(bytes).map { conforms($0) } }
   }
 
-  /// Whether the body `bytes`, read into `tape`, contains the subset.
-  func conforms(_ tape: JSONTape, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    Self.conforms(root, tape, at: 0, bytes)
+  /// Whether the body read into `tape` contains the subset.
+  func conforms(_ tape: JSONTape) -> Bool {
+    Self.conforms(root, tape, at: 0, tape.body)
   }
 
   private static func conforms(
     _ expected: Expected, _ tape: JSONTape, at index: Int, _ bytes: UnsafeRawBufferPointer
   ) -> Bool {
+    // Kinds are told apart with `case` patterns: `==` on the enum is a generic call through
+    // `RawRepresentable` in a debug build.
     let kind = tape.kind(at: index)
     switch expected {
     case .object(let members):
-      guard kind == .object else { return false }
+      guard case .object = kind else { return false }
       let end = tape.end(at: index)
       // Names are unique on a tape, so the first one found is the member. Counted loops: a
-      // debug build iterates an array of tuples through generic witnesses.
+      // debug build builds iterators through generic metadata.
+      // The entries are read in place and a name's length compared before `memcmp`: a call
+      // per member passed cost a debug build a few hundred instructions.
       var expected = 0
+      let width = JSONTape.width
+      let entries = tape.entries
+      let body = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 0x10)!
       while expected < members.count {
-        let (name, value) = members[expected]
-        var member = index + JSONTape.width
+        let member = members[expected]
+        let name = member.name
+        var found = index + width
         while true {
-          guard member < end else { return false }
-          let range = tape.contents(at: member)
-          if name.withUnsafeBytes({ JSONTape.bytes(bytes, range, equal: $0) }) { break }
-          member = tape.end(at: member + JSONTape.width)
+          guard found < end else { return false }
+          let start = entries[found + 1]
+          if entries[found + 2] - start == name.count,
+            memcmp(body + start, name.base, name.count) == 0
+          {
+            break
+          }
+          found = entries[found + width + 3]  // past the member's value
         }
-        guard conforms(value, tape, at: member + JSONTape.width, bytes) else { return false }
+        guard conforms(member.value, tape, at: found + width, bytes) else { return false }
         expected += 1
       }
       return true
     case .array(let elements):
-      guard kind == .array else { return false }
+      guard case .array = kind else { return false }
       let end = tape.end(at: index)
       var element = index + JSONTape.width
       for value in elements {
@@ -100,24 +143,29 @@ struct JSONSubsetPattern: Sendable {
       }
       return element == end
     case .string(let text, let utf8, let isASCII):
-      let range = tape.contents(at: index)
       switch kind {
       case .asciiString:
-        if utf8.withUnsafeBytes({ JSONTape.bytes(bytes, range, equal: $0) }) { return true }
+        if tape.contents(at: index, in: bytes, equal: utf8.base, count: utf8.count) { return true }
         // Different ASCII bytes are different strings; a non-ASCII text may still be equal
         // (U+212A KELVIN SIGN is "K").
         if isASCII { return false }
       case .string: break
       default: return false
       }
+      let range = tape.contents(at: index)
       return JSONScanner.decode(.init(range: range, hasEscapes: true), in: bytes) == text
     case .number(let number):
-      guard kind == .number else { return false }
+      guard case .number = kind else { return false }
       return JSONScanner(bytes).double(tape.contents(at: index)) == number
     case .bool(let flag):
-      return kind == (flag ? .true : .false)
+      switch kind {
+      case .true: return flag
+      case .false: return !flag
+      default: return false
+      }
     case .null:
-      return kind == .null
+      guard case .null = kind else { return false }
+      return true
     }
   }
 }

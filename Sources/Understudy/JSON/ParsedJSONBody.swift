@@ -13,25 +13,58 @@ enum ParsedJSONBody: Sendable {
 struct ParsedJSONBodyCache: Sendable {
   private struct Readings {
     var parsed: ParsedJSONBody?
-    /// `.some(nil)` once the body has been found to need the full parse.
-    var tape: JSONTape??
+    var tape: JSONTape?
+    /// Whether the body has been found to need the full parse.
+    var tapeDeclined = false
   }
 
-  // Guards the readings, each made by whichever matcher needs it first.
-  private let readings = Locked(Readings())
+  /// The readings under a plain lock, in memory of their own: every subset matcher a request
+  /// meets asks here, and a debug build (what `swift test` compiles) paid several hundred
+  /// instructions a question through `Locked`'s generic methods.
+  private final class Shared: @unchecked Sendable {
+    // `readings` is read and written only with `lock` held.
+    let lock = UnsafeMutablePointer<PlatformLock.Primitive>.allocate(capacity: 1)
+    let readings = UnsafeMutablePointer<Readings>.allocate(capacity: 1)
+
+    init() {
+      PlatformLock.initialize(lock)
+      readings.initialize(to: Readings())
+    }
+
+    deinit {
+      readings.deinitialize(count: 1)
+      readings.deallocate()
+      PlatformLock.destroy(lock)
+      lock.deallocate()
+    }
+  }
+
+  private let shared = Shared()
 
   func json(of body: Data, parse: (Data) -> ParsedJSONBody) -> ParsedJSONBody {
-    if let cached = readings.current.parsed { return cached }
+    PlatformLock.lock(shared.lock)
+    let cached = shared.readings.pointee.parsed
+    PlatformLock.unlock(shared.lock)
+    if let cached { return cached }
     let parsed = parse(body)
-    readings.withLock { $0.parsed = parsed }
+    PlatformLock.lock(shared.lock)
+    shared.readings.pointee.parsed = parsed
+    PlatformLock.unlock(shared.lock)
     return parsed
   }
 
   /// The body's tape, or `nil` when it needs the full parse.
   func tape(of body: Data) -> JSONTape? {
-    if let cached = readings.withLock({ $0.tape }) { return cached }
+    PlatformLock.lock(shared.lock)
+    let (cached, declined) = (shared.readings.pointee.tape, shared.readings.pointee.tapeDeclined)
+    PlatformLock.unlock(shared.lock)
+    if let cached { return cached }
+    if declined { return nil }
     let tape = body.withUnsafeBytes { JSONTape($0) }
-    readings.withLock { $0.tape = .some(tape) }
+    PlatformLock.lock(shared.lock)
+    shared.readings.pointee.tape = tape
+    shared.readings.pointee.tapeDeclined = tape == nil
+    PlatformLock.unlock(shared.lock)
     return tape
   }
 }

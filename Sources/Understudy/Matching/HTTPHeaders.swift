@@ -93,17 +93,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// request they try, so the fields are read in place: copying each one out would retain and
   /// release both of its strings.
   func contains(_ name: String, where test: (String) -> Bool) -> Bool {
-    fields.withUnsafeBufferPointer { fields in
-      // A counted loop: a debug build builds `indices` through generic metadata.
-      var index = 0
-      while index < fields.count {
-        if fields[index].name.caseInsensitiveEquals(name), test(fields[index].value) {
-          return true
-        }
-        index += 1
+    // A counted loop: a debug build builds `indices` through generic metadata, and
+    // `withUnsafeBufferPointer` cost it a generic call and a closure per header matcher tried.
+    var index = 0
+    let count = fields.count
+    while index < count {
+      if fields[index].name.caseInsensitiveEquals(name), test(fields[index].value) {
+        return true
       }
-      return false
+      index += 1
     }
+    return false
   }
 
   /// Appends a field, keeping any existing fields of the same name.
@@ -210,10 +210,10 @@ extension String {
   }
 
   func caseInsensitiveEquals(_ other: String) -> Bool {
-    guard utf8.count == other.utf8.count else { return false }
     // A stub nearly always spells a name as FoundationNetworking canonicalises it, and equal
-    // short strings compare as two machine words.
+    // short strings compare as two machine words: asked first, before the lengths (two calls).
     if self == other { return true }
+    guard utf8.count == other.utf8.count else { return false }
     // Header names are compared for every field of every request a header matcher looks at;
     // walking both strings' bytes in place costs a few instructions a byte, where iterating two
     // UTF8Views together costs over a hundred.

@@ -6,27 +6,27 @@
 public struct InterceptedRequest: Sendable, CustomStringConvertible {
   // Every request's snapshot is copied into the journal, the stub's log, the in-flight table
   // and the responder; one reference makes each copy a retain instead of a dozen fields.
-  private var storage: CopyOnWrite<Fields>
+  private var storage: Storage
 
   /// The HTTP method, upper-cased (`GET` when the request named none).
   public var method: HTTPMethod {
-    get { HTTPMethod(upperCased: storage.value.method) }
-    set { storage.value.method = newValue.rawValue }
+    get { HTTPMethod(upperCased: storage.fields.method) }
+    set { update { $0.method = newValue.rawValue } }
   }
   /// The method's name, for the matching paths that compare it as text on every request.
-  var methodName: String { storage.value.method }
+  var methodName: String { storage.fields.method }
   /// The full URL; fixed, because the path and ``queryItems`` are derived from it.
-  public var url: URL { storage.value.url.url }
+  public var url: URL { storage.fields.url.url }
   /// The header fields as the protocol received them.
   public var headers: HTTPHeaders {
-    get { storage.value.headers }
-    set { storage.value.headers = newValue }
+    get { storage.fields.headers }
+    set { update { $0.headers = newValue } }
   }
   /// The body bytes, or `nil` when the request had none.
   public var body: Data? {
-    get { storage.value.body }
+    get { storage.fields.body }
     set {
-      storage.value.body = newValue
+      update { $0.body = newValue }
       jsonCache = nil
     }
   }
@@ -36,40 +36,60 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
   /// Values captured by path templates (`/users/{id}` gives `["id": "42"]`), filled in when a stub
   /// matches.
   public var pathParameters: [String: String] {
-    get { storage.value.pathParameters }
-    set { storage.value.pathParameters = newValue }
+    get { storage.fields.pathParameters }
+    set { update { $0.pathParameters = newValue } }
   }
   /// The timeout the caller asked for, in seconds.
   public var timeoutInterval: TimeInterval {
-    get { storage.value.timeoutInterval }
-    set { storage.value.timeoutInterval = newValue }
+    get { storage.fields.timeoutInterval }
+    set { update { $0.timeoutInterval = newValue } }
   }
 
   /// The URL's path, percent-decoded (`/` when empty).
-  var path: String { storage.value.url.path }
+  var path: String { storage.fields.url.path }
   /// The URL's path as written, percent-encoded, for templates: an encoded slash stays inside its
   /// segment.
-  var encodedPath: String { storage.value.url.encodedPath }
+  var encodedPath: String { storage.fields.url.encodedPath }
   /// The URL's query items, percent-decoded, in the order they appear.
-  public var queryItems: [URLQueryItem] { storage.value.url.queryItems }
+  public var queryItems: [URLQueryItem] { storage.fields.url.queryItems }
   /// The URL's host, lower-cased.
-  var host: String? { storage.value.url.host }
+  var host: String? { storage.fields.url.host }
   /// The URL's scheme, lower-cased: read once here, since `URL.scheme` costs hundreds of
   /// instructions and every stub whose pattern names a full URL checks it.
-  var scheme: String? { storage.value.url.scheme }
+  var scheme: String? { storage.fields.url.scheme }
   /// The port the URL names, if any: read once here for the same reason, since every stub
   /// whose pattern names a full URL checks it too.
-  var port: Int? { storage.value.url.port }
+  var port: Int? { storage.fields.url.port }
 
   /// Creates a request snapshot.
   public init(
     method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
     timeoutInterval: TimeInterval = 60
   ) {
-    storage = CopyOnWrite(
+    storage = Storage(
       Fields(
         method: method.rawValue, url: ParsedURL.of(url), headers: headers, body: body,
         timeoutInterval: timeoutInterval))
+  }
+
+  /// The fields, shared by copies: a change replaces the box. Not `CopyOnWrite`: matching reads
+  /// these for every condition of every stub it tries, and a debug build (what `swift test`
+  /// compiles) read them through that generic accessor at about 240 instructions a read; a
+  /// constant of a concrete class is a load, with no exclusivity check.
+  private final class Storage: Sendable {
+    let fields: Fields
+
+    init(_ fields: Fields) {
+      self.fields = fields
+    }
+  }
+
+  /// Changes a field of this snapshot only; requests are changed rarely (captured path values,
+  /// a drained body), so a new box each time costs less than matching paid for the old one.
+  private mutating func update(_ change: (inout Fields) -> Void) {
+    var fields = storage.fields
+    change(&fields)
+    storage = Storage(fields)
   }
 
   /// The fields, shared by copies until one of them changes a field.

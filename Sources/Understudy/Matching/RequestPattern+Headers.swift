@@ -18,7 +18,12 @@ extension RequestPattern {
   /// .header("Content-Type", containing: "json")
   /// ```
   public static func header(_ name: String, containing text: String) -> RequestPattern {
-    headerCondition(name, expected: "contains \(text)") { $0.containsText(text) }
+    // A test sends the same value each time and every stub of a route asks again: the last
+    // verdict answers for the same value, as for a regular expression.
+    let last = LastVerdict()
+    return headerCondition(name, expected: "contains \(text)") { value in
+      last.verdict(on: value) { $0.containsText(text) }
+    }
   }
 
   /// Matches when a value of the header `name` matches a regular expression
@@ -55,7 +60,7 @@ extension RequestPattern {
       Condition(
         field: "header \(name)", expected: "absent", key: headerKey(name, "absent"),
         // Matching only asks whether the name is there; a report gathers the values it shows.
-        test: { request in !request.headers.contains(name) }
+        builtIn: .noHeader(name)
       ) { request in
         let values = request.headers.values(for: name)
         return values.isEmpty ? .matched : .mismatched(actual: "present: " + rendered(values))
@@ -85,9 +90,7 @@ extension RequestPattern {
       Condition(
         field: "header \(name)", expected: expected, key: headerKey(name, expected),
         // Matching walks the fields in place; only a report needs the values gathered.
-        test: { request in
-          request.headers.contains(name, where: test)
-        }
+        builtIn: .header(name: name, value: test)
       ) { request in
         let values = request.headers.values(for: name)
         if values.contains(where: test) { return .matched }

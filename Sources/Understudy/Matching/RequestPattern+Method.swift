@@ -5,7 +5,9 @@ extension RequestPattern {
   /// .method(.delete) && .path("/users/{id}")
   /// ```
   public static func method(_ method: HTTPMethod) -> RequestPattern {
-    RequestPattern.builtIn(field: "method", expected: "== \(method.rawValue)") { request in
+    RequestPattern.builtIn(
+      field: "method", expected: "== \(method.rawValue)", test: .method(method.rawValue)
+    ) { request in
       request.methodName == method.rawValue
         ? .matched : .mismatched(actual: LogRedaction.shown(method: request.methodName))
     }

@@ -36,7 +36,9 @@ extension RequestPattern {
     }
     let exact = parsed.literalPrefix
     return RequestPattern(
-      Condition(field: "path", expected: "== \(exact)", exactPath: exact) { request in
+      Condition(
+        field: "path", expected: "== \(exact)", exactPath: exact, builtIn: .exactPath(exact)
+      ) { request in
         request.path == exact ? .matched : .mismatched(actual: request.path.clipped())
       })
   }

@@ -92,9 +92,10 @@ extension RequestPattern {
   public static func scheme(_ scheme: String) -> RequestPattern {
     // A URL's scheme is letters, digits, `+`, `-` and `.`: `https://` or `https:` is a typo that
     // would match nothing and intercept a scheme that does not exist.
-    guard !scheme.isEmpty,
-      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-    else {
+    // Bytes, not characters: every byte is one of these exactly when every character is (a
+    // byte outside them, or not ASCII, belongs to a character that is not), and a debug build
+    // walks characters at a few hundred instructions each.
+    guard !scheme.isEmpty, scheme.utf8.allSatisfy(ASCIIByte.isSchemeCharacter) else {
       let bare = scheme.prefix { $0 != ":" && $0 != "/" }
       return .invalid(
         field: "scheme", expected: "== \(scheme)",
@@ -104,8 +105,10 @@ extension RequestPattern {
     }
     let scheme = scheme.lowercased()
     return RequestPattern(
-      Condition(field: "scheme", expected: "== \(scheme)", scheme: customScheme(scheme)) {
-        request in
+      Condition(
+        field: "scheme", expected: "== \(scheme)", scheme: customScheme(scheme),
+        builtIn: .scheme(scheme)
+      ) { request in
         request.scheme == scheme
           ? .matched : .mismatched(actual: request.scheme?.clipped() ?? "none")
       })
@@ -121,7 +124,14 @@ extension RequestPattern {
     }
     // A URL's host never holds a scheme, a path or white space; `.host("https://api.example.com")`
     // would match nothing.
-    if host.contains(where: { $0 == "/" || $0.isWhitespace }) {
+    let facts = asciiFacts(ofHost: host)
+    let hasSlashOrSpace: Bool
+    if let facts {
+      hasSlashOrSpace = facts.slashOrSpace
+    } else {
+      hasSlashOrSpace = host.contains(where: { $0 == "/" || $0.isWhitespace })
+    }
+    if hasSlashOrSpace {
       let bare = host.components(separatedBy: "://").last?.prefix { $0 != "/" } ?? ""
       return .invalid(
         field: "host", expected: "== \(host)",
@@ -130,7 +140,8 @@ extension RequestPattern {
           + ".url(_:) to match the whole URL.")
     }
     // One colon is a port (an IPv6 address has several): the request's host never holds it.
-    if host.count(where: { $0 == ":" }) == 1, !host.hasPrefix("[") {
+    let colons = facts?.colons ?? host.count(where: { $0 == ":" })
+    if colons == 1, !host.hasPrefix("[") {
       let parts = host.split(separator: ":", omittingEmptySubsequences: false)
       return .invalid(
         field: "host", expected: "== \(host)",
@@ -138,9 +149,32 @@ extension RequestPattern {
           + "write .host(\"\(parts[0])\") && .port(\(parts[1])).")
     }
     let host = host.lowercased()
-    return RequestPattern.builtIn(field: "host", expected: "== \(host)") { request in
+    return RequestPattern.builtIn(field: "host", expected: "== \(host)", test: .host(host)) {
+      request in
       request.host == host ? .matched : .mismatched(actual: request.host?.clipped() ?? "none")
     }
+  }
+
+  /// For an ASCII host, whether it holds `/` or white space and how many `:` it holds, read in
+  /// one pass over its bytes, where each character is its one byte (a debug build walks
+  /// characters at a few hundred instructions each); `nil` when characters must be read.
+  private static func asciiFacts(ofHost host: String) -> (slashOrSpace: Bool, colons: Int)? {
+    let facts = host.utf8.withContiguousStorageIfAvailable { bytes -> (Bool, Int)? in
+      var slashOrSpace = false
+      var colons = 0
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte >= 0x80 { return nil }
+        // `/`, a space, or tab to carriage return: the ASCII characters `isWhitespace` accepts.
+        if byte == 0x2F || byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { slashOrSpace = true }
+        if byte == 0x3A { colons += 1 }
+        index += 1
+      }
+      return (slashOrSpace, colons)
+    }
+    guard let facts, let facts else { return nil }
+    return (facts.0, facts.1)
   }
 
   /// Matches the URL port; a URL without one has its scheme's default (80 for http, 443 for
@@ -158,8 +192,10 @@ extension RequestPattern {
   /// (one a target left to its scheme's default) also accepts a request that names no port, so a
   /// wrong scheme is reported as the scheme alone rather than as a scheme and a port.
   static func portCondition(_ port: Int?, implied: Bool = false) -> RequestPattern {
-    RequestPattern.builtIn(field: "port", expected: port.map { "== \($0)" } ?? "absent") {
-      request in
+    RequestPattern.builtIn(
+      field: "port", expected: port.map { "== \($0)" } ?? "absent",
+      test: .port(port, implied: implied)
+    ) { request in
       if implied && request.port == nil { return .matched }
       let actual = effectivePort(of: request)
       return actual == port ? .matched : .mismatched(actual: actual.map(String.init) ?? "none")

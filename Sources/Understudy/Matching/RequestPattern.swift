@@ -30,11 +30,17 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// `matchNode`'s conditions when it is a plain conjunction (nearly every stub's pattern), so
   /// matching loops over them instead of walking the tree's indirect nodes.
   let conjunction: [Condition]?
+  /// Where in `conjunction` the condition the registry files the stub by sits, when that
+  /// condition tests the exact path and nothing else; -1 otherwise. A stub found under the
+  /// request's path has passed it already (see ``match(_:pathIndexed:)``).
+  private let indexedPathPosition: Int
 
   init(_ node: Node) {
     self.node = node
     matchNode = Self.inMatchOrder(node)
-    conjunction = Self.conditions(ofConjunction: matchNode)
+    let conjunction = Self.conditions(ofConjunction: matchNode)
+    self.conjunction = conjunction
+    indexedPathPosition = Self.indexedPathPosition(node, in: conjunction)
     isSound = Self.invalidConditions(node).isEmpty
     runsUserCode = Self.runsUserCode(node)
   }
@@ -56,10 +62,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
   /// A condition of the library's own, which is safe to run on a URLSession work queue.
   static func builtIn(
-    field: String, expected: String, key: String? = nil,
+    field: String, expected: String, key: String? = nil, test: BuiltInTest? = nil,
     check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
   ) -> RequestPattern {
-    RequestPattern(.condition(Condition(field: field, expected: expected, key: key, check: check)))
+    RequestPattern(
+      .condition(
+        Condition(field: field, expected: expected, key: key, builtIn: test, check: check)))
   }
 
   init(_ condition: Condition) {
@@ -87,6 +95,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// Stops at the first failing condition, trying path conditions first and body conditions
   /// last whatever order the pattern was written in; use ``explain(_:)`` to see every field.
   public func match(_ request: InterceptedRequest) -> [String: String]? {
+    match(request, pathIndexed: false)
+  }
+
+  /// ``match(_:)``, told with `pathIndexed` that the registry found the stub under the request's
+  /// path (`RouteIndex`), so the condition it was filed by holds and is not tested again.
+  func match(_ request: InterceptedRequest, pathIndexed: Bool) -> [String: String]? {
     guard isSound else { return nil }
     var captures = [String: String]()
     guard let conjunction else {
@@ -96,7 +110,12 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     // than retained and released: two atomic operations per condition of every stub tried.
     // A counted loop: `indices` builds a range through generic metadata in a debug build.
     var index = 0
+    let skipped = pathIndexed ? indexedPathPosition : -1
     while index < conjunction.count {
+      if index == skipped {
+        index += 1
+        continue
+      }
       let matched = Unmanaged.passUnretained(conjunction[index])._withUnsafeGuaranteedRef {
         Self.match($0, request, &captures)
       }
@@ -143,7 +162,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
   /// All of `patterns` must match: the same pattern as joining them with `&&` in turn, built
   /// once instead of once per `&&`.
   static func allOf(_ patterns: [RequestPattern]) -> RequestPattern {
-    RequestPattern(.all(patterns.flatMap(\.conjuncts)))
+    // A counted loop: `flatMap` with a key path is generic all the way in a debug build.
+    var nodes: [Node] = []
+    var index = 0
+    while index < patterns.count {
+      nodes += patterns[index].conjuncts
+      index += 1
+    }
+    return RequestPattern(.all(nodes))
   }
 
   /// Either pattern must match; the first that matches supplies the path parameters.
@@ -189,6 +215,9 @@ extension RequestPattern {
     /// A quicker yes-or-no form of `check`, for conditions that capture nothing and whose
     /// mismatch description costs more than the test; matching uses it, explaining never does.
     let test: (@Sendable (InterceptedRequest) -> Bool)?
+    /// The same yes-or-no test for the commonest conditions, run inline by matching without a
+    /// closure (see ``BuiltInTest``).
+    let builtIn: BuiltInTest?
     /// What patterns compare this condition by when `field` and `expected` do not say it in
     /// full (they were clipped, or a header name compares without case); see ``key``.
     private let fullKey: String?
@@ -200,7 +229,7 @@ extension RequestPattern {
       field: String, expected: String, key: String? = nil, exactPath: String? = nil,
       template: PathTemplate? = nil, scheme: String? = nil, problem: String? = nil,
       runsUserCode: Bool = false, test: (@Sendable (InterceptedRequest) -> Bool)? = nil,
-      check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
+      builtIn: BuiltInTest? = nil, check: @escaping @Sendable (InterceptedRequest) -> FieldCheck
     ) {
       self.runsUserCode = runsUserCode
       self.field = runsUserCode ? field : field.clipped()
@@ -215,6 +244,7 @@ extension RequestPattern {
       self.scheme = scheme
       self.problem = problem
       self.test = test
+      self.builtIn = builtIn
       self.check = check
     }
 
@@ -252,10 +282,31 @@ extension RequestPattern {
     switch node {
     case .condition: return node
     case .all(let nodes):
-      let ordered = nodes.map(inMatchOrder).enumerated().sorted { lhs, rhs in
-        (rank(lhs.element), lhs.offset) < (rank(rhs.element), rhs.offset)
+      // Each member ranked once, then taken rank by rank in written order (a stable sort), in
+      // counted loops: `sorted` on enumerated pairs, comparing tuples and ranking both sides of
+      // every comparison, cost a debug build (what `swift test` compiles) 54,000 instructions
+      // for the five conditions of a target, and `insert(_:at:)` 2,000 a call.
+      var members: [Node] = []
+      var ranks: [Int] = []
+      var index = 0
+      while index < nodes.count {
+        let member = inMatchOrder(nodes[index])
+        members.append(member)
+        ranks.append(rank(member))
+        index += 1
       }
-      return .all(ordered.map(\.element))
+      var ordered: [Node] = []
+      ordered.reserveCapacity(members.count)
+      var currentRank = 0
+      while currentRank <= 4 {  // the highest rank `rank` gives
+        index = 0
+        while index < members.count {
+          if ranks[index] == currentRank { ordered.append(members[index]) }
+          index += 1
+        }
+        currentRank += 1
+      }
+      return .all(ordered)
     case .any(let nodes): return .any(nodes.map(inMatchOrder))
     case .not(let inner): return .not(inMatchOrder(inner))
     }
@@ -280,6 +331,7 @@ extension RequestPattern {
     _ condition: Condition, _ request: InterceptedRequest, _ captures: inout [String: String]
   ) -> Bool {
     // No problem check here: `match(_:)` refuses a pattern with an unsound condition first.
+    if let builtIn = condition.builtIn { return builtIn.passes(request) }
     if let result = condition.test?(request) { return result }
     switch condition.check(request) {
     case .matched(let found):
@@ -409,10 +461,35 @@ extension RequestPattern {
   /// The exact path every matching request must have, when the pattern pins one; the registry
   /// indexes such stubs so lookups stay flat as stubs grow.
   var indexedPath: String? {
-    for node in conjuncts {
-      if case .condition(let condition) = node, let path = condition.exactPath { return path }
+    Self.indexedPathCondition(of: node)?.exactPath
+  }
+
+  /// The condition ``indexedPath`` comes from.
+  private static func indexedPathCondition(of node: Node) -> Condition? {
+    switch node {
+    case .condition(let condition): return condition.exactPath == nil ? nil : condition
+    case .all(let nodes):
+      for node in nodes {
+        if case .condition(let condition) = node, condition.exactPath != nil { return condition }
+      }
+      return nil
+    case .any, .not: return nil
     }
-    return nil
+  }
+
+  /// The position in `conjunction` of the condition ``indexedPath`` comes from, when that
+  /// condition tests the path alone (a `.url` condition files its stub by path too, but tests
+  /// more); -1 otherwise.
+  private static func indexedPathPosition(_ node: Node, in conjunction: [Condition]?) -> Int {
+    guard let conjunction, let indexed = indexedPathCondition(of: node),
+      case .exactPath? = indexed.builtIn
+    else { return -1 }
+    var position = 0
+    while position < conjunction.count {
+      if conjunction[position] === indexed { return position }
+      position += 1
+    }
+    return -1
   }
 
   /// The path template every matching request must fit, when the pattern pins one the registry

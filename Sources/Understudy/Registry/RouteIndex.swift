@@ -61,6 +61,9 @@ struct RouteIndex: Sendable {
     private var unindexedEnd: Int
     private let templates: [ArraySlice<Stub>]
     private var templateEnds: [Int]
+    /// Whether the stub `next()` returned last was filed under the request's exact path, so
+    /// the condition it was filed by holds.
+    private(set) var lastWasExact = false
 
     init(exact: [Stub], unindexed: [Stub], templates: [ArraySlice<Stub>]) {
       self.exact = exact
@@ -78,6 +81,13 @@ struct RouteIndex: Sendable {
     }
 
     mutating func next() -> Stub? {
+      // Most routes hold exact-path stubs only: those are taken in order without comparing.
+      if unindexedEnd == 0 && templates.isEmpty {
+        guard exactEnd > 0 else { return nil }
+        lastWasExact = true
+        exactEnd -= 1
+        return exact[exactEnd]
+      }
       // Which list holds the newest remaining stub: -2 exact, -1 unindexed, else a template list.
       var newest = Int.min
       var newestOrder = Int.min
@@ -98,6 +108,7 @@ struct RouteIndex: Sendable {
         }
         list += 1
       }
+      lastWasExact = newest == -2
       switch newest {
       case Int.min:
         return nil

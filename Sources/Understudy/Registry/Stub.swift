@@ -51,8 +51,8 @@ public final class Stub: Sendable, CustomStringConvertible {
   /// The values `request` captures when the stub's pattern matches it, `nil` when it does not.
   /// Asked of the stub rather than of a copy of its pattern, which would retain and release each
   /// of the pattern's parts for every stub a request tries.
-  func match(_ request: InterceptedRequest) -> [String: String]? {
-    pattern.match(request)
+  func match(_ request: InterceptedRequest, pathIndexed: Bool = false) -> [String: String]? {
+    pattern.match(request, pathIndexed: pathIndexed)
   }
 
   /// Whether matching runs a closure the user wrote.

@@ -411,15 +411,18 @@ public final class StubRegistry: Sendable {
     // stub logs, reports) and what responders receive is the request without it.
     var probe = request
     if probe.body != nil { probe.jsonCache = ParsedJSONBodyCache() }
-    let (candidates, userCodePatterns, isPaused) = table.withLock {
+    let (found, userCodePatterns, isPaused) = table.withLock {
       ($0.routes.candidates(for: request), $0.userCodePatterns, $0.isPaused)
     }
-    for stub in candidates where !isPaused {
+    var candidates = found
+    while !isPaused, let stub = candidates.next() {
       if stub.runsUserCode {
         guard let userCode else { return nil }
         userCode.begin(.init(name: "the custom matcher of stub \(stub)", location: stub.location))
       }
-      guard let captures = stub.match(probe) else { continue }
+      guard let captures = stub.match(probe, pathIndexed: candidates.lastWasExact) else {
+        continue
+      }
       // The request ended while the custom matchers ran: the stub is not used up by it.
       if userCode?.isCancelled == true { return nil }
       var matched = request

@@ -49,7 +49,7 @@ struct Locked<Value>: @unchecked Sendable {
 
 /// The platform's cheapest mutual-exclusion lock: `os_unfair_lock` on Darwin, a pthread mutex
 /// elsewhere.
-private enum PlatformLock {
+enum PlatformLock {
   #if canImport(Darwin)
     typealias Primitive = os_unfair_lock
 
