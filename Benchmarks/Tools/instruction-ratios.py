@@ -56,8 +56,9 @@ ROWS += SCOPE_ROWS
 # The debug build's bars (issue 41): what `swift test` users pay. Rows not named keep their bar.
 # A row past its bar is not gated, since a gate that always fails would hide a new regression;
 # it is reported, and DEBUG_GATED lists the gated ones. The exact-stub rows are gated since
-# b0e411a (1.165x and 1.187x then), at DEBUG_CI_LIMITS; mixed predicates (2.24x then, 1.81x at
-# af044a6) is not.
+# b0e411a (1.165x and 1.187x then), at DEBUG_CI_LIMITS. Mixed predicates (2.24x then, 1.81x at
+# af044a6) is past its bar and gated at a limit 5% above what it counts, so a change that makes
+# it slower fails CI while the bar stays the verdict printed.
 DEBUG_BARS = {
     "one exact stub": 1.20,
     "10,000 exact stubs": 1.20,
@@ -68,8 +69,9 @@ DEBUG_BARS = {
 # The exact-stub rows sit at 1.16x and 1.19-1.20x, and the floor's count moves by about 1%
 # between builds: CI fails them above these limits, a regression guard; the verdict printed is
 # against the bar.
-DEBUG_CI_LIMITS = {"one exact stub": 1.25, "10,000 exact stubs": 1.25}
+DEBUG_CI_LIMITS = {"one exact stub": 1.25, "10,000 exact stubs": 1.25, "mixed predicates": 1.90}
 DEBUG_GATED = {
+    "mixed predicates",
     "one exact stub",
     "10,000 exact stubs",
     "1,000 test scopes, .stubs trait",
