@@ -40,6 +40,6 @@ if [[ "$part" != timed ]]; then
   # a row to count it. The finish() rows are gated here alone: their CPU time moves too much
   # between hours.
   python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/debug/understudy-bench --debug \
-    --only "exact stub" --only ".stubs trait" --only "scopes, withStubs" --only "finish()" \
-    --only "2,000 secrets"
+    --only "exact stub" --only "mixed predicates" --only ".stubs trait" --only "scopes, withStubs" \
+    --only "finish()" --only "2,000 secrets"
 fi
