@@ -12,6 +12,9 @@ package enum ASCIIByte {
 
   static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
 
+  /// A line feed or a carriage return: where a line of text ends.
+  static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
   /// `byte` lower-cased when it is an upper-case letter.
   static func lowercased(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
 

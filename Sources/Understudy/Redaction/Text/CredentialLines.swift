@@ -204,11 +204,13 @@ enum CredentialLines {
     isCredential: (Substring) -> Bool
   ) -> Range<Int>? {
     var lower = value.lowerBound
-    while lower > 0, value.lowerBound - lower < reach, !isLineBreak(bytes[lower - 1]) {
+    while lower > 0, value.lowerBound - lower < reach, !ASCIIByte.isLineBreak(bytes[lower - 1]) {
       lower -= 1
     }
     var upper = value.upperBound
-    while upper < bytes.count, upper - value.upperBound < reach, !isLineBreak(bytes[upper]) {
+    while upper < bytes.count, upper - value.upperBound < reach,
+      !ASCIIByte.isLineBreak(bytes[upper])
+    {
       upper += 1
     }
     let names = credentialNames(in: lower..<upper, excluding: value, of: bytes, isCredential)
@@ -218,15 +220,15 @@ enum CredentialLines {
       return nearest
     }
     // Only the line's start can continue what a line above opened.
-    guard lower == 0 || isLineBreak(bytes[lower - 1]) else { return nil }
+    guard lower == 0 || ASCIIByte.isLineBreak(bytes[lower - 1]) else { return nil }
     var lineEnd = lower
     for _ in 0..<2 {
       // Back over the line break (`\r\n` too) to the line above's last byte.
       var end = lineEnd
-      while end > 0, isLineBreak(bytes[end - 1]), lineEnd - end < 2 { end -= 1 }
+      while end > 0, ASCIIByte.isLineBreak(bytes[end - 1]), lineEnd - end < 2 { end -= 1 }
       guard end < lineEnd, end > 0 else { return nil }
       var start = end
-      while start > 0, !isLineBreak(bytes[start - 1]) { start -= 1 }
+      while start > 0, !ASCIIByte.isLineBreak(bytes[start - 1]) { start -= 1 }
       if opens(start..<end, in: bytes) {
         let tail = max(start, end - 2 * reach)..<end
         if let name = credentialNames(in: tail, excluding: value, of: bytes, isCredential).last {
@@ -337,7 +339,6 @@ enum CredentialLines {
       && line[index] < 0x80
   }
 
-  private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 }
 
 extension CompiledRedaction {

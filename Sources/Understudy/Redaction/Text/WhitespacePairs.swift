@@ -14,10 +14,10 @@ enum WhitespacePairs {
     var starts = ByteSearch.ranges(of: Array("machine ".utf8), in: raw).map(\.lowerBound)
     // `default` may end its line, its words on the lines under it.
     starts += ByteSearch.ranges(of: Array("default".utf8), in: raw).map(\.lowerBound).filter {
-      $0 + 7 < bytes.count && (isSpace(bytes[$0 + 7]) || isLineBreak(bytes[$0 + 7]))
+      $0 + 7 < bytes.count && (isSpace(bytes[$0 + 7]) || ASCIIByte.isLineBreak(bytes[$0 + 7]))
     }
     for start in starts.sorted()
-    where start == 0 || isLineBreak(bytes[start - 1])
+    where start == 0 || ASCIIByte.isLineBreak(bytes[start - 1])
       || isSpace(bytes[start - 1]) && lineIsBlank(bytes, before: start)
     {
       var words = self.words(in: bytes, from: start)
@@ -181,10 +181,10 @@ enum WhitespacePairs {
     var words: [Range<Int>] = []
     var index = start
     while index < bytes.count {
-      while index < bytes.count, !isLineBreak(bytes[index]) {
+      while index < bytes.count, !ASCIIByte.isLineBreak(bytes[index]) {
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         let wordStart = index
-        while index < bytes.count, !isSpace(bytes[index]), !isLineBreak(bytes[index]) {
+        while index < bytes.count, !isSpace(bytes[index]), !ASCIIByte.isLineBreak(bytes[index]) {
           index += 1
         }
         if index > wordStart { words.append(wordStart..<index) }
@@ -219,13 +219,15 @@ enum WhitespacePairs {
       return zip(bytes[start..<end], word).allSatisfy { $0 == $1 }
     }
     guard !isEntryWord else { return true }
-    guard indented, start < bytes.count, !isLineBreak(bytes[start]) else { return false }
+    guard indented, start < bytes.count, !ASCIIByte.isLineBreak(bytes[start]) else { return false }
     var count = 0
     var index = start
-    while index < bytes.count, !isLineBreak(bytes[index]) {
+    while index < bytes.count, !ASCIIByte.isLineBreak(bytes[index]) {
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       let wordStart = index
-      while index < bytes.count, !isSpace(bytes[index]), !isLineBreak(bytes[index]) { index += 1 }
+      while index < bytes.count, !isSpace(bytes[index]), !ASCIIByte.isLineBreak(bytes[index]) {
+        index += 1
+      }
       if index > wordStart { count += 1 }
     }
     return count > 0 && count % 2 == 0
@@ -234,11 +236,10 @@ enum WhitespacePairs {
   private static func lineIsBlank(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Bool {
     var index = offset
     while index > 0, isSpace(bytes[index - 1]) { index -= 1 }
-    return index == 0 || isLineBreak(bytes[index - 1])
+    return index == 0 || ASCIIByte.isLineBreak(bytes[index - 1])
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-  private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
   private static func isSeparator(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
   }
