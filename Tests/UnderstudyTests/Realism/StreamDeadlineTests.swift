@@ -53,17 +53,36 @@ import Testing
     return url
   }
 
-  /// The neighbour: work that holds the queue every wake-up goes through for 50 ms at a time,
-  /// again and again, as a busy parallel suite's requests do. A wake-up waits up to 50 ms;
-  /// counted from the part before, five of those waits added up.
+  /// The neighbour: work that holds the queue every wake-up goes through for 70 ms at a time,
+  /// again and again, as a busy parallel suite's requests do. A wake-up waits up to 70 ms; 70
+  /// does not divide the 150 ms between parts, so counted from the part before, a part due at
+  /// the start of a hold would wait out the next one, and every later part again.
   private static func hold(while running: Locked<Bool>) {
     EngineQueue.inTurn {
-      Thread.sleep(forTimeInterval: 0.05)
+      Thread.sleep(forTimeInterval: 0.07)
       if running.current { hold(while: running) }
     }
   }
 
-  @Test func aReplayedStreamKeepsEachPartNearItsOffsetBesideABusyNeighbour() async throws {
+  /// The schedule itself, free of wall-clock noise: after a visit that came late, the next wait
+  /// is shortened by that lateness. Counted from the part before, each wait would be the whole
+  /// gap again (0.15 s), however late the visit came.
+  @Test func aLateVisitShortensTheWaitsAfterIt() {
+    let sender = BodySender(
+      source: .data(Data("one two thr".utf8), offset: 0), bytesPerSecond: nil,
+      dropAfterBytes: nil, chunks: nil, deliversChunks: true,
+      url: URL(string: "https://a.example/events")!)
+    // A visit 0.2 s late: the part due 0.15 s after the start is due already, and the one due
+    // at 0.3 s is due within what remains of 0.1 s. Time only moves on, so load can only
+    // shorten these waits, never lengthen them.
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(sender.wait(after: 0.15) == 0)
+    #expect(sender.wait(after: 0.15) <= 0.1)
+    #expect(sender.wait(after: 10) > 9)
+  }
+
+  /// How late each of the five parts came after its recorded offset, in seconds.
+  private static func replayLateness() async throws -> [Double] {
     let file = try Self.cassette()
     defer { try? FileManager.default.removeItem(at: file) }
     let registry = StubRegistry()
@@ -81,24 +100,38 @@ import Testing
     let times = delegate.times.current
     let start = try #require(times.response)
     try #require(times.parts.count == 5)
-    let lateness = times.parts.enumerated().map { index, arrival in
+    return times.parts.enumerated().map { index, arrival in
       arrival.timeIntervalSince(start) - Double(index) * 0.15
     }
-    for (index, late) in lateness.enumerated() {
-      #expect(late > -0.02, "part \(index + 1) came \(Int(-late * 1000)) ms early")
+  }
+
+  @Test func aReplayedStreamKeepsEachPartNearItsOffsetBesideABusyNeighbour() async throws {
+    // What the deadlines prevent is lateness that adds up: counted from the part before, the
+    // neighbour's holds land on every later part (0, 54, 114, 175, 235 ms late, 59 ms more a
+    // part, in every replay); due at offsets from the start, the parts come 20 to 55 ms late,
+    // as the holds fall. Judged by how lateness grows, not by one part's lateness: the slope of
+    // a least-squares line through the five latenesses stays under 30 ms a part, and no part is
+    // more than 150 ms later than the least late one. On a machine whose cores are
+    // oversubscribed (CI runs the suite beside two busy loops) one wake-up came 292 ms late, so
+    // the best of three replays is judged: lateness that adds up shows in all three, a slow
+    // wake-up in one. The schedule itself is proven free of the clock's noise by
+    // `aLateVisitShortensTheWaitsAfterIt`.
+    var tries: [String] = []
+    for _ in 1...3 {
+      let lateness = try await Self.replayLateness()
+      for (index, late) in lateness.enumerated() {
+        #expect(late > -0.02, "part \(index + 1) came \(Int(-late * 1000)) ms early")
+      }
+      let mean = lateness.reduce(0, +) / 5
+      let slope =
+        zip(0..., lateness).map { (Double($0) - 2) * ($1 - mean) }.reduce(0, +) / 10
+      let spread = lateness.max()! - lateness.min()!
+      if slope < 0.03, spread < 0.15 { return }
+      tries.append(
+        lateness.map { "\(Int($0 * 1000))" }.joined(separator: ", ")
+          + " ms (grows \(Int(slope * 1000)) ms a part)")
     }
-    // What the deadlines prevent is lateness that adds up: counted from the part before, each
-    // held wake-up (50 ms) lands on every later part (0, 58, 120, 184, 245 ms late). Judged by
-    // how lateness grows, not by one part's lateness, so a busy machine's one slow wake-up
-    // (100 ms and more at a load of 10 on 2 cores) is not taken for it: the slope of a
-    // least-squares line through the five latenesses stays under 25 ms a part, and no part is
-    // more than 150 ms later than the least late one.
-    let mean = lateness.reduce(0, +) / 5
-    let slope =
-      zip(0..., lateness).map { (Double($0) - 2) * ($1 - mean) }.reduce(0, +) / 10
-    let described = lateness.map { "\(Int($0 * 1000))" }.joined(separator: ", ")
-    #expect(slope < 0.025, "lateness grows \(Int(slope * 1000)) ms a part: \(described) ms")
-    #expect(
-      lateness.max()! - lateness.min()! < 0.15, "lateness spreads too far: \(described) ms")
+    Issue.record(
+      "lateness grows or spreads too far in three replays: \(tries.joined(separator: "; "))")
   }
 }
