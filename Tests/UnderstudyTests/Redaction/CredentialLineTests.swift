@@ -8,7 +8,8 @@ import Testing
 /// an option, a here-string, a heredoc) and value spellings, each hidden from cassettes and logs;
 /// everyday lines that hold a credential's name, or a random-looking run beside no such name,
 /// kept byte for byte; and a seeded fuzz of both mixed. The fifth blind attack of 2026-12-06
-/// carried values through these shapes.
+/// carried values through these shapes, and the tenth through command lines that name no
+/// credential (``CommandArguments``).
 @Suite struct CredentialLineTests {
   /// Names the judgement reads as a credential's, in the spellings code and tools write them.
   static let names = [
@@ -18,24 +19,49 @@ import Testing
   ]
 
   /// Lines where a name stands beside its value with no `=`, `:` or call that names it.
-  static let shapes: [(String, @Sendable (String, String) -> String)] = [
-    (
-      "value first",
-      { name, value in "[request setValue:@\"\(value)\" forHTTPHeaderField:@\"\(name)\"];\n" }
-    ),
-    (
-      "column list",
-      { name, value in "INSERT INTO creds (user, \(name)) VALUES ('ada', '\(value)');\n" }
-    ),
-    ("option", { name, value in "deploy --profile ada --set \(name) \(value) --force\n" }),
-    ("ANSI-C quoting", { name, value in "export \(name)=$'\(value)'\n" }),
-    ("elvis default", { name, value in "val x = System.getenv(\"\(name)\") ?: \"\(value)\"\n" }),
-    ("symbol key", { name, value in "knife[:\(name)] = \"\(value)\"\n" }),
-    ("quoted pair", { name, value in "dotnet user-secrets set \"\(name)\" \"\(value)\"\n" }),
-    ("here-string", { name, value in "tool login --\(name) <<< \(value)\n" }),
-    ("PowerShell here-string", { name, value in "$\(name) = @\"\n\(value)\n\"@\n" }),
-    ("PHP heredoc", { name, value in "<?php\n$\(name) = <<<EOT\n\(value)\nEOT;\n" }),
-    ("shell heredoc", { name, value in "cat <<'EOF' > ~/.config/\(name)\n\(value)\nEOF\n" }),
+  static let shapes = namedShapes + commandShapes
+
+  static let namedShapes: [(String, @Sendable (String, String) -> String)] =
+    [
+      (
+        "value first",
+        { name, value in "[request setValue:@\"\(value)\" forHTTPHeaderField:@\"\(name)\"];\n" }
+      ),
+      (
+        "column list",
+        { name, value in "INSERT INTO creds (user, \(name)) VALUES ('ada', '\(value)');\n" }
+      ),
+      ("option", { name, value in "deploy --profile ada --set \(name) \(value) --force\n" }),
+      ("ANSI-C quoting", { name, value in "export \(name)=$'\(value)'\n" }),
+      ("elvis default", { name, value in "val x = System.getenv(\"\(name)\") ?: \"\(value)\"\n" }),
+      ("symbol key", { name, value in "knife[:\(name)] = \"\(value)\"\n" }),
+      ("quoted pair", { name, value in "dotnet user-secrets set \"\(name)\" \"\(value)\"\n" }),
+      ("here-string", { name, value in "tool login --\(name) <<< \(value)\n" }),
+      ("PowerShell here-string", { name, value in "$\(name) = @\"\n\(value)\n\"@\n" }),
+      ("PHP heredoc", { name, value in "<?php\n$\(name) = <<<EOT\n\(value)\nEOT;\n" }),
+      ("shell heredoc", { name, value in "cat <<'EOF' > ~/.config/\(name)\n\(value)\nEOF\n" }),
+    ]
+
+  static let commandShapes: [(String, @Sendable (String, String) -> String)] = commands.map {
+    command in
+    (command, { @Sendable _, value in command.replacing("VALUE", with: value) })
+  }
+
+  /// Command lines that pass a password with no credential's name beside it: short options of
+  /// many programs, `user%password`, Windows `/p:`, and commands that log in with a bare word.
+  static let commands = [
+    "openssl enc -aes-256-cbc -k VALUE -in a.txt -out a.enc\n",
+    "zip -P VALUE backup.zip notes.txt\n",
+    "sqlcmd -S db.local -U sa -P VALUE -Q \"SELECT 1\"\n",
+    "redis-cli -h cache -a VALUE ping\n",
+    "smbclient //files/share -U ada%VALUE\n",
+    "net user ada VALUE /add\n",
+    "net use Z: \\\\files\\share VALUE /user:ada\n",
+    "$ vault login VALUE\n",
+    "echo VALUE | docker login --username ada --password-stdin registry.test\n",
+    "msdeploy -verb:sync /u:ada /p:VALUE\n",
+    "tool --signing-blob=VALUE --verbose\n",
+    "pgbench -U ada -W 'VALUE' app\n",
   ]
 
   /// Values in the spellings a credential takes: letters and digits, base64, hex, URL-safe.
@@ -102,6 +128,17 @@ import Testing
     "keyboard layout Xq7Kp2Lm9Nb4Vc8Zx3Qw",
     "monkey 4f9aK8b7c6Xd5e4f3a2b1c",
     "pin 1234",
+    "ssh -p 2222 -i ~/.ssh/id_ed25519 ada@build-host-01",
+    "docker run -p 8080:80 -e MODE=dev nginx:1.25.3-alpine",
+    "tar -xzf release-2026.12.06.tar.gz -C /opt/app",
+    "kubectl get pods -n kube-system -o wide",
+    "python3 -m http.server 8000 --bind 127.0.0.1",
+    "npm install --save-dev typescript@5.3.2",
+    "curl -o out.json -H 'Accept: application/json' https://example.test/v2/items",
+    "docker login registry.example.test",
+    "net user ada /delete",
+    "git log -n 20 --format=%H origin/main",
+    "The user Xq7Kp2Lm9Nb4Vc8Zx3Qw was created by the -k option's default.",
   ]
 
   @Test func everydayLinesAreKeptByteForByte() {

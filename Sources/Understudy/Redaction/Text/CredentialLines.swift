@@ -14,7 +14,9 @@ import Foundation
 /// (name, password) VALUES ('ada', '…')`, `security add-generic-password … -w …`, `gh auth
 /// login --with-token <<< …`), or on a line of its own under a line that opens a multi-line
 /// string or continues a statement (a PowerShell here-string, a PHP or shell heredoc). This is
-/// gitleaks' generic-api-key rule, with the names judged as every other rule judges them.
+/// gitleaks' generic-api-key rule, with the names judged as every other rule judges them. With no
+/// name beside it, a value a command line passes where programs take passwords is one too
+/// (``CommandArguments``).
 ///
 /// A value is a run of at least ``minimumLength`` letters, digits and `-_+/=.` that holds a
 /// letter and a digit and reads as random: its characters' Shannon entropy is at least
@@ -30,7 +32,16 @@ enum CredentialLines {
   /// A value and the name beside it, as byte offsets.
   struct Found {
     var value: Range<Int>
-    var name: Range<Int>
+    var name: Name
+  }
+
+  /// What tells a value is a credential's.
+  enum Name {
+    /// A credential's name beside it, as byte offsets.
+    case word(Range<Int>)
+    /// A command line that passes it where programs take passwords (``CommandArguments``),
+    /// and the placeholder name that gives.
+    case commandArgument(String)
   }
 
   static let minimumLength = 12
@@ -70,10 +81,12 @@ enum CredentialLines {
         if piece.lowerBound >= line.upperBound {
           line = self.line(around: piece.lowerBound, after: line.upperBound, in: bytes)
         }
-        guard !isJSON(line, in: bytes),
-          let name = name(near: piece, in: bytes, isCredential: isCredential)
-        else { continue }
-        found.append(Found(value: piece, name: name))
+        guard !isJSON(line, in: bytes) else { continue }
+        if let name = name(near: piece, in: bytes, isCredential: isCredential) {
+          found.append(Found(value: piece, name: .word(name)))
+        } else if let name = CommandArguments.name(of: piece, on: line, in: bytes) {
+          found.append(Found(value: piece, name: .commandArgument(name)))
+        }
       }
     }
     return found
@@ -355,10 +368,17 @@ extension CompiledRedaction {
       CredentialLines.values(in: bytes) {
         memberNames.matches(String($0)) || queryNames.matches(String($0))
       }.map { found in
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[found.name]), as: UTF8.self)
+        let key: String
+        switch found.name {
+        case .word(let range):
+          key = RedactionPlaceholder.name(
+            from: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+              .lowercased())
+        case .commandArgument(let name):
+          key = name
+        }
         return (
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[found.value]), as: UTF8.self),
-          RedactionPlaceholder.name(from: name.lowercased())
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[found.value]), as: UTF8.self), key
         )
       }
     }

@@ -1,0 +1,152 @@
+/// A random-looking value that a command line passes where programs take passwords, with no
+/// credential's name beside it: an option's argument (`openssl enc -k …`, `zip -P …`,
+/// `redis-cli -a …`, `sqlcmd -U sa -P …`, `smbclient -U ada%…`, `/p:…`, `--anything=…`), or a
+/// word of a command that logs in (`net user ada … /add`, `vault login …`, `echo … | docker
+/// login --password-stdin`, `net use Z: \\srv\share … /user:ada`).
+///
+/// Built from the shape of a command line, not from a list of programs: every program spells
+/// its password option its own way, and the next one will too. The value must read as random
+/// (``CredentialLines/looksRandom(_:in:)``), so a file name, a port, a host or a word after an
+/// option is never taken; what is taken is an opaque token in an argument, which a cassette
+/// need not keep (a pod's or a commit's id after an option is, and is documented so).
+enum CommandArguments {
+  /// The placeholder name for `value` on `line`, when the line passes it as a command's
+  /// argument (see the type's description); nil when it does not.
+  static func name(
+    of value: Range<Int>, on line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> String? {
+    let token = self.token(around: value, on: line, in: bytes)
+    // Glued to an option: `/p:…`, `/password:…`, `--flag=…`.
+    if token.lowerBound < value.lowerBound {
+      let prefix = token.lowerBound..<value.lowerBound
+      if let option = gluedOption(prefix, in: bytes) { return option }
+    }
+    // After an option, as its argument: `-k …`, `-U ada%…`, `--stream …`.
+    var end = token.lowerBound
+    while end > line.lowerBound, isBlank(bytes[end - 1]) { end -= 1 }
+    if end < token.lowerBound, end > line.lowerBound {
+      var start = end
+      while start > line.lowerBound, !isBlank(bytes[start - 1]) { start -= 1 }
+      if let option = optionName(start..<end, in: bytes) { return option }
+    }
+    return logsIn(line, besides: token, in: bytes) ? "password" : nil
+  }
+
+  /// The blank-separated word of `line` that holds `value`, without quotes around it.
+  private static func token(
+    around value: Range<Int>, on line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Range<Int> {
+    var start = value.lowerBound
+    while start > line.lowerBound, !isBlank(bytes[start - 1]) { start -= 1 }
+    var end = value.upperBound
+    while end < line.upperBound, !isBlank(bytes[end]) { end += 1 }
+    while start < value.lowerBound, isQuote(bytes[start]) { start += 1 }
+    return start..<end
+  }
+
+  /// An option spelled `-k`, `--log-stream`, `-storepass` or `/p`: dashes or a slash, then a
+  /// letter, then letters, digits and dashes. A lone `-`, `--` or a negative number is none. A
+  /// short option is a password's (`-k`, `-P`, `-a`); a long one names what it takes.
+  private static func optionName(_ word: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> String?
+  {
+    var index = word.lowerBound
+    let slash = index < word.upperBound && bytes[index] == UInt8(ascii: "/")
+    if slash {
+      index += 1
+    } else {
+      while index < word.upperBound, index - word.lowerBound < 2,
+        bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard index > word.lowerBound else { return nil }
+    }
+    guard index < word.upperBound, ASCIIByte.isLetter(bytes[index]) else { return nil }
+    let nameStart = index
+    while index < word.upperBound,
+      ASCIIByte.isAlphanumeric(bytes[index]) || bytes[index] == UInt8(ascii: "-")
+    {
+      index += 1
+    }
+    guard index == word.upperBound else { return nil }
+    guard index - nameStart > 1, !slash else { return "password" }
+    return RedactionPlaceholder.name(
+      from: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
+        .lowercased())
+  }
+
+  /// An option that holds its value after `:` or `=` (`/p:`, `/password:`, `--flag=`), or a
+  /// user before `%` (`ada%`, which `-U` takes as `user%password`).
+  private static func gluedOption(_ prefix: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> String?
+  {
+    guard let last = prefix.last else { return nil }
+    switch bytes[last] {
+    case UInt8(ascii: ":"), UInt8(ascii: "="):
+      let option = prefix.lowerBound..<last
+      guard !option.isEmpty,
+        bytes[option.lowerBound] == UInt8(ascii: "/")
+          || bytes[option.lowerBound] == UInt8(ascii: "-")
+      else { return nil }
+      return optionName(option, in: bytes)
+    default:
+      return nil
+    }
+  }
+
+  /// Whether `line` is a command (its first word a program's name: lower case, a path, or
+  /// after a prompt `$`, `#`, `>` or `%`) with a word that logs in somewhere other than at
+  /// `token`: `login`, `logon`, `user`, `passwd`, `auth`, `--password-stdin`, or an option
+  /// that names a user (`-u`, `-U`, `--user`, `--username`, `/user:…`, `/u:…`).
+  private static func logsIn(
+    _ line: Range<Int>, besides token: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    var words: [Range<Int>] = []
+    var index = line.lowerBound
+    while index < line.upperBound {
+      while index < line.upperBound, isBlank(bytes[index]) { index += 1 }
+      let start = index
+      while index < line.upperBound, !isBlank(bytes[index]) { index += 1 }
+      if index > start { words.append(start..<index) }
+    }
+    if let first = words.first, first.count == 1, "$#>%".utf8.contains(bytes[first.lowerBound]) {
+      words.removeFirst()
+    }
+    guard let program = words.first, program != token, isProgram(program, in: bytes) else {
+      return false
+    }
+    for word in words.dropFirst() where word != token {
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
+      if loginWords.contains(text.lowercased()) || text == "-u" || text == "-U"
+        || text.lowercased().hasPrefix("/user:") || text.lowercased().hasPrefix("/u:")
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  private static let loginWords: Set<String> = [
+    "login", "logon", "user", "passwd", "auth", "--password-stdin", "--user", "--username",
+  ]
+
+  /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, or a
+  /// path (`./deploy.sh`, `/usr/bin/mysql`, `~/bin/tool`).
+  private static func isProgram(_ word: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let first = bytes[word.lowerBound]
+    guard ASCIIByte.isLetter(first) && !ASCIIByte.isUpper(first) || "./~".utf8.contains(first)
+    else { return false }
+    return word.allSatisfy { index in
+      let byte = bytes[index]
+      return ASCIIByte.isDigit(byte) || ASCIIByte.isLetter(byte) && !ASCIIByte.isUpper(byte)
+        || "._-/~".utf8.contains(byte)
+    }
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+  private static func isQuote(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+  }
+}
