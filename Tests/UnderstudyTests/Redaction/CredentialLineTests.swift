@@ -95,6 +95,25 @@ import Testing
     }
   }
 
+  /// Every one-line shape read where a line of text stands in a header no rule names (a
+  /// service's debug header, a command it passes along), in the cassette and in reports.
+  @Test func aLineIsReadInAHeaderNoRuleNames() throws {
+    var seed: UInt64 = 400
+    for name in ["api_token", "X-Api-Key", "passwd"] {
+      for (shape, line) in Self.shapes {
+        seed += 1
+        let value = Self.values(seed: seed)[Int(seed % 4)]
+        let header = line(name, value).trimmingCharacters(in: .newlines)
+        guard !header.contains("\n") else { continue }
+        let entry = HAR.Entry.sample(responseHeaders: [HAR.Header(name: "X-Debug", value: header)])
+        let written = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+        #expect(!written.contains(value), "\(shape): a header kept \(value) in \(written)")
+        let masked = LogRedaction.mask(traffic: "X-Debug: \(header)")
+        #expect(!masked.contains(value), "\(shape): masking a header kept \(value) in \(masked)")
+      }
+    }
+  }
+
   /// A here-string names its value over the line break; the value is on the line after it.
   @Test func theValueTakesTheNamesPlaceholder() {
     let value = Self.values(seed: 7)[0]

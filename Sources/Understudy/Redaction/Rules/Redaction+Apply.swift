@@ -418,6 +418,7 @@ package struct CompiledRedaction: Sendable {
   }
 
   private func redactFreeTextByName(_ value: String, echoes: inout RedactionEchoes) -> String {
+    let lineValues = credentialLineValues(in: value)
     var value = value
     if value.utf8.contains(UInt8(ascii: "\"")) {
       value = Self.splice(
@@ -425,12 +426,13 @@ package struct CompiledRedaction: Sendable {
     }
     value = Self.splice(value, assignmentReplacements(in: value, echoes: &echoes))
     value = Self.splice(value, commandLineReplacements(in: value, echoes: &echoes))
-    return Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
+    value = Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
+    return Self.splice(value, credentialLineReplacements(lineValues, in: value, echoes: &echoes))
   }
 
   /// A header no rule names: a `Link` with URLs, a list of pairs (`Baggage: userId=ada,
-  /// sessionToken=…`), or a JSON object or a configuration line a service passes along, each
-  /// with its credentials replaced as a text body's are.
+  /// sessionToken=…`), a JSON object, a configuration or command line a service passes along,
+  /// each with its credentials replaced as a text body's are, lines that name one included.
   private func redactHeaderText(_ value: String, echoes: inout RedactionEchoes) -> String {
     // Base64 of text (`X-Userinfo: eyJ…`, a service's `base64url({"api_token": …})`) is read as
     // the text it holds, as a body's is, and written back in the same alphabet.
@@ -440,11 +442,15 @@ package struct CompiledRedaction: Sendable {
         return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
       }
     }
+    // Read before the rules below change it, as a text body's lines are.
+    let lineValues = JSONNode.container(in: value) == nil ? credentialLineValues(in: value) : []
     var value = Self.splice(
       value, JSONMemberText.replacements(in: value, rules: self, echoes: &echoes))
     value = Self.splice(value, assignmentReplacements(in: value, echoes: &echoes))
-    return Self.splice(
+    value = Self.splice(value, commandLineReplacements(in: value, echoes: &echoes))
+    value = Self.splice(
       value, embeddedQueryReplacements(in: value, commaSeparated: true, echoes: &echoes))
+    return Self.splice(value, credentialLineReplacements(lineValues, in: value, echoes: &echoes))
   }
 
   func redactBody(_ text: String, mimeType: String, echoes: inout RedactionEchoes)

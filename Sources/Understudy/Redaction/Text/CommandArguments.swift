@@ -96,7 +96,7 @@ enum CommandArguments {
   }
 
   /// Whether `line` is a command (its first word a program's name: lower case, a path, or
-  /// after a prompt `$`, `#`, `>` or `%`) with a word that logs in somewhere other than at
+  /// after a prompt `$`, `#`, `>` or `%` or a label such as `X-Debug:`) with a word that logs in somewhere other than at
   /// `token`: `login`, `logon`, `user`, `passwd`, `auth`, `--password-stdin`, or an option
   /// that names a user (`-u`, `-U`, `--user`, `--username`, `/user:…`, `/u:…`).
   private static func logsIn(
@@ -110,14 +110,20 @@ enum CommandArguments {
       while index < line.upperBound, !isBlank(bytes[index]) { index += 1 }
       if index > start { words.append(start..<index) }
     }
-    if let first = words.first, first.count == 1, "$#>%".utf8.contains(bytes[first.lowerBound]) {
+    // A prompt, or a label before the command (`X-Debug: `, `Run: `).
+    while let first = words.first,
+      first.count == 1 && "$#>%".utf8.contains(bytes[first.lowerBound])
+        || bytes[first.upperBound - 1] == UInt8(ascii: ":") && first != token
+    {
       words.removeFirst()
     }
     guard let program = words.first, program != token, isProgram(program, in: bytes) else {
       return false
     }
     for word in words.dropFirst() where word != token {
+      // Inside a JSON string, `/` may be written `\/`.
       let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
+        .replacing("\\/", with: "/")
       if loginWords.contains(text.lowercased()) || text == "-u" || text == "-U"
         || text.lowercased().hasPrefix("/user:") || text.lowercased().hasPrefix("/u:")
       {
