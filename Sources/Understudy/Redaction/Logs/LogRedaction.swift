@@ -228,10 +228,11 @@ extension LogRedaction {
   /// ``removedByCassettes(from:in:)`` for a request's URL, read as a cassette reads one: the
   /// URL and each query parameter, decoded.
   static func removedByCassettes(fromURL url: String) -> [String] {
-    // A query escaped into the path (`/x%3Ftoken%3D…`) is read as one, as a cassette reads it.
+    // A query escaped into the path (`/x%3Ftoken%3D…`, `%253F` twice) is read as one, as a
+    // cassette reads it.
     guard
       url.contains(bytes: "?") || url.contains(bytes: "@") || url.contains(bytes: ";")
-        || url.contains(bytesIgnoringCase: "%3F"),
+        || CompiledRedaction.holdsEscapedQuery(url),
       let parsed = URL(string: url)
     else { return removedByCassettes(from: url, in: .url) }
     return CompiledRedaction.forReports.removedValues(

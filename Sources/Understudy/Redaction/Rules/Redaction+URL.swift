@@ -19,7 +19,7 @@ extension CompiledRedaction {
     if !queryNames.isEmpty, result.contains(bytes: ";") {
       result = redactPathParameters(in: result, echoes: &echoes)
     }
-    if !queryNames.isEmpty, result.contains(bytesIgnoringCase: "%3F") {
+    if !queryNames.isEmpty, Self.holdsEscapedQuery(result) {
       result = redactEscapedQueries(in: result, echoes: &echoes)
     }
     if let query {
@@ -64,7 +64,7 @@ extension CompiledRedaction {
   /// (``openedValue(_:echoes:)``).
   private func redactEscapedQueries(in url: String, echoes: inout RedactionEchoes) -> String {
     url.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
-      guard segment.contains(bytesIgnoringCase: "%3F") else { return String(segment) }
+      guard Self.holdsEscapedQuery(segment) else { return String(segment) }
       rememberNestedPairs(in: segment, echoes: &echoes)
       return openedValue(segment, echoes: &echoes) ?? String(segment)
     }.joined(separator: "/")
@@ -126,6 +126,13 @@ extension CompiledRedaction {
   /// How many times a URL inside a query value may be percent-encoded and still have its
   /// credential pairs found (`%253F` is a `?` encoded twice).
   static let nestedURLLevels = 3
+
+  /// Whether `text` holds a `?` escaped once or more, up to ``nestedURLLevels`` times (`%3F`,
+  /// `%253F`, `%25253F`): a query behind escapes in a path.
+  static func holdsEscapedQuery(_ text: some StringProtocol) -> Bool {
+    text.contains(bytesIgnoringCase: "%3F") || text.contains(bytesIgnoringCase: "%253F")
+      || text.contains(bytesIgnoringCase: "%25253F")
+  }
 
   /// `value`, a pair's value no rule selects, with what it holds behind one or more levels of
   /// escapes (`state=%7B%22csrf%22%3A%22…%22%7D`, JSON; `next=%2Fhome%3Ftoken%3D…`, pairs)
