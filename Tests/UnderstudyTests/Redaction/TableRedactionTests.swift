@@ -45,6 +45,21 @@ import Testing
     #expect(csv == "\"name\",\" client_secret \"\n\"ada\",\"<redacted:client_secret>\"")
   }
 
+  /// Rows that name nothing before the header (a comment, Excel's `sep=,`, a title, a blank
+  /// line) leave the header row where it is, up to five of them.
+  @Test(arguments: [
+    ["# exported 2026-12-06 by admin, v2"], ["sep=,"], ["Users", ""],
+    ["# tool: export", "# rows: 2", "sep=,", "", "Report of users"],
+  ])
+  func rowsBeforeTheHeaderLeaveItTheHeader(preamble: [String]) throws {
+    let secret = plantedSecret("csv preamble")
+    let head = preamble.map { $0 + "\n" }.joined()
+    let (har, text) = redactedResponse(
+      head + "id,email,password\n1,ada@example.test,\(secret)\n", mimeType: "text/csv")
+    #expect(text == head + "id,email,password\n1,ada@example.test,<redacted:password>\n")
+    #expect(try !har.encodedText.contains(secret))
+  }
+
   @Test func aCellInALaterRowEchoedElsewhereIsRedactedThere() throws {
     let secret = plantedSecret("csv echo")
     let (har, _) = redactedResponse(

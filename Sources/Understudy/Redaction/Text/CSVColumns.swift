@@ -40,8 +40,12 @@ enum CSVColumns {
     }
   }
 
+  /// How many rows that name no column may stand before the header row.
+  static let maximumRowsBeforeHeader = 5
+
   /// The non-empty cells of the rows after the header, in order, in the columns whose header
-  /// `key` maps to a key (a placeholder's name).
+  /// `key` maps to a key (a placeholder's name). The header is the first row that names a
+  /// column, within the first ``maximumRowsBeforeHeader`` rows and one.
   static func cells(
     in bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, key: (String) -> String?
   ) -> [Cell] {
@@ -49,6 +53,7 @@ enum CSVColumns {
     var cells: [Cell] = []
     var column = 0
     var isHeader = true
+    var rowsBeforeHeader = 0
     var index = 0
     while index <= bytes.count {
       let field = self.field(at: index, in: bytes, delimiter: delimiter)
@@ -63,8 +68,16 @@ enum CSVColumns {
       }
       index = field.next
       if field.endsRow {
-        // A header that selects nothing: no row can hold a cell to replace.
-        if isHeader, header.selectsNothing { return [] }
+        // A row that names nothing may stand before the header: a comment (`# exported …`),
+        // Excel's `sep=,`, a title, a blank line. After the first few, no row can hold a cell
+        // to replace.
+        if isHeader, header.selectsNothing {
+          guard rowsBeforeHeader < maximumRowsBeforeHeader else { return [] }
+          rowsBeforeHeader += 1
+          header = HeaderRow()
+          column = 0
+          continue
+        }
         isHeader = false
         column = 0
       } else {
