@@ -170,6 +170,18 @@ import Testing
     #expect(RedactionPlacesTests.redactedBody(text, "") == redacted)
   }
 
+  /// A file field with no file chosen (`filename=""`, as browsers send it) is a field: a
+  /// client can put a password in it all the same.
+  @Test func aPartWithAnEmptyFileNameIsAField() {
+    let boundary = "XyZ123"
+    let text =
+      "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"; filename=\"\"\r\n"
+      + "Content-Type: application/octet-stream\r\n\r\nmulti-secret-2\r\n--\(boundary)--\r\n"
+    #expect(
+      RedactionPlacesTests.redactedBody(text, "multipart/form-data; boundary=\(boundary)")
+        == text.replacingOccurrences(of: "multi-secret-2", with: "<redacted:password>"))
+  }
+
   @Test func xmlElementsNamedLikeCredentialsAreRedacted() {
     let text =
       "<?xml version=\"1.0\"?><Envelope><wsse:Password Type=\"t\">xml-secret-1</wsse:Password>"

@@ -1,8 +1,8 @@
 /// `multipart/form-data` bodies: a part named like a credential field (`password`, `token`)
 /// holds a credential just as a form field does.
 extension CompiledRedaction {
-  /// The body with the content of each credential-named part (files excepted) replaced by the
-  /// placeholder.
+  /// The body with the content of each credential-named part (files excepted, ``isFile(_:)``)
+  /// replaced by the placeholder.
   func redactMultipart(_ text: String, mimeType: String, echoes: inout RedactionEchoes) -> String {
     // A body is multipart by its type or, without one, by a boundary line (its first, or one
     // after a preamble, before a Content-Disposition): anything else is not copied to be
@@ -24,7 +24,7 @@ extension CompiledRedaction {
         // is replaced whole by that reading's placeholder below all the same.
         let redacted = redactBody(
           decoded, mimeType: part.headers["Content-Type"] ?? "", echoes: &echoes)
-        let named = part.filename == nil && part.name.map(queryNames.matches) == true
+        let named = !Self.isFile(part) && part.name.map(queryNames.matches) == true
         if redacted != decoded, !named {
           result += bytes[position..<part.contentRange.lowerBound]
           result += Data(TransferEncodedPart.encoded(redacted, encoding).utf8)
@@ -32,7 +32,7 @@ extension CompiledRedaction {
           continue
         }
       }
-      guard part.filename == nil, let name = part.name, queryNames.matches(name) else { continue }
+      guard !Self.isFile(part), let name = part.name, queryNames.matches(name) else { continue }
       let key = RedactionPlaceholder.name(from: name.lowercased())
       // Part boundaries are ASCII line breaks, so the content is whole UTF-8 text.
       echoes.remember(String(decoding: part.data, as: UTF8.self), as: key)
@@ -43,6 +43,13 @@ extension CompiledRedaction {
     guard position > 0 else { return text }
     result += bytes[position...]
     return String(decoding: result, as: UTF8.self)
+  }
+
+  /// Whether `part` is a file a form sent: it has a file name. A browser sends a file field
+  /// with no file chosen as `filename=""`, a field like any other, whose content a client can
+  /// fill all the same.
+  private static func isFile(_ part: MultipartPart) -> Bool {
+    part.filename.map { !$0.isEmpty } ?? false
   }
 
   /// The boundary a part quoted without its own is framed with.
