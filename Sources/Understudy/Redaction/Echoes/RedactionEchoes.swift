@@ -198,9 +198,11 @@ struct RedactionEchoes {
   }
 
   /// The value of an auth-param (RFC 9110) that holds a credential, its quotes removed:
-  /// `token=…` after `Token` (Rails), `response=…` of a Digest, `signature=…`; `nil` for a
-  /// parameter that names where or who (`realm`, `uri`, `username`, `nonce`), which a server
-  /// writes everywhere and which is no secret to search for.
+  /// `token=…` after `Token` (Rails), `response=…` of a Digest, `signature=…`, and any value
+  /// that reads as random whatever its name (Hawk's `mac="…"`, a scheme's own signature or
+  /// key: each scheme names its proof differently); `nil` for a parameter that names where or
+  /// who (`realm`, `uri`, `username`), which a server writes everywhere and which is no secret
+  /// to search for.
   static func authParamValue(_ param: Substring) -> String? {
     guard let equals = param.firstIndex(of: "=") else { return nil }
     let name = param[..<equals].trimmingCharacters(in: .whitespaces)
@@ -210,10 +212,16 @@ struct RedactionEchoes {
       value = String(value.dropFirst().dropLast())
     }
     let lowered = name.lowercased()
-    guard !value.isEmpty,
+    guard !value.isEmpty, !["realm", "uri", "username", "algorithm", "qop"].contains(lowered),
       lowered == "response" || CredentialName.isCredential(name, at: .parameter)
+        || value.utf8.count >= CredentialLines.minimumLength && looksRandom(value)
     else { return nil }
     return value
+  }
+
+  private static func looksRandom(_ value: String) -> Bool {
+    var value = value
+    return value.withUTF8 { CredentialLines.looksRandom(0..<$0.count, in: $0) }
   }
 
   /// The cookies of a `Set-Cookie` value, which Foundation on Linux folds into one line when a
