@@ -212,20 +212,26 @@ import Testing
         == "userId=ada,sessionToken=%3Credacted:sessiontoken%3E,region=eu")
   }
 
-  /// A header no rule names whose value is base64 of text (JSON, a form) is read as that text,
+  /// A header no rule names whose value is base64 of text (JSON, a form), alone or behind a
+  /// version or a scheme (`v1.`, `enc:`) or before a parameter (`;v=2`), is read as that text,
   /// as a body is, and written back in the same alphabet: the value inside was kept.
-  @Test(arguments: [
-    (#"{"api_token":"SECRET","sub":"ada"}"#, true), (#"{"password":"SECRET"}"#, false),
-    ("token=SECRET&exp=1700000000", false),
-  ])
-  func aHeaderHoldingBase64OfTextIsReadAsTheText(inner: String, urlSafe: Bool) throws {
+  @Test(
+    arguments: [
+      (#"{"api_token":"SECRET","sub":"ada"}"#, true), (#"{"password":"SECRET"}"#, false),
+      ("token=SECRET&exp=1700000000", false),
+    ], [("", ""), ("v1.", ""), ("enc:", ""), ("", ";v=2")])
+  func aHeaderHoldingBase64OfTextIsReadAsTheText(
+    body: (inner: String, urlSafe: Bool), around: (prefix: String, suffix: String)
+  ) throws {
+    let (inner, urlSafe) = body
     let secrets = [plantedSecret("base64 request header"), plantedSecret("base64 response header")]
     func encoded(_ secret: String) -> String {
       let plain = Data(inner.replacingOccurrences(of: "SECRET", with: secret).utf8)
         .base64EncodedString()
-      guard urlSafe else { return plain }
-      return plain.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+      guard urlSafe else { return around.prefix + plain + around.suffix }
+      return around.prefix
+        + plain.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "") + around.suffix
     }
     let entry = HAR.Entry.sample(
       requestHeaders: [HAR.Header(name: "X-Endpoint-API-UserInfo", value: encoded(secrets[0]))],
@@ -234,8 +240,9 @@ import Testing
     for (header, secret) in zip(
       [redacted.request.headers[0], redacted.response.headers[0]], secrets)
     {
-      var value = header.value.replacingOccurrences(of: "-", with: "+")
-        .replacingOccurrences(of: "_", with: "/")
+      #expect(header.value.hasPrefix(around.prefix) && header.value.hasSuffix(around.suffix))
+      var value = String(header.value.dropFirst(around.prefix.count).dropLast(around.suffix.count))
+        .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
       value += String(repeating: "=", count: (4 - value.count % 4) % 4)
       let inside = try #require(
         Data(base64Encoded: value).map { String(decoding: $0, as: UTF8.self) }, "\(header.value)")

@@ -430,6 +430,39 @@ package struct CompiledRedaction: Sendable {
     return Self.splice(value, credentialLineReplacements(lineValues, in: value, echoes: &echoes))
   }
 
+  /// `value` with each base64 run of text in it (behind a version or a scheme: `v1.eyJ…`,
+  /// `enc:eyJ…`; between `.`s) read as the body it holds and written back in the same alphabet;
+  /// `nil` when none holds anything the rules change.
+  private func redactedBase64Runs(in value: String, echoes: inout RedactionEchoes) -> String? {
+    let bytes = Array(value.utf8)
+    func isRunByte(_ byte: UInt8) -> Bool {
+      ASCIIByte.isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "=")
+    }
+    var replacements: [(Range<Int>, String)] = []
+    var index = 0
+    while index < bytes.count {
+      guard isRunByte(bytes[index]) else {
+        index += 1
+        continue
+      }
+      let start = index
+      while index < bytes.count, isRunByte(bytes[index]) { index += 1 }
+      // The whole value was tried already; a run is a part of it.
+      guard start > 0 || index < bytes.count,
+        let wrapped = Base64Body.decoded(String(decoding: bytes[start..<index], as: UTF8.self))
+      else { continue }
+      let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
+      guard redacted != wrapped.text else { continue }
+      replacements.append(
+        (
+          start..<index,
+          Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
+        ))
+    }
+    return replacements.isEmpty ? nil : Self.splice(value, replacements)
+  }
+
   /// A header no rule names: a `Link` with URLs, a list of pairs (`Baggage: userId=ada,
   /// sessionToken=…`), a JSON object, a configuration or command line a service passes along,
   /// each with its credentials replaced as a text body's are, lines that name one included.
@@ -441,6 +474,8 @@ package struct CompiledRedaction: Sendable {
       if redacted != wrapped.text {
         return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
       }
+    } else if let opened = redactedBase64Runs(in: value, echoes: &echoes) {
+      return opened
     }
     // Read before the rules below change it, as a text body's lines are.
     let lineValues = JSONNode.container(in: value) == nil ? credentialLineValues(in: value) : []
