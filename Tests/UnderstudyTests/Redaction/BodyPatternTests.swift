@@ -37,6 +37,27 @@ import Testing
     #expect(Self.redacted("abc", emptyGroup) == "abc")
   }
 
+  /// What a pattern takes from a body is a secret wherever else it stands: a header, a
+  /// `Location`, a later request's path and query, in any spelling an echo is searched in.
+  @Test func whatAPatternTakesIsSearchedForElsewhere() throws {
+    let value = "Rq7Zt2Wm9Kp4Xv8N"
+    let pattern = try Redaction.BodyPattern(name: "ref", pattern: "ref-([A-Za-z0-9]+)")
+    let first = HAR.Entry.sample(
+      responseHeaders: [
+        HAR.Header(name: "X-Note", value: "issued \(value)"),
+        HAR.Header(name: "Location", value: "/orders/\(value)"),
+      ],
+      content: HAR.Content(body: Data("your ref-\(value) is ready".utf8), mimeType: "text/plain"))
+    let later = HAR.Entry.sample(
+      url: "https://api.example.com/orders/\(value)?again=\(Data(value.utf8).base64EncodedString())"
+    )
+    let text = try Redaction(bodyPatterns: [pattern]).redact(HAR(entries: [first, later]))
+      .encodedText
+    #expect(!text.contains(value), "\(text)")
+    #expect(!text.contains(Data(value.utf8).base64EncodedString()), "\(text)")
+    #expect(text.contains("<redacted:ref>") || text.contains("%3Credacted:ref%3E"), "\(text)")
+  }
+
   @Test func redactingAgainChangesNothing() throws {
     let patterns = [
       try Redaction.BodyPattern(name: "word", pattern: "\\w+"),

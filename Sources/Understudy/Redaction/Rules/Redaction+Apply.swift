@@ -396,7 +396,7 @@ package struct CompiledRedaction: Sendable {
       guard queryNames.matches(name) else {
         let opened =
           openedJSON(value, echoes: &echoes) ?? openedValue(value[...], echoes: &echoes)
-        return applyPatterns(opened ?? value)
+        return applyPatterns(opened ?? value, echoes: &echoes)
       }
       let key = RedactionPlaceholder.name(from: name.lowercased())
       echoes.remember(value, as: key)
@@ -413,7 +413,7 @@ package struct CompiledRedaction: Sendable {
   /// as a text body's are, and the body patterns, since a comment may quote a body (the
   /// near-miss report in an attachment's entry comment).
   private func redactFreeText(_ value: String, echoes: inout RedactionEchoes) -> String {
-    let value = patterns.isEmpty ? value : applyPatterns(value)
+    let value = patterns.isEmpty ? value : applyPatterns(value, echoes: &echoes)
     return redactFreeTextByName(value, echoes: &echoes)
   }
 
@@ -613,7 +613,7 @@ package struct CompiledRedaction: Sendable {
         text = echoes.replace(in: text, field: .body(mimeType: mimeType))
       }
     }
-    return applyPatterns(text)
+    return applyPatterns(text, echoes: &echoes)
   }
 
   /// Each JSON string at `strings` (``JSONStringText``, offsets from `offset`) decoded, read as
@@ -812,13 +812,16 @@ package struct CompiledRedaction: Sendable {
   /// written, fifteen times longer with each of the rules' rounds (a 4-character body took
   /// 10 s), and a redacted cassette would change when redacted again. The text is built once
   /// per pattern, not edited match by match, so the cost stays linear in the matches.
-  func applyPatterns(_ text: String) -> String {
+  /// `text` with what each body pattern matches replaced, each value remembered as an echo: a
+  /// value a test named by its shape is as secret where a header, a `Location` or a later
+  /// request repeats it.
+  func applyPatterns(_ text: String, echoes: inout RedactionEchoes) -> String {
     var text = text
     for pattern in patterns {
       let matches = pattern.regex.matches(in: text)
       guard !matches.isEmpty else { continue }
-      let placeholder = RedactionPlaceholder.text(
-        RedactionPlaceholder.cleanedName(from: pattern.name))
+      let name = RedactionPlaceholder.cleanedName(from: pattern.name)
+      let placeholder = RedactionPlaceholder.text(name)
       var kept = RedactionPlaceholder.spans(in: text)[...]
       var result = ""
       var rest = text.startIndex
@@ -831,6 +834,7 @@ package struct CompiledRedaction: Sendable {
         if let span = kept.first, span.lowerBound < range.upperBound { continue }
         result += text[rest..<range.lowerBound]
         result += placeholder
+        echoes.remember(String(text[range]), as: name)
         rest = range.upperBound
       }
       result += text[rest...]
