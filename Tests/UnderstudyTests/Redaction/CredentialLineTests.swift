@@ -114,6 +114,18 @@ import Testing
     }
   }
 
+  /// A name of several words that none names alone (`Mot de passe`), before or after the value,
+  /// within a longer label (`Mot de passe du compte:`).
+  @Test(arguments: ["Mot de passe", "Mot de passe du compte", "Client Secret", "mot de passe"])
+  func aNameOfSeveralWordsNamesTheValue(phrase: String) throws {
+    for (index, value) in Self.values(seed: UInt64(phrase.utf8.count)).enumerated() {
+      for text in ["\(phrase): \(value)\n", "\(value) (\(phrase))\n", "\(phrase) \(value)\n"] {
+        try SpelledSecretChecks.expectHidden(text, mimeType: "text/plain", secrets: [value])
+        #expect(!LogRedaction.mask(text).contains(value), "\(index): \(text)")
+      }
+    }
+  }
+
   /// A here-string names its value over the line break; the value is on the line after it.
   @Test func theValueTakesTheNamesPlaceholder() {
     let value = Self.values(seed: 7)[0]

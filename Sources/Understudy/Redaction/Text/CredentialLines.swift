@@ -265,6 +265,8 @@ enum CredentialLines {
     _ isCredential: (Substring) -> Bool
   ) -> [Range<Int>] {
     var names: [Range<Int>] = []
+    // The words read so far, for phrases of several (``phrase(endingWith:after:in:_:)``).
+    var words: [(range: Range<Int>, text: String)] = []
     var index = range.lowerBound
     while index < range.upperBound {
       guard TextAssignments.isNameByte(bytes[index]) else {
@@ -293,9 +295,33 @@ enum CredentialLines {
         !followsPlaceholder(word.lowerBound, in: bytes)
       else { continue }
       let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
-      if isCredential(text[...]) { names.append(word) }
+      if isCredential(text[...]) {
+        names.append(word)
+      } else if let phrase = phrase(endingWith: word, after: words, in: bytes, isCredential) {
+        names.append(phrase)
+      }
+      words.append((word, text))
     }
     return names
+  }
+
+  /// The words before `word`, each one blank apart, that with it read as a credential's name
+  /// when run together (`Mot de passe`, `Client Secret`, `API key`): a phrase of up to four
+  /// words, which no one of them names alone.
+  private static func phrase(
+    endingWith word: Range<Int>, after words: [(range: Range<Int>, text: String)],
+    in bytes: UnsafeBufferPointer<UInt8>, _ isCredential: (Substring) -> Bool
+  ) -> Range<Int>? {
+    var joined = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
+    var start = word.lowerBound
+    for earlier in words.reversed().prefix(3) {
+      guard earlier.range.upperBound + 1 == start, bytes[earlier.range.upperBound] == 0x20
+      else { return nil }
+      joined = earlier.text + joined
+      start = earlier.range.lowerBound
+      if isCredential(joined[...]) { return start..<word.upperBound }
+    }
+    return nil
   }
 
   /// Whether the line at `line` leaves something open for the lines under it: a here-string
