@@ -11,6 +11,14 @@ import Foundation
 /// for ten minutes on a killed `understudy` that had long been a zombie, while the servers
 /// started in the same second still held its socket. Making the pipes and starting the process
 /// under one lock leaves no such moment.
+///
+/// Foundation 6.3 on Linux also lists `/proc/self/fd` in `run()`, copying 256 bytes of every
+/// entry's name from glibc's 32 KB directory buffer: past about 1,350 open descriptors the last
+/// copies read beyond that buffer (AddressSanitizer showed it), and one CI run died of it with
+/// SIGSEGV. Nothing here can make `run()` safe short of spawning children another way; what keeps
+/// it safe is a test process that keeps few descriptors open: sessions the library lets go of
+/// when their exchanges end, and children awaited through ``runUntilExit(_:)`` or
+/// `waitUntilExit()`, each of which would otherwise keep its `Process` and standard streams.
 public enum ChildProcesses {
   /// A standard stream of a child process.
   public enum Stream: Hashable, Sendable {
