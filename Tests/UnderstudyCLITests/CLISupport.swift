@@ -43,15 +43,7 @@ func understudy(
   process.standardInput = FileHandle.nullDevice
   process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
   process.standardError = try FileHandle(forWritingTo: stderrURL)
-  try await withCheckedThrowingContinuation {
-    (continuation: CheckedContinuation<Void, any Error>) in
-    process.terminationHandler = { _ in continuation.resume() }
-    do {
-      try ChildProcesses.run(process)
-    } catch {
-      continuation.resume(throwing: error)
-    }
-  }
+  try await ChildProcesses.runUntilExit(process)
   return CLIResult(
     status: process.terminationStatus,
     stdout: try String(contentsOf: stdoutURL, encoding: .utf8),

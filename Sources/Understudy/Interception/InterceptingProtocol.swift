@@ -379,9 +379,9 @@ extension InterceptingProtocol {
       if response.delay > 0 {
         _ = facts(onWorkQueue: onWorkQueue)
         armTimeouts(for: request)
-        let instance = Unchecked(self)
+        let instance = WeakUnchecked(self)
         schedule(after: response.delay) {
-          instance.value.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
+          instance.value?.conclude(reply, for: request, registry, hops: hops, onWorkQueue: false)
         }
       } else {
         conclude(reply, for: request, registry, hops: hops, onWorkQueue: onWorkQueue)
@@ -548,10 +548,10 @@ extension InterceptingProtocol {
     state.withLock { $0.idleTimeout = idle }
     restartIdleTimer()
     if let resource = facts.timeoutForResource, resource < idle, resource > 0 {
-      let instance = Unchecked(self)
+      let instance = WeakUnchecked(self)
       let url = self.request.url
       schedule(after: resource) {
-        instance.value.timedOut(
+        instance.value?.timedOut(
           "Understudy: \(url?.absoluteString ?? "request") timed out after "
             + "\(resource) s (the session's timeoutIntervalForResource)", after: resource)
       }
@@ -560,7 +560,7 @@ extension InterceptingProtocol {
 
   /// Starts the request timeout over, when it is armed.
   private func restartIdleTimer() {
-    let instance = Unchecked(self)
+    let instance = WeakUnchecked(self)
     let url = request.url
     let (previous, seconds) = state.withLock { state in
       (state.idleTimer, state.timeoutsArmed ? state.idleTimeout : 0)
@@ -568,7 +568,7 @@ extension InterceptingProtocol {
     previous?.cancel()
     guard seconds > 0, seconds.isFinite else { return }
     let item = DispatchWorkItem {
-      instance.value.timedOut(
+      instance.value?.timedOut(
         "Understudy: \(url?.absoluteString ?? "request") timed out: nothing arrived for "
           + "\(seconds) s (the request's timeoutInterval, or the session's "
           + "timeoutIntervalForRequest)", after: seconds)
@@ -584,6 +584,14 @@ extension InterceptingProtocol {
     if armed { EngineQueue.after(seconds, execute: item) }
   }
 
+  /// Runs `work` after `seconds` unless the exchange ended first.
+  ///
+  /// A cancelled `DispatchWorkItem` still holds its closure until its deadline passes, and the
+  /// timers here are a request's timeout (60 s unless set) or a stub's delay (an hour in some
+  /// tests): a closure that held this protocol kept it, the session facts it read, and so the
+  /// session with its libcurl handle (a socket pair) open that long after the exchange ended.
+  /// Over a parallel test run that was a thousand descriptors. The closures given here and to
+  /// the idle timer hold the protocol weakly: while the exchange lasts, its task holds it.
   private func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
     let item = DispatchWorkItem(block: work)
     let armed = state.withLock { state -> Bool in
@@ -880,8 +888,8 @@ extension InterceptingProtocol {
       armTimeouts(for: InterceptedRequest(request))
     }
     if firstDelay > 0 {
-      let instance = Unchecked(self)
-      schedule(after: sender.wait(after: firstDelay)) { instance.value.bodyPartDue() }
+      let instance = WeakUnchecked(self)
+      schedule(after: sender.wait(after: firstDelay)) { instance.value?.bodyPartDue() }
     } else {
       send(sender)
     }
@@ -903,12 +911,12 @@ extension InterceptingProtocol {
     case .send(let data, let delay):
       if !data.isEmpty { client.urlProtocol(self, didLoad: data) }
       restartIdleTimer()
-      let instance = Unchecked(self)
+      let instance = WeakUnchecked(self)
       let wait = sender.wait(after: delay)
       if wait > 0 {
-        schedule(after: wait) { instance.value.bodyPartDue() }
+        schedule(after: wait) { instance.value?.bodyPartDue() }
       } else {
-        EngineQueue.async { instance.value.bodyPartDue() }
+        EngineQueue.async { instance.value?.bodyPartDue() }
       }
     case .finish(let data):
       sender.close()
