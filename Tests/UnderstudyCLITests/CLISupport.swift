@@ -41,13 +41,55 @@ func understudy(
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   }
   process.standardInput = FileHandle.nullDevice
-  process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-  process.standardError = try FileHandle(forWritingTo: stderrURL)
-  try await ChildProcesses.runUntilExit(process)
+  let output = try FileHandle(forWritingTo: stdoutURL)
+  let errors = try FileHandle(forWritingTo: stderrURL)
+  process.standardOutput = output
+  process.standardError = errors
+  await CLIRunSlots.shared.acquire()
+  do {
+    try await ChildProcesses.runUntilExit(process)
+  } catch {
+    await CLIRunSlots.shared.release()
+    throw error
+  }
+  await CLIRunSlots.shared.release()
+  // Closed now, not when the `Process` that holds them goes.
+  try? output.close()
+  try? errors.close()
   return CLIResult(
     status: process.terminationStatus,
     stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
     stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+}
+
+/// At most ``limit`` runs of the executable at once. Swift Testing starts every CLI test
+/// together: 119 children ran at once in a loaded run, with their output files and Foundation's
+/// socket pair each, and the test process passed the 1,350 open descriptors past which
+/// `Process.run()` reads beyond its buffer (``ChildProcesses``). Waiting here suspends a test;
+/// it blocks no thread.
+actor CLIRunSlots {
+  static let shared = CLIRunSlots()
+  static let limit = 16
+
+  private var running = 0
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  func acquire() async {
+    guard running >= Self.limit else {
+      running += 1
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  /// Hands the slot to the longest waiter, or frees it.
+  func release() {
+    if waiting.isEmpty {
+      running -= 1
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
 }
 
 /// The package's `Fixtures/HAR` folder, found from this file so tests run from any directory.
