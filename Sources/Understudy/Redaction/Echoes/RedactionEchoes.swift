@@ -111,8 +111,8 @@ struct RedactionEchoes {
     guard let reading = HTMLCharacterReferences.mappedReading(bytes) else { return found }
     let read = reading.bytes.withUnsafeBytes { set.matches(in: $0, first: first) }.map {
       (
-        range: reading.sources[$0.range.lowerBound].lowerBound
-          ..< reading.sources[$0.range.upperBound - 1].upperBound,
+        range: reading.sources[$0.range.lowerBound]
+          .lowerBound..<reading.sources[$0.range.upperBound - 1].upperBound,
         needle: needles[$0.needle]
       )
     }
