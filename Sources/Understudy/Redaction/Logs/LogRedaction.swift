@@ -339,6 +339,11 @@ private struct Masking {
         guard let range = Range(group, in: text) else { continue }
         add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
       }
+      let utf8 = text.utf8
+      for range in pattern.regex.matchRangesThroughReferences(in: text) {
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        mask(lower..<utf8.index(lower, offsetBy: range.count))
+      }
     }
   }
 

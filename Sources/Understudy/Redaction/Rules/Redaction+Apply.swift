@@ -774,10 +774,11 @@ package struct CompiledRedaction: Sendable {
   func applyPatterns(_ text: String) -> String {
     var text = text
     for pattern in patterns {
-      let matches = pattern.regex.matches(in: text)
-      guard !matches.isEmpty else { continue }
       let placeholder = RedactionPlaceholder.text(
         RedactionPlaceholder.cleanedName(from: pattern.name))
+      defer { text = Self.referencedPatternMatches(pattern, in: text, as: placeholder) }
+      let matches = pattern.regex.matches(in: text)
+      guard !matches.isEmpty else { continue }
       var kept = RedactionPlaceholder.spans(in: text)[...]
       var result = ""
       var rest = text.startIndex
@@ -796,6 +797,25 @@ package struct CompiledRedaction: Sendable {
       text = result
     }
     return text
+  }
+
+  /// `text` with what `pattern` matches where the page wrote a character it names as a
+  /// reference (`&#x27;` for `'`) replaced by `placeholder`, placeholders left as they are.
+  private static func referencedPatternMatches(
+    _ pattern: Redaction.BodyPattern, in text: String, as placeholder: String
+  ) -> String {
+    let referenced = pattern.regex.matchRangesThroughReferences(in: text)
+    guard !referenced.isEmpty else { return text }
+    let spans = RedactionPlaceholder.spans(in: text).map { span in
+      text.utf8.distance(
+        from: text.startIndex, to: span.lowerBound)..<text.utf8.distance(
+          from: text.startIndex, to: span.upperBound)
+    }
+    return splice(
+      text,
+      referenced.filter { range in !spans.contains { $0.overlaps(range) } }.map {
+        ($0, placeholder)
+      })
   }
 
   /// A command line's credential options (``CommandLineCredentials``), each value remembered as
