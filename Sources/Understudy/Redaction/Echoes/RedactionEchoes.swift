@@ -102,7 +102,30 @@ struct RedactionEchoes {
     in bytes: UnsafeRawBufferPointer, first: Bool = false
   ) -> [(range: Range<Int>, needle: Needle)] {
     guard !needles.isEmpty, !bytes.isEmpty else { return [] }
-    return set.matches(in: bytes, first: first).map { ($0.range, needles[$0.needle]) }
+    let found = set.matches(in: bytes, first: first).map { ($0.range, needles[$0.needle]) }
+    if first && !found.isEmpty { return found }
+    // Markup may write any character as a reference, by number or by name, a hex one in either
+    // case (`&#x27;`, `&#X27;`, `&#39;`, `&apos;`): too many spellings to list, so the text is
+    // also searched as read with them decoded, and a value found there stands where the
+    // references it was read from stand.
+    guard let reading = HTMLCharacterReferences.mappedReading(bytes) else { return found }
+    let read = reading.bytes.withUnsafeBytes { set.matches(in: $0, first: first) }.map {
+      (
+        range: reading.sources[$0.range.lowerBound]
+          .lowerBound..<reading.sources[$0.range.upperBound - 1].upperBound,
+        needle: needles[$0.needle]
+      )
+    }
+    guard !read.isEmpty else { return found }
+    // The two searches' finds, apart and in order: the one that starts first, and of two that
+    // start together the longer.
+    var merged: [(range: Range<Int>, needle: Needle)] = []
+    for match in (found + read).sorted(by: {
+      ($0.range.lowerBound, -$0.range.count) < ($1.range.lowerBound, -$1.range.count)
+    }) where merged.last.map({ $0.range.upperBound <= match.range.lowerBound }) ?? true {
+      merged.append(match)
+    }
+    return merged
   }
 
   /// Whether any remembered value occurs in `bytes`.
@@ -332,16 +355,7 @@ struct RedactionEchoes {
       let placeholder =
         encoded || match.isEncoded
         ? RedactionPlaceholder.percentEncoded(match.name) : RedactionPlaceholder.text(match.name)
-      // A base64 spelling inside a longer base64 run (a blob that encodes a body holding the
-      // value) takes the whole run: cut out alone, it left the blob in pieces no decoder reads,
-      // and a piece of 40 characters beside the word `secret` is an AWS key's shape.
-      // In URL text a base64 form stands between `/`s as a segment, never inside a blob.
-      let widens =
-        match.isBase64 && !encoded
-        && (match.range.lowerBound > 0 && ASCIIByte.isAlphanumeric(utf8[match.range.lowerBound - 1])
-          || match.range.upperBound < utf8.count
-            && ASCIIByte.isAlphanumeric(utf8[match.range.upperBound]))
-      let range = widens ? Self.base64Run(around: match.range, in: utf8) : match.range
+      let range = Self.widened(match.range, isBase64: match.isBase64, encoded: encoded, in: utf8)
       if let last = replacements.last,
         last.0.overlaps(range) || last.0.upperBound == range.lowerBound && match.isBase64
       {
@@ -353,6 +367,63 @@ struct RedactionEchoes {
     }
     return CompiledRedaction.splice(text, replacements)
   }
+
+  /// `range`, where a value was found in `utf8`, widened to the base64 run it stands in when it
+  /// is a base64 spelling inside a longer run (a blob that encodes a body holding the value):
+  /// cut out alone, it left the blob in pieces no decoder reads, and a piece of 40 characters
+  /// beside the word `secret` is an AWS key's shape. In URL text (`encoded`) a base64 form
+  /// stands between `/`s as a segment, never inside a blob.
+  private static func widened(
+    _ range: Range<Int>, isBase64: Bool, encoded: Bool, in utf8: [UInt8]
+  ) -> Range<Int> {
+    let widens =
+      isBase64 && !encoded
+      && (range.lowerBound > 0 && ASCIIByte.isAlphanumeric(utf8[range.lowerBound - 1])
+        || range.upperBound < utf8.count && ASCIIByte.isAlphanumeric(utf8[range.upperBound]))
+    return widens ? base64Run(around: range, in: utf8) : range
+  }
+
+  /// Where remembered values occur in `text`, in any spelling, as byte ranges: what
+  /// ``replace(inPlain:encoded:)`` replaces, a base64 spelling widened to its run as there. A
+  /// log masks these, so what a cassette would not write, a log does not print.
+  func maskedRanges(in text: String) -> [Range<Int>] {
+    let found = ranges(in: text)
+    guard !found.isEmpty else { return [] }
+    let utf8 = found.contains(where: \.isBase64) ? Array(text.utf8) : []
+    var spans: [Range<Int>] = []
+    for match in found {
+      let range = Self.widened(match.range, isBase64: match.isBase64, encoded: false, in: utf8)
+      if let last = spans.last, last.upperBound >= range.lowerBound {
+        spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+      } else {
+        spans.append(range)
+      }
+    }
+    return spans
+  }
+
+  /// `values`, each remembered under `name` whatever its length, spelled once for each set
+  /// of values: a report masks the values a request or a file holds in every spelling a
+  /// cassette searches for, and a tool prints many lines hiding the same ones.
+  static func spelling(_ values: some Collection<String>, as name: String = "echo")
+    -> RedactionEchoes
+  {
+    let key = Set(values)
+    if let cached = spelledSets.withLock({ $0[key] }) { return cached }
+    var echoes = RedactionEchoes()
+    // Longest first, so a value that holds another takes its own name's needles first.
+    for value in key.sorted(by: { ($0.count, $0) > ($1.count, $1) }) {
+      echoes.remember(value, as: name, minimumLength: 1)
+    }
+    spelledSets.withLock { cache in
+      // Bounded only so a generated set per call stays in check.
+      if cache.count >= 256 { cache.removeAll() }
+      cache[key] = echoes
+    }
+    return echoes
+  }
+
+  private static let spelledSets = Locked([Set<String>: RedactionEchoes]())
 
   /// `range` widened to the base64 run it stands in (letters, digits, `+`, `/`, `-`, `_`, and
   /// the `=` padding after).

@@ -42,7 +42,8 @@ package enum LogRedaction {
   }
 
   /// With `echoes`, each of those values (a request's credentials, ``RequestSecrets``) is
-  /// masked wherever it shows, as written or percent-encoded, where no rule masked it already.
+  /// masked wherever it shows, in every spelling a cassette searches for it (``ValueSpellings``),
+  /// where no rule masked it already.
   static func mask(
     _ text: String, noting: Bool = false, naming: NamedSecrets?, echoes: [String] = [],
     asTraffic: Bool = false
@@ -338,6 +339,11 @@ private struct Masking {
         let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
         guard let range = Range(group, in: text) else { continue }
         add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
+      }
+      let utf8 = text.utf8
+      for range in pattern.regex.matchRangesThroughReferences(in: text) {
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        mask(lower..<utf8.index(lower, offsetBy: range.count))
       }
     }
   }
@@ -696,28 +702,25 @@ private struct Masking {
   /// Each known value (``KnownValues``: declared by a test, or in a credential-named
   /// environment variable) wherever it shows, in any of its spellings: a report prints what a
   /// cassette would have replaced by a placeholder, so it masks the same values.
-  private mutating func claimKnownValues() {
-    let known = KnownValues.forLogs
-    guard !known.isEmpty else { return }
-    let utf8 = text.utf8
-    for match in known.ranges(in: text) {
-      let lower = utf8.index(utf8.startIndex, offsetBy: match.range.lowerBound)
-      mask(lower..<utf8.index(lower, offsetBy: match.range.count))
-    }
-  }
+  private mutating func claimKnownValues() { claim(KnownValues.forLogs) }
 
-  /// Each echo where it shows, longest first, as written or percent-encoded; what a rule
+  /// Each echo where it shows, in every spelling a cassette searches for it
+  /// (``ValueSpellings``: percent-encoded, JSON-escaped, base64 at each alignment, hex, …):
+  /// what a cassette would not write in any spelling, a log does not print in any. What a rule
   /// claimed already stays as that rule masked it.
   private mutating func claimEchoes(_ echoes: [String]) {
-    for echo in echoes {
-      let encoded = echo.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? echo
-      for form in Set([echo, RedactionPlaceholder.percentEncode(echo), encoded]) {
-        var start = text.startIndex
-        while let found = text.range(of: form, range: start..<text.endIndex) {
-          mask(found)
-          start = found.upperBound
-        }
-      }
+    guard !echoes.isEmpty else { return }
+    claim(RedactionEchoes.spelling(echoes))
+  }
+
+  /// Masks where `echoes` finds its values, as a cassette's redaction finds them
+  /// (``RedactionEchoes/maskedRanges(in:)``).
+  private mutating func claim(_ echoes: RedactionEchoes) {
+    guard !echoes.isEmpty else { return }
+    let utf8 = text.utf8
+    for range in echoes.maskedRanges(in: text) {
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      mask(lower..<utf8.index(lower, offsetBy: range.count))
     }
   }
 

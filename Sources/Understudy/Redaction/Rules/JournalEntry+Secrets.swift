@@ -14,7 +14,7 @@ extension JournalEntry {
 
 extension LogRedaction {
   /// `text` masked as ``mask(_:noting:)`` masks it, and each of `values` masked wherever it
-  /// stands, as written or percent-encoded.
+  /// stands, in every spelling a cassette searches for it (``ValueSpellings``).
   package static func mask(_ text: String, hiding values: some Collection<String>) -> String {
     mask(text, naming: nil, echoes: values.sorted { $0.count > $1.count })
   }

@@ -811,17 +811,17 @@ package struct CompiledRedaction: Sendable {
   /// placeholder: `.` would otherwise take each character of the placeholders it had just
   /// written, fifteen times longer with each of the rules' rounds (a 4-character body took
   /// 10 s), and a redacted cassette would change when redacted again. The text is built once
-  /// per pattern, not edited match by match, so the cost stays linear in the matches.
-  /// `text` with what each body pattern matches replaced, each value remembered as an echo: a
-  /// value a test named by its shape is as secret where a header, a `Location` or a later
-  /// request repeats it.
+  /// per pattern, not edited match by match, so the cost stays linear in the matches. Each
+  /// value taken is remembered as an echo: a value a test named by its shape is as secret where
+  /// a header, a `Location` or a later request repeats it.
   func applyPatterns(_ text: String, echoes: inout RedactionEchoes) -> String {
     var text = text
     for pattern in patterns {
-      let matches = pattern.regex.matches(in: text)
-      guard !matches.isEmpty else { continue }
       let name = RedactionPlaceholder.cleanedName(from: pattern.name)
       let placeholder = RedactionPlaceholder.text(name)
+      defer { text = Self.referencedPatternMatches(pattern, in: text, as: placeholder) }
+      let matches = pattern.regex.matches(in: text)
+      guard !matches.isEmpty else { continue }
       var kept = RedactionPlaceholder.spans(in: text)[...]
       var result = ""
       var rest = text.startIndex
@@ -841,6 +841,25 @@ package struct CompiledRedaction: Sendable {
       text = result
     }
     return text
+  }
+
+  /// `text` with what `pattern` matches where the page wrote a character it names as a
+  /// reference (`&#x27;` for `'`) replaced by `placeholder`, placeholders left as they are.
+  private static func referencedPatternMatches(
+    _ pattern: Redaction.BodyPattern, in text: String, as placeholder: String
+  ) -> String {
+    let referenced = pattern.regex.matchRangesThroughReferences(in: text)
+    guard !referenced.isEmpty else { return text }
+    let spans = RedactionPlaceholder.spans(in: text).map { span in
+      text.utf8.distance(
+        from: text.startIndex, to: span.lowerBound)..<text.utf8.distance(
+          from: text.startIndex, to: span.upperBound)
+    }
+    return splice(
+      text,
+      referenced.filter { range in !spans.contains { $0.overlaps(range) } }.map {
+        ($0, placeholder)
+      })
   }
 
   /// A command line's credential options (``CommandLineCredentials``), each value remembered as

@@ -19,27 +19,58 @@ enum HTMLCharacterReferences {
   private static func decoded(_ text: String, keeping: (UInt8) -> Bool) -> String? {
     guard text.contains(bytes: "&") else { return nil }
     var text = text
-    return text.withUTF8 { bytes -> String? in
-      var output: [UInt8] = []
-      var copied = 0
-      var searchFrom = 0
-      let marker: StaticString = "&"
-      let needle = UnsafeRawBufferPointer(start: marker.utf8Start, count: 1)
-      while let at = ByteSearch.firstOffset(
-        of: needle, in: UnsafeRawBufferPointer(bytes), from: searchFrom)
-      {
-        searchFrom = at + 1
-        guard let (scalar, end) = reference(at: at, in: bytes), keeping(scalar) else { continue }
-        if output.isEmpty { output.reserveCapacity(bytes.count) }
-        output.append(contentsOf: bytes[copied..<at])
-        output.append(scalar)
-        copied = end
-        searchFrom = end
+    return text.withUTF8 { bytes in
+      reading(bytes, keeping: keeping, mapping: false).map {
+        String(decoding: $0.bytes, as: UTF8.self)
       }
-      guard copied > 0 else { return nil }
-      output.append(contentsOf: bytes[copied...])
-      return String(decoding: output, as: UTF8.self)
     }
+  }
+
+  /// `bytes` with every reference to an ASCII character decoded, as ``decodedForReading(_:)``
+  /// reads them, and for each byte of the result the range of `bytes` it was read from; `nil`
+  /// when none is decoded. A search over the reading finds a value whose quotes or `&` a page
+  /// wrote as references in any of their spellings (`&#x27;`, `&#39;`, `&apos;`, `&#X22;`), and
+  /// the map says where it stands in the bytes as written.
+  static func mappedReading(_ bytes: UnsafeRawBufferPointer) -> (
+    bytes: [UInt8], sources: [Range<Int>]
+  )? {
+    guard ByteSearch.contains(Array("&".utf8), in: bytes) else { return nil }
+    return reading(bytes.assumingMemoryBound(to: UInt8.self), keeping: { _ in true }, mapping: true)
+  }
+
+  /// The one decoder: each reference at an `&` that `keeping` accepts replaced by its
+  /// character, and with `mapping` the source of each byte of the result.
+  private static func reading(
+    _ bytes: UnsafeBufferPointer<UInt8>, keeping: (UInt8) -> Bool, mapping: Bool
+  ) -> (bytes: [UInt8], sources: [Range<Int>])? {
+    var output: [UInt8] = []
+    var sources: [Range<Int>] = []
+    var copied = 0
+    var searchFrom = 0
+    let marker: StaticString = "&"
+    let needle = UnsafeRawBufferPointer(start: marker.utf8Start, count: 1)
+    func copy(upTo end: Int) {
+      output.append(contentsOf: bytes[copied..<end])
+      if mapping { sources += (copied..<end).map { $0..<($0 + 1) } }
+    }
+    while let at = ByteSearch.firstOffset(
+      of: needle, in: UnsafeRawBufferPointer(bytes), from: searchFrom)
+    {
+      searchFrom = at + 1
+      guard let (scalar, end) = reference(at: at, in: bytes), keeping(scalar) else { continue }
+      if output.isEmpty {
+        output.reserveCapacity(bytes.count)
+        if mapping { sources.reserveCapacity(bytes.count) }
+      }
+      copy(upTo: at)
+      output.append(scalar)
+      if mapping { sources.append(at..<end) }
+      copied = end
+      searchFrom = end
+    }
+    guard copied > 0 else { return nil }
+    copy(upTo: bytes.count)
+    return (output, sources)
   }
 
   /// The ASCII character the reference at `start` (`&#…;` or `&name;`) stands for and where
