@@ -24,6 +24,21 @@ func understudy(_ arguments: String...) async throws -> CLIResult {
 func understudy(
   _ arguments: [String], environment: [String: String] = [:], executable: URL = CLIBinary.url
 ) async throws -> CLIResult {
+  // The slot is held from the first file to the last: a run waiting for one holds nothing.
+  await CLIRunSlots.shared.acquire()
+  do {
+    let result = try await run(arguments, environment: environment, executable: executable)
+    await CLIRunSlots.shared.release()
+    return result
+  } catch {
+    await CLIRunSlots.shared.release()
+    throw error
+  }
+}
+
+private func run(
+  _ arguments: [String], environment: [String: String], executable: URL
+) async throws -> CLIResult {
   let base = FileManager.default.temporaryDirectory
     .appendingPathComponent("understudy-cli-\(UUID().uuidString)")
   let stdoutURL = base.appendingPathExtension("out")
@@ -45,14 +60,7 @@ func understudy(
   let errors = try FileHandle(forWritingTo: stderrURL)
   process.standardOutput = output
   process.standardError = errors
-  await CLIRunSlots.shared.acquire()
-  do {
-    try await ChildProcesses.runUntilExit(process)
-  } catch {
-    await CLIRunSlots.shared.release()
-    throw error
-  }
-  await CLIRunSlots.shared.release()
+  try await ChildProcesses.runUntilExit(process)
   // Closed now, not when the `Process` that holds them goes.
   try? output.close()
   try? errors.close()
