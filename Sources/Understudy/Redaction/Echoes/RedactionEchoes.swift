@@ -235,12 +235,15 @@ struct RedactionEchoes {
       value = String(value.dropFirst().dropLast())
     }
     let lowered = name.lowercased()
-    guard !value.isEmpty, !["realm", "uri", "username", "algorithm", "qop"].contains(lowered),
+    guard !value.isEmpty, !Self.placeParams.contains(lowered),
       lowered == "response" || CredentialName.isCredential(name, at: .parameter)
         || value.utf8.count >= CredentialLines.minimumLength && looksRandom(value)
     else { return nil }
     return value
   }
+
+  /// Auth-params that say where, who or how, never a proof.
+  private static let placeParams: Set<String> = ["realm", "uri", "username", "algorithm", "qop"]
 
   private static func looksRandom(_ value: String) -> Bool {
     var value = value
@@ -343,11 +346,7 @@ struct RedactionEchoes {
     // to look like part of one (`acted:password%3` in `%3Credacted:password%3E`) would mangle
     // it into text that a second redaction reads differently, so redacting a redacted cassette
     // would change it again.
-    let spans = RedactionPlaceholder.spans(in: text).map { span in
-      text.utf8.distance(
-        from: text.startIndex, to: span.lowerBound)..<text.utf8.distance(
-          from: text.startIndex, to: span.upperBound)
-    }
+    let spans = RedactionPlaceholder.byteSpans(in: text)
     var replacements: [(Range<Int>, String)] = []
     // Read only to widen a base64 match, and copied only when there is one to widen.
     let utf8 = !encoded && found.contains(where: \.isBase64) ? Array(text.utf8) : []

@@ -340,11 +340,7 @@ private struct Masking {
         guard let range = Range(group, in: text) else { continue }
         add(range, "\(LogRedaction.marker)(\(text[range].count) chars)")
       }
-      let utf8 = text.utf8
-      for range in pattern.regex.matchRangesThroughReferences(in: text) {
-        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        mask(lower..<utf8.index(lower, offsetBy: range.count))
-      }
+      mask(bytes: pattern.regex.matchRangesThroughReferences(in: text))
     }
   }
 
@@ -387,6 +383,15 @@ private struct Masking {
 
   /// Claims `range`, masked as one value when the result is written.
   private mutating func mask(_ range: Range<String.Index>) { add(range, nil) }
+
+  /// Masks each of `ranges`, byte offsets into the text's UTF-8.
+  private mutating func mask(bytes ranges: some Sequence<Range<Int>>) {
+    let utf8 = text.utf8
+    for range in ranges {
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      mask(lower..<utf8.index(lower, offsetBy: range.count))
+    }
+  }
 
   /// Claims `range`. A range inside an earlier claim is left to it; one that reaches past
   /// earlier claims takes them in, and the whole is masked as one value: a narrow rule that ran
@@ -666,11 +671,7 @@ private struct Masking {
       }
       return found
     }
-    let utf8 = text.utf8
-    for range in found {
-      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-      mask(lower..<utf8.index(lower, offsetBy: range.count))
-    }
+    mask(bytes: found)
   }
 
   /// A value member whose neighbouring name member holds a credential's name
@@ -717,11 +718,7 @@ private struct Masking {
   /// (``RedactionEchoes/maskedRanges(in:)``).
   private mutating func claim(_ echoes: RedactionEchoes) {
     guard !echoes.isEmpty else { return }
-    let utf8 = text.utf8
-    for range in echoes.maskedRanges(in: text) {
-      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-      mask(lower..<utf8.index(lower, offsetBy: range.count))
-    }
+    mask(bytes: echoes.maskedRanges(in: text))
   }
 
   /// A credential member whose value is a number, a literal, an array or an object: masked
@@ -783,12 +780,7 @@ private struct Masking {
         isSecret($0, at: .jsonMember) || isSecret($0, at: .parameter)
       }
     }
-    guard !found.isEmpty else { return }
-    let utf8 = text.utf8
-    for value in found.map(\.value) {
-      let lower = utf8.index(utf8.startIndex, offsetBy: value.lowerBound)
-      mask(lower..<utf8.index(lower, offsetBy: value.count))
-    }
+    mask(bytes: found.map(\.value))
   }
 
   private mutating func claimAssignments() {
@@ -839,11 +831,7 @@ private struct Masking {
       }
       return runs
     }
-    let utf8 = text.utf8
-    for run in runs {
-      let lower = utf8.index(utf8.startIndex, offsetBy: run.lowerBound)
-      mask(lower..<utf8.index(lower, offsetBy: run.count))
-    }
+    mask(bytes: runs)
   }
 
   /// Names and values white space alone separates (``WhitespacePairs``): a `.netrc` line's,

@@ -435,10 +435,7 @@ package struct CompiledRedaction: Sendable {
   /// `nil` when none holds anything the rules change.
   private func redactedBase64Runs(in value: String, echoes: inout RedactionEchoes) -> String? {
     let bytes = Array(value.utf8)
-    func isRunByte(_ byte: UInt8) -> Bool {
-      ASCIIByte.isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "=")
-    }
+    func isRunByte(_ byte: UInt8) -> Bool { ASCIIByte.isBase64(byte) || byte == UInt8(ascii: "=") }
     var replacements: [(Range<Int>, String)] = []
     var index = 0
     while index < bytes.count {
@@ -850,11 +847,7 @@ package struct CompiledRedaction: Sendable {
   ) -> String {
     let referenced = pattern.regex.matchRangesThroughReferences(in: text)
     guard !referenced.isEmpty else { return text }
-    let spans = RedactionPlaceholder.spans(in: text).map { span in
-      text.utf8.distance(
-        from: text.startIndex, to: span.lowerBound)..<text.utf8.distance(
-          from: text.startIndex, to: span.upperBound)
-    }
+    let spans = RedactionPlaceholder.byteSpans(in: text)
     return splice(
       text,
       referenced.filter { range in !spans.contains { $0.overlaps(range) } }.map {

@@ -148,6 +148,16 @@ enum RedactionPlaceholder {
     return anyPlaceholder.matches(in: text).compactMap { Range($0.range, in: text) }
   }
 
+  /// ``spans(in:)`` as byte offsets into `text`'s UTF-8.
+  static func byteSpans(in text: String) -> [Range<Int>] {
+    let utf8 = text.utf8
+    return spans(in: text).map {
+      utf8.distance(
+        from: utf8.startIndex, to: $0.lowerBound)..<utf8.distance(
+          from: utf8.startIndex, to: $0.upperBound)
+    }
+  }
+
   /// `url` with each percent-encoded placeholder in its host and port spelled
   /// ``inAuthority(_:)`` (or, when a placeholder replaced all or part of its scheme, every `:` of
   /// its first segment percent-encoded), so that an echo replaced inside a host or a scheme

@@ -124,9 +124,8 @@ enum CommandArguments {
       // Inside a JSON string, `/` may be written `\/`.
       let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
         .replacing("\\/", with: "/")
-      if loginWords.contains(text.lowercased()) || text == "-u" || text == "-U"
-        || text.lowercased().hasPrefix("/user:") || text.lowercased().hasPrefix("/u:")
-      {
+      let lowered = text.lowercased()
+      if loginWords.contains(lowered) || lowered.hasPrefix("/user:") || lowered.hasPrefix("/u:") {
         return true
       }
     }
@@ -134,7 +133,7 @@ enum CommandArguments {
   }
 
   private static let loginWords: Set<String> = [
-    "login", "logon", "user", "passwd", "auth", "--password-stdin", "--user", "--username",
+    "login", "logon", "user", "passwd", "auth", "--password-stdin", "-u", "--user", "--username",
   ]
 
   /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, or a

@@ -377,7 +377,6 @@ enum CredentialLines {
     return index < line.count && TextAssignments.isLetterOrUnderscore(line[index])
       && line[index] < 0x80
   }
-
 }
 
 extension CompiledRedaction {
