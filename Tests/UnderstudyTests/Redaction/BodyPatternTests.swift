@@ -58,6 +58,39 @@ import Testing
     #expect(text.contains("<redacted:ref>") || text.contains("%3Credacted:ref%3E"), "\(text)")
   }
 
+  /// A pattern describes a value wherever it stands, so a match that stands only in a header
+  /// (sent in a request, answered in a response, in a `Location`) is taken there too; the headers
+  /// that frame a message are not the user's data, and a pattern of digits leaves their lengths.
+  @Test func aPatternReadsHeadersButNotTheFramingOnes() throws {
+    let pattern = try Redaction.BodyPattern(name: "ref", pattern: "ref-[A-Za-z0-9]{12,}")
+    let digits = try Redaction.BodyPattern(name: "digits", pattern: "[0-9]{2,}")
+    let entry = HAR.Entry.sample(
+      url: "https://api.example.com/orders",
+      requestHeaders: [HAR.Header(name: "X-Order-Ref", value: "ref-Qw3Ez7Rt9Yu2")],
+      responseHeaders: [
+        HAR.Header(name: "X-Next", value: "use ref-Kp4Xv8NmZ2Lw next"),
+        HAR.Header(name: "Location", value: "/orders/ref-Hs6Jd1Fg5Ka8"),
+        HAR.Header(name: "Content-Length", value: "42"),
+        HAR.Header(name: "Content-Type", value: "text/plain; v=20"),
+        HAR.Header(name: "X-Count", value: "37"),
+      ],
+      content: HAR.Content(body: Data("nothing here".utf8), mimeType: "text/plain"))
+    let text = try Redaction(bodyPatterns: [pattern, digits]).redact(HAR(entries: [entry]))
+      .encodedText
+    for value in ["Qw3Ez7Rt9Yu2", "Kp4Xv8NmZ2Lw", "Hs6Jd1Fg5Ka8"] {
+      #expect(!text.contains(value), "\(value) in \(text)")
+    }
+    let redacted = Redaction(bodyPatterns: [pattern, digits]).redact(entry)
+    #expect(redacted.response.httpHeaders["Content-Length"] == "42")
+    #expect(redacted.response.httpHeaders["Content-Type"] == "text/plain; v=20")
+    #expect(redacted.response.httpHeaders["X-Count"] == "<redacted:digits>")
+    // Replay compares a request as redaction would write it.
+    let request = InterceptedRequest(
+      method: .get, url: try #require(URL(string: "https://api.example.com/orders")),
+      headers: HTTPHeaders(["X-Order-Ref": "ref-Qw3Ez7Rt9Yu2"]), body: nil)
+    #expect(CompiledRedaction(Redaction(bodyPatterns: [pattern])).mayChange(request))
+  }
+
   @Test func redactingAgainChangesNothing() throws {
     let patterns = [
       try Redaction.BodyPattern(name: "word", pattern: "\\w+"),

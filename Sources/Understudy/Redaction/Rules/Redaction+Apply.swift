@@ -138,6 +138,12 @@ package struct CompiledRedaction: Sendable {
   /// Headers whose values are URLs, which can carry credentials in their query; HTTP/2's
   /// `:path` pseudo-header, which Chrome exports, repeats the request's query.
   static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
+  /// Headers that say how a message is framed and encoded, which a body pattern never reads.
+  static let framingHeaders: Set<String> = [
+    "content-length", "content-type", "content-encoding", "transfer-encoding", "content-range",
+    "accept-ranges", "connection", "keep-alive", "date", "vary", ":status", ":method",
+    ":scheme",
+  ]
 
   package init(_ redaction: Redaction) {
     let words = redaction.readsNamesAsWords
@@ -194,6 +200,10 @@ package struct CompiledRedaction: Sendable {
     // in a value with an `=` or a `:`, as redaction would.
     let headerMayChange = { (field: HTTPHeaders.Field) in
       if headerNames.matches(field.name) { return true }
+      if !patterns.isEmpty, !Self.framingHeaders.contains(field.name.lowercased()) {
+        var scratch = RedactionEchoes()
+        if applyPatterns(field.value, echoes: &scratch) != field.value { return true }
+      }
       if redactsUserinfo && has(field.value, "@") { return true }
       guard has(field.value, "=") || has(field.value, ":") else { return false }
       var scratch = RedactionEchoes()
@@ -365,7 +375,14 @@ package struct CompiledRedaction: Sendable {
         echoes.remember(headerValue: value, named: name, as: key)
         return RedactionPlaceholder.text(key)
       }
-      if Self.urlHeaders.contains(name.lowercased()) { return redactURL(value, echoes: &echoes) }
+      let lowered = name.lowercased()
+      // A pattern describes a value, wherever it stands: a `ref-…` a body shows may be sent back
+      // in an `X-Order-Ref` header, or stand only there. The headers that frame the message are
+      // never the user's data, and a pattern like `\d+` must not take a `Content-Length`.
+      let value =
+        patterns.isEmpty || Self.framingHeaders.contains(lowered)
+        ? value : applyPatterns(value, echoes: &echoes)
+      if Self.urlHeaders.contains(lowered) { return redactURL(value, echoes: &echoes) }
       return redactHeaderText(value, echoes: &echoes)
     case .cookie(let isRequest):
       let key = isRequest ? "cookie" : "set-cookie"

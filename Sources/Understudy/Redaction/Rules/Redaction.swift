@@ -173,7 +173,7 @@ public struct Redaction: Sendable {
     adding(paths, to: \.jsonPaths)
   }
 
-  /// These rules plus body text matching `patterns`.
+  /// These rules plus body text and header values matching `patterns`.
   public func redactingBodies(_ patterns: BodyPattern...) -> Redaction {
     adding(patterns, to: \.bodyPatterns)
   }
@@ -196,7 +196,8 @@ public struct Redaction: Sendable {
     return copy
   }
 
-  /// A regular expression over body text whose matches are replaced by `<redacted:NAME>`.
+  /// A regular expression over body text whose matches are replaced by `<redacted:NAME>`, in
+  /// header values too, except the headers that frame a message (`Content-Length`, …).
   ///
   /// When the expression has a capture group, only the first group is replaced, so context
   /// can anchor the match: `"ssn":\s*"([^"]+)"` keeps the member name and quotes.
