@@ -1,8 +1,9 @@
 import Foundation
 
 /// The string values of a JSON document that hold text of their own: JSON sent as a string (at
-/// any depth of escaping), markup, a quoted command, or a pair at the string's start, which the
-/// rules reading the document's raw bytes see only escaped or cut off by the string's quote.
+/// any depth of escaping), markup, a quoted command, prose that may name a credential beside its
+/// value, or a pair at the string's start, which the rules reading the document's raw bytes see
+/// only escaped, cut off by the string's quote, or as part of one long line.
 /// Redaction decodes each, reads it as a text body, and writes it back escaped.
 enum JSONStringText {
   /// The ranges of such strings in the valid JSON document `bytes`, quotes included, in order.
@@ -55,6 +56,15 @@ enum JSONStringText {
       if slash + 1 < slice.count, slice[slash + 1] == UInt8(ascii: "\"") { return true }
       from = slash + 2
     }
+    // Prose can name a credential beside its value (`password is …`, `use token … to log in`),
+    // which the credential-line rule reads on a line of its own, and to which a JSON document is
+    // one line of members. Such prose holds a blank and a random-looking value, so a digit;
+    // `memchr` tells, and most strings (names, ids, URLs, sentences without digits) fail one.
+    if slice.count >= CredentialLines.minimumLength + 4,
+      next(UInt8(ascii: " "), in: slice, from: 0) != nil, holdsDigit(slice)
+    {
+      return true
+    }
     // The name may be the last run of a longer one that `/`, `:` or `@` divide, as an `.npmrc`
     // line's `//registry.npmjs.org/:_authToken=…` is (its `/` escaped as `\/` or not). Most
     // strings hold no `=`, and `memchr` says so without a loop over their bytes in Swift, which
@@ -77,6 +87,17 @@ enum JSONStringText {
   }
 
   private static let escapedASCII: StaticString = "\\u00"
+
+  private static func holdsDigit(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+    var digit = UInt8(ascii: "0")
+    while digit <= UInt8(ascii: "9") {
+      if let base = slice.baseAddress, memchr(base, Int32(digit), slice.count) != nil {
+        return true
+      }
+      digit += 1
+    }
+    return false
+  }
 
   /// `/`, `:`, `@`, or the `\` JSON may escape a `/` with.
   private static func isPathDivider(_ byte: UInt8) -> Bool {

@@ -114,6 +114,35 @@ import Testing
     }
   }
 
+  /// Every shape, and prose that names a credential beside its value, as a JSON string's text
+  /// (a note, a support ticket's body, a chat message), at depth: a JSON document is one line
+  /// of members to the line rule, so each string that may hold such prose is read on its own.
+  /// Everyday lines there are kept byte for byte.
+  @Test func aLineInsideAJSONStringIsRead() throws {
+    let prose: [(String, @Sendable (String, String) -> String)] = [
+      ("is", { name, value in "your \(name) is \(value)" }),
+      ("use … to", { name, value in "use \(name) \(value) to log in" }),
+      ("the … works", { name, value in "the \(name) \(value) works until Friday" }),
+    ]
+    var seed: UInt64 = 4_000
+    for name in Self.names {
+      for (shape, line) in prose + Self.shapes {
+        seed += 1
+        let value = Self.values(seed: seed)[Int(seed % 4)]
+        let string = String(decoding: try JSONEncoder().encode(line(name, value)), as: UTF8.self)
+        let text = #"{"id":7,"thread":[{"author":"ada","note":\#(string)}]}"#
+        try SpelledSecretChecks.expectHidden(
+          text, mimeType: "application/json", secrets: [value])
+        #expect(!LogRedaction.mask(text).contains(value), "\(shape): masking kept it in \(text)")
+      }
+    }
+    for line in Self.everyday + ["Order 12345 shipped on 2026-12-07 by courier 42"] {
+      let string = String(decoding: try JSONEncoder().encode(line), as: UTF8.self)
+      let text = #"{"items":[{"note":\#(string),"n":12}]}"#
+      #expect(TextRuleShapesTests.redacted(text, "application/json") == text)
+    }
+  }
+
   /// A name of several words that none names alone (`Mot de passe`), before or after the value,
   /// within a longer label (`Mot de passe du compte:`).
   @Test(arguments: ["Mot de passe", "Mot de passe du compte", "Client Secret", "mot de passe"])

@@ -772,15 +772,32 @@ private struct Masking {
   /// A random-looking value on a line that names a credential (``CredentialLines``), judged
   /// as a cassette judges it: by the member and the parameter rules, in text that is no JSON.
   private mutating func claimCredentialLines() {
-    // A JSON document's members are its names, as a cassette reads it.
-    guard JSONNode.container(in: text) == nil else { return }
     var copy = text
-    let found = copy.withUTF8 { bytes in
-      CredentialLines.values(in: bytes) {
-        isSecret($0, at: .jsonMember) || isSecret($0, at: .parameter)
+    guard JSONNode.container(in: text) != nil else {
+      let found = copy.withUTF8 { bytes in
+        CredentialLines.values(in: bytes) { isCredentialLineName($0) }
+      }
+      mask(bytes: found.map(\.value))
+      return
+    }
+    // A JSON document's members are its names, as a cassette reads it; prose in one of its
+    // strings (`"note": "your password is …"`) is read on its own, decoded, as a cassette reads
+    // it (``JSONStringText``), and what it names is masked wherever it shows.
+    let values = copy.withUTF8 { bytes in
+      JSONStringText.ranges(in: bytes).flatMap { range -> [String] in
+        guard var decoded = JSONNode.string(at: range, in: bytes) else { return [] }
+        return decoded.withUTF8 { inner in
+          CredentialLines.values(in: inner) { isCredentialLineName($0) }.map {
+            String(decoding: UnsafeBufferPointer(rebasing: inner[$0.value]), as: UTF8.self)
+          }
+        }
       }
     }
-    mask(bytes: found.map(\.value))
+    claimEchoes(values)
+  }
+
+  private mutating func isCredentialLineName(_ name: Substring) -> Bool {
+    isSecret(name, at: .jsonMember) || isSecret(name, at: .parameter)
   }
 
   private mutating func claimAssignments() {
