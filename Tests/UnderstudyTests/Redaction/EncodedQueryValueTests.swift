@@ -59,6 +59,36 @@ import Testing
     #expect(json.hasPrefix(#"{"csrf":"<redacted:csrf"#), "\(json)")
   }
 
+  /// Any text a body rule reads, behind escapes in a query or form value: a pair with no blank
+  /// after its colon, markup, prose that names a value. Everyday values behind escapes (a search,
+  /// a path, a time) keep their bytes.
+  @Test(arguments: [1, 2])
+  func everyTextShapeIsReadBehindEscapes(levels: Int) throws {
+    let secret = CredentialLineTests.values(seed: UInt64(levels))[0]
+    let shapes = [
+      "password:\(secret)", "api_key: \(secret)", "<config><apiKey>\(secret)</apiKey></config>",
+      "<wsse:Password>\(secret)</wsse:Password>", "your password is \(secret)",
+      "token \(secret)",
+    ]
+    for shape in shapes {
+      let value = Self.encoded(shape, levels: levels)
+      let entry = HAR.Entry.sample(
+        method: "POST", url: "https://api.test/search?q=\(value)&page=2",
+        postData: HAR.PostData(
+          mimeType: "application/x-www-form-urlencoded", text: "cfg=\(value)&a=1"))
+      let redacted = Redaction.default.redact(HAR(entries: [entry]))
+      let text = try redacted.encodedText
+      #expect(!text.contains(secret), "\(shape) (\(levels)): \(text)")
+      #expect(try Redaction.default.redact(redacted).encodedText == text)
+      #expect(!LogRedaction.mask(url: "https://api.test/search?q=\(value)").contains(secret))
+    }
+    for everyday in ["hello world", "/home/ada", "10:15", "a<b", "size: 12"] {
+      let url = "https://api.test/search?q=\(Self.encoded(everyday, levels: levels))"
+      let entry = HAR.Entry.sample(url: url)
+      #expect(Redaction.default.redact(entry).request.url == url)
+    }
+  }
+
   @Test func theDecodedQueryStringValueIsRedactedToo() throws {
     var entry = HAR.Entry.sample(url: Self.url())
     entry.request.queryString = [

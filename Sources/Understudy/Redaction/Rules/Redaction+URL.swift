@@ -155,8 +155,8 @@ extension CompiledRedaction {
       // Each level is shorter than the one around it, so reading it as a body, which may open
       // a value of its own here, ends.
       guard decoded.utf8.count < level.utf8.count else { return nil }
-      // A name the rules select is followed by `=`, `:` or a quote; a path or a word is not
-      // read as a body, which would cost a large page's every link a body's passes.
+      // Text a body rule could read (``mayName(_:)``) is read as a body; a path or a word is
+      // not, which would cost a large page's every link a body's passes.
       // A URL, or a path with a query, is left to the nested-pairs reading, which keeps its
       // bytes as they were; read as a body, it would be taken for a form.
       if Self.isURLShaped(decoded) { return nil }
@@ -183,8 +183,13 @@ extension CompiledRedaction {
     return question < equals
   }
 
+  /// Whether decoded text can hold anything a body rule reads: a pair or an assignment (`=`,
+  /// `:`), JSON (`"`), markup (`<`), or words that name a value (a blank).
   static func mayName(_ text: String) -> Bool {
-    text.contains(bytes: "=") || text.contains(bytes: "\"") || text.contains(bytes: ": ")
+    text.utf8.contains {
+      $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: ":")
+        || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: " ")
+    }
   }
 
   /// `value`, a decoded pair's value no rule selects, redacted as a JSON body when it is one
