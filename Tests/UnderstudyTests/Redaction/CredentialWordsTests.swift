@@ -50,6 +50,15 @@ import Testing
     "apiKeys", "refresh_tokens", "sessionCookies", "otp_codes", "ACCESS_TOKENS", "signingKeys",
     // Full-width letters, and a compound in a script that writes no spaces.
     "ｐａｓｓｗｏｒｄ", "ＡＰＩ＿ＫＥＹ", "用户密码", "ユーザーパスワード", "사용자비밀번호",
+    // The eleventh attack's names: signing and other APIs' and tools' credentials, short
+    // spellings of the password, and more languages.
+    "X-BAPI-SIGN", "OK-ACCESS-SIGN", "KC-API-SIGN", "Sign", "sign", "X-Api-Passkey", "passkey",
+    "X-PAT", "github_pat", "X-Jenkins-Crumb", "Jenkins-Crumb", "X-RequestDigest",
+    "Grpc-Metadata-macaroon", "X-Otp-Seed", "totp_seed", "X-Hawk-Bewit", "bewit", "SAMLart",
+    "oauth_verifier", "code_verifier", "id_token_hint", "psw", "pswd", "passw", "pword", "cvv",
+    "card_cvc", "mnemonic", "clave", "токен", "密钥", "令牌", "토큰", "mat_khau", "kata_sandi",
+    "كلمة_المرور", "पासवर्ड", "κωδικός", "סיסמה", "passord", "adgangskode", "lozinka", "parola",
+    "geslo",
   ]
 
   @Test(arguments: credentialNames)
@@ -170,7 +179,8 @@ import Testing
   static let dictionaryCredentials: Set<String> = [
     "assertion", "authentication", "authorization", "bearer", "certificate", "cookie",
     "credential", "credentials", "pass", "password", "passwords", "pin", "secret", "secrets",
-    "session", "sid", "signature", "token",
+    "session", "sid", "signature", "token", "sign", "passkey", "pat", "crumb", "macaroon", "seed",
+    "mnemonic",
   ]
 }
 

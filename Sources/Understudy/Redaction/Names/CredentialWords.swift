@@ -24,11 +24,22 @@ enum CredentialWords {
     "authorization", "authentication", "session", "sid", "sessid", "csrf", "xsrf", "cookie",
     "signature", "sig", "hmac", "cert", "certificate", "dsn", "otp", "totp", "hotp",
     "pin", "jwt", "bearer", "assertion", "apikey", "sas",
+    // Signing and other credentials of APIs and tools (the eleventh attack): exchanges' and
+    // payment APIs' `sign` (`X-BAPI-SIGN`, `?sign=`), a passkey, a personal access token
+    // (`X-PAT`), Jenkins' crumb, a macaroon, a seed, Hawk's bewit, an OAuth or PKCE verifier,
+    // a card's security code, a wallet's mnemonic, and short spellings of the password.
+    "sign", "passkey", "pat", "crumb", "macaroon", "seed", "bewit", "verifier", "cvv", "cvc",
+    "mnemonic", "psw", "pswd", "passw", "pword",
     // The password in other languages: German, Spanish, Portuguese, Dutch, Polish, Swedish,
     // Finnish, Turkish, Czech, Hungarian, Russian, Japanese, Chinese, Korean.
     "passwort", "kennwort", "contrasena", "contraseña", "senha", "wachtwoord", "haslo", "hasło",
     "losenord", "lösenord", "salasana", "sifre", "şifre", "heslo", "jelszo", "jelszó", "пароль",
     "パスワード", "密码", "密碼", "비밀번호",
+    // More languages: Spanish' key (Latin America's password), Norwegian, Danish, Croatian and
+    // Serbian, Italian and Romanian, Slovenian, Hindi, Greek, Hebrew; the token in Russian,
+    // Chinese and Korean; the secret key in Chinese.
+    "clave", "passord", "adgangskode", "lozinka", "parola", "geslo", "पासवर्ड", "κωδικός",
+    "סיסמה", "токен", "令牌", "토큰", "密钥", "密鑰",
   ]
 
   /// Endings that make a word run together from several a credential's (`accesstoken`,
@@ -109,7 +120,9 @@ enum CredentialWords {
   /// string (which holds Azure's `AccountKey=`).
   static let frameworkNames: Set<String> = [
     "secretkeybase", "samlresponse", "samlrequest", "clientassertion", "connectionstring",
-    "motdepasse",
+    "motdepasse", "samlart", "requestdigest", "idtokenhint",
+    // Passwords named in two words: Vietnamese, Indonesian and Malay, Arabic.
+    "matkhau", "katasandi", "كلمةالمرور",
   ]
 
   /// Whether a value named `name` at `place` is a credential.
@@ -189,7 +202,10 @@ enum CredentialWords {
       named = named.dropLast()
     }
     let framed = named.joined()
-    if frameworkNames.contains(where: { framed.hasSuffix($0) }) { return true }
+    // Whole, too: a framework's name may end in a spelling word (`X-RequestDigest`).
+    if frameworkNames.contains(where: { framed.hasSuffix($0) || joined.hasSuffix($0) }) {
+      return true
+    }
     return judge(words, at: place)
       || words.count > 1 && (heads.contains(joined) || readsRunTogether(joined))
   }
