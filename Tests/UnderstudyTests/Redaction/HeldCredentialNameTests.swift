@@ -14,11 +14,14 @@ import Testing
   /// Held names the member-name judgement calls credentials', in the spellings services use.
   static let heldNames = [
     "DB_PASSWORD", "api_token", "/prod/db/password", "DbPassword", "client_secret",
-    "GITHUB_TOKEN", "stripe-api-key", "arn:aws:ssm:eu-west-1:1:parameter/prod/jwt",
+    "GITHUB_TOKEN", "stripe-api-key", "arn:aws:ssm:eu-west-1:1:parameter/prod/jwt", "API key",
   ]
-  /// Name and value member spellings: Kubernetes, AWS SSM, CloudFormation, Postman.
+  /// Name and value member spellings: Kubernetes, AWS SSM, CloudFormation, Postman, Keycloak's
+  /// `type`, a form's `field`, a vault's `label` and `title`, JSON Patch's `path`.
   static let shapes = [
     ("name", "value"), ("Name", "Value"), ("ParameterKey", "ParameterValue"), ("key", "value"),
+    ("type", "value"), ("field", "value"), ("fieldName", "value"), ("label", "value"),
+    ("title", "value"), ("path", "value"),
   ]
 
   /// One object per held name and shape, in both member orders and with a member between,
@@ -33,10 +36,19 @@ import Testing
         objects.append(
           #"{"\#(valueKey)": "\#(corpus.plant(place + " reversed"))", "\#(nameKey)": "\#(held)"}"#)
         objects.append(
-          #"{"\#(nameKey)":"\#(held)","type":"SecureString","meta":{"v":[1,{"a":2}]},"\#(valueKey)":"\#(corpus.plant(place + " apart"))"}"#
+          #"{"\#(nameKey)":"\#(held)","kind":"SecureString","meta":{"v":[1,{"a":2}]},"\#(valueKey)":"\#(corpus.plant(place + " apart"))"}"#
         )
       }
+      // An OpenTelemetry attribute's typed value, a list of pairs, and an etcd key in base64.
+      objects.append(
+        #"{"key":"\#(held)","value":{"stringValue":"\#(corpus.plant(held + " typed value"))"}}"#)
+      objects.append(#"["\#(held)","\#(corpus.plant(held + " in a pair"))"]"#)
+      let encoded = Data("/registry/app/\(held)".utf8).base64EncodedString()
+      objects.append(#"{"key":"\#(encoded)","value":"\#(corpus.plant(held + " base64 key"))"}"#)
     }
+    // Azure's listKeys: a `keyName` names a key.
+    objects.append(
+      #"{"keyName":"key1","value":"\#(corpus.plant("keyName key1"))","permissions":"FULL"}"#)
     var body = "[" + objects.joined(separator: ",\n") + "]"
     for level in 0..<depth { body = #"{"level\#(level)":\#(body)}"# }
     return body
@@ -49,7 +61,10 @@ import Testing
       + #"{"name":"password"},{"value":"\#(kept)2"},"#
       + #"{"name":"password","inner":{"value":"\#(kept)3"}},"#
       + #"{"id":"token","value":"\#(kept)4"},"#
-      + #"{"Name":"/prod/db/host","Value":"\#(kept)5"}]"#
+      + #"{"Name":"/prod/db/host","Value":"\#(kept)5"},"#
+      + #"{"type":"key","value":"\#(kept)9"},{"keyName":"sort","value":"\#(kept)10"},"#
+      + #"["sort","\#(kept)11"],{"label":"Name","value":"\#(kept)12"},"#
+      + #"{"type":"text","value":{"stringValue":"\#(kept)13"}}]"#
   }
 
   /// XML that holds a credential's name in an element or attribute: a plist's `<key>`, SOAP's
@@ -132,7 +147,7 @@ import Testing
     #expect(written.contains("<redacted:DbPassword"))
     let leaks = try SecretCorpusTests.leaks(of: corpus, under: folder)
     #expect(leaks.isEmpty, "\(leaks.count) secrets leaked:\n\(leaks.joined(separator: "\n"))")
-    for index in 1...8 {
+    for index in 1...13 {
       #expect(written.contains("\(kept)\(index)"), "kept value \(index) was redacted")
     }
     try? FileManager.default.removeItem(at: folder)
@@ -152,7 +167,7 @@ import Testing
     for (place, secret) in corpus.planted where !place.hasSuffix(" apart") {
       #expect(!printed.contains(secret), "\(place) printed")
     }
-    for index in 1...8 {
+    for index in 1...13 {
       #expect(printed.contains("\(kept)\(index)"), "kept value \(index) was masked")
     }
   }

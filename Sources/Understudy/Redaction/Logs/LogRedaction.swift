@@ -677,9 +677,9 @@ private struct Masking {
   /// A value member whose neighbouring name member holds a credential's name
   /// (``HeldCredentialName``): `{"name":"DB_PASSWORD","value":"…"}`.
   private mutating func claimHeldCredentialNames() {
-    for (held, value) in HeldCredentialName.neighbours(in: text) {
+    for (held, namesAKey, value) in HeldCredentialName.neighbours(in: text) {
       let isSecret = HeldCredentialName.placeholderName(
-        held: Self.unescaped(String(held)),
+        held: Self.unescaped(String(held)), namingAKey: namesAKey,
         isCredential: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
       guard isSecret != nil else { continue }
       // A string's contents, as the other members' values are masked.

@@ -8,20 +8,43 @@ import Foundation
 ///     {"ParameterKey": "DbPassword", "ParameterValue": "…"}  CloudFormation
 ///     {"key": "api_token", "value": "…"}                 Postman
 ///
-/// A name member is `name`, `key` or `parameterKey`, in any case or separator; a value member
-/// is `value` or `parameterValue`. `id` is not a name member: ids are opaque, and an id that
-/// reads as a credential's name (`"id": "token"`) names a record far more often than it says
-/// what a sibling holds. When a name member holds a string that reads as a credential's name by
-/// the same judgement as a member's own name (whole, or for a path `/prod/db/password` its last
-/// segment), its sibling value member is a credential of that name: redaction writes
-/// `<redacted:password>` (the placeholder named after what was held) and masking masks it.
-/// `{"name": "page_size", "value": "50"}` is kept.
+///     {"type": "password", "value": "…"}                Keycloak credential
+///     {"label": "API key", "value": "…"}                 a vault's field
+///     {"op": "replace", "path": "/password", "value": "…"}  JSON Patch
+///     {"key": "db.password", "value": {"stringValue": "…"}}  OpenTelemetry attribute
+///     {"keyName": "key1", "value": "…"}                  Azure's listKeys
+///     [["DB_PASSWORD", "…"]]                             a list of pairs
+///
+/// A name member is one of ``nameKeys`` in any case or separator; a value member is `value` or
+/// `parameterValue`, holding a string, a number or a small object (OpenTelemetry's
+/// `{"stringValue": …}`). `id` is not a name member: ids are opaque, and an id that reads as a
+/// credential's name (`"id": "token"`) names a record far more often than it says what a
+/// sibling holds. When a name member holds a string that reads as a credential's name by the
+/// same judgement as a member's own name (whole; for a path `/prod/db/password` its last
+/// segment; base64 of such a name, as etcd writes keys), its sibling value member is a
+/// credential of that name: redaction writes `<redacted:password>` (the placeholder named after
+/// what was held) and masking masks it. A `keyName` names a key, so what it holds is judged as
+/// a key's name (`key1` as `key1 key`, a credential's; `sort` as `sort key`, an everyday one).
+/// An array of two strings whose first reads so holds the credential in its second.
+/// `{"name": "page_size", "value": "50"}` and `{"type": "key", "value": "Enter"}` are kept.
 enum HeldCredentialName {
+  /// Member names whose string says what a sibling value member holds, normalised.
+  static let nameKeys: Set<String> = [
+    "name", "key", "parameterkey", "keyname", "type", "field", "fieldname", "label", "path",
+    "title",
+  ]
+  /// The name member whose string names a key.
+  static let keyNamingKey = "keyname"
+
   /// Whether a member named `key` holds what its object's value member is.
   static func isNameKey(_ key: String) -> Bool {
     guard key.utf8.count <= 14 else { return false }
-    let normalised = CredentialName.normalised(key)
-    return normalised == "name" || normalised == "key" || normalised == "parameterkey"
+    return nameKeys.contains(CredentialName.normalised(key))
+  }
+
+  /// Whether a member named `key` names a key (``keyNamingKey``).
+  static func namesAKey(_ key: String) -> Bool {
+    key.utf8.count <= 10 && CredentialName.normalised(key) == keyNamingKey
   }
 
   /// Whether a member named `key` holds what its object's name member says.
@@ -32,21 +55,29 @@ enum HeldCredentialName {
   }
 
   /// What a member is by the bytes of its name (between the quotes, no escapes).
-  enum Kind { case name, value }
+  enum Kind { case name, keyName, value }
 
   /// The member's kind, read from its name's bytes without building a String: the walk over a
   /// body's millions of members pays a few comparisons for each.
   static func kind(utf8 name: UnsafeBufferPointer<UInt8>) -> Kind? {
     guard let first = name.first, (3...16).contains(name.count) else { return nil }
+    // Only the keys that start with the name's first letter are compared: a body's members are
+    // mostly other names, and each comparison is a loop the debug build runs slowly.
     switch first | 0x20 {
-    case UInt8(ascii: "n"), UInt8(ascii: "k"), UInt8(ascii: "p"), UInt8(ascii: "v"): break
+    case UInt8(ascii: "n"): return folds(name, to: "name") ? .name : nil
+    case UInt8(ascii: "k"):
+      if folds(name, to: "key") { return .name }
+      return folds(name, to: "keyname") ? .keyName : nil
+    case UInt8(ascii: "p"):
+      if folds(name, to: "path") || folds(name, to: "parameterkey") { return .name }
+      return folds(name, to: "parametervalue") ? .value : nil
+    case UInt8(ascii: "v"): return folds(name, to: "value") ? .value : nil
+    case UInt8(ascii: "t"): return folds(name, to: "type") || folds(name, to: "title") ? .name : nil
+    case UInt8(ascii: "f"):
+      return folds(name, to: "field") || folds(name, to: "fieldname") ? .name : nil
+    case UInt8(ascii: "l"): return folds(name, to: "label") ? .name : nil
     default: return nil
     }
-    if folds(name, to: "name") || folds(name, to: "key") || folds(name, to: "parameterkey") {
-      return .name
-    }
-    if folds(name, to: "value") || folds(name, to: "parametervalue") { return .value }
-    return nil
   }
 
   /// Whether `name` is `target` (lower-case letters) in any case, with `_`, `-` or `.` between
@@ -69,8 +100,19 @@ enum HeldCredentialName {
   /// The credential's placeholder name `held` gives, by `isCredential` (the member-name
   /// judgement); `nil` when it names no credential. A path is judged by its last segment too,
   /// and named after it.
-  static func placeholderName(held: String, isCredential: (String) -> Bool) -> String? {
+  static func placeholderName(
+    held: String, namingAKey: Bool = false, isCredential: (String) -> Bool
+  ) -> String? {
     guard !held.isEmpty, held.utf8.count <= 200 else { return nil }
+    if namingAKey {
+      return isCredential(held + " key") ? RedactionPlaceholder.name(from: "key") : nil
+    }
+    // etcd and Consul write keys in base64: `L2FwcC9kYi9wYXNzd29yZA==` is `/app/db/password`.
+    if held.utf8.count >= 8, let decoded = Base64Body.decoded(held),
+      let name = placeholderName(held: decoded.text, isCredential: isCredential)
+    {
+      return name
+    }
     if isCredential(held) {
       let last = lastSegment(of: held)
       return RedactionPlaceholder.name(from: last.isEmpty ? held : last)
@@ -166,36 +208,107 @@ enum HeldCredentialName {
 
   // MARK: Text that is not read as JSON
 
-  private static let nameKey = #"(?i:name|key|parameter_?key)"#
+  private static let nameKey =
+    #"((?i:name|key|parameter[_-]?key|key[_-]?name|type|field[_-]?name|field|label|path|title))"#
   private static let valueKey = #"(?i:value|parameter_?value)"#
   private static let string = #""((?:[^"\\\n]|\\.){1,200})""#
-  private static let value = #"("(?:[^"\\\n]|\\.)*"|-?[0-9][0-9.eE+-]*)"#
+  private static let value = #"("(?:[^"\\\n]|\\.)*"|-?[0-9][0-9.eE+-]*|\{[^{}\n]{1,200}\})"#
 
-  /// A name member and then its value member, next to each other: group 1 holds the name, 2 the
-  /// value (quotes included when a string).
+  /// A name member and then its value member, next to each other: group 1 holds the name
+  /// member's key, 2 the name, 3 the value (quotes included when a string).
   static let nameThenValue = SharedRegex(
     literal: #"""# + nameKey + #""\s*:\s*"# + string + #"\s*,\s*""# + valueKey + #""\s*:\s*"#
       + value)
-  /// A value member and then its name member: group 1 holds the value, 2 the name.
+  /// A value member and then its name member: group 1 holds the value, 2 the name member's key,
+  /// 3 the name.
   static let valueThenName = SharedRegex(
     literal: #"""# + valueKey + #""\s*:\s*"# + value + #"\s*,\s*""# + nameKey + #""\s*:\s*"#
       + string)
+  /// An array of two strings: group 1 holds the name, 2 the value (quotes included).
+  static let arrayPair = SharedRegex(
+    literal: #"\[\s*"# + string + #"\s*,\s*("(?:[^"\\\n]|\\.)*")\s*\]"#)
 
   /// Each pair of neighbouring name and value members in `text` whose name member holds a
-  /// credential's name: the held name's contents (as written) and the value's range.
+  /// credential's name, and each array of two strings: the held name's contents (as written),
+  /// whether it names a key (``keyNamingKey``), and the value's range.
   static func neighbours(in text: String)
-    -> [(held: Substring, value: Range<String.Index>)]
+    -> [(held: Substring, namesAKey: Bool, value: Range<String.Index>)]
   {
-    guard text.contains(bytes: "\":") else { return [] }
-    var found: [(held: Substring, value: Range<String.Index>)] = []
-    for (regex, heldGroup, valueGroup) in [(nameThenValue, 1, 2), (valueThenName, 2, 1)] {
-      for match in regex.matches(in: text) {
-        guard let held = Range(match.range(at: heldGroup), in: text),
-          let value = Range(match.range(at: valueGroup), in: text)
+    var found: [(held: Substring, namesAKey: Bool, value: Range<String.Index>)] = []
+    if text.contains(bytes: "\":") {
+      for (regex, keyGroup, heldGroup, valueGroup) in [
+        (nameThenValue, 1, 2, 3), (valueThenName, 2, 3, 1),
+      ] {
+        for match in regex.matches(in: text) {
+          guard let key = Range(match.range(at: keyGroup), in: text),
+            let held = Range(match.range(at: heldGroup), in: text),
+            let value = Range(match.range(at: valueGroup), in: text)
+          else { continue }
+          found.append((text[held], namesAKey(String(text[key])), value))
+        }
+      }
+    }
+    if text.contains(bytes: "[") {
+      for match in arrayPair.matches(in: text) {
+        guard let held = Range(match.range(at: 1), in: text),
+          let value = Range(match.range(at: 2), in: text)
         else { continue }
-        found.append((text[held], value))
+        found.append((text[held], false, value))
       }
     }
     return found
+  }
+
+  /// Each array of exactly two strings in the JSON document `bytes` that is an element of an
+  /// array or the document itself (`[["DB_PASSWORD", "…"]]`):
+  /// the first string's range (quotes included), then the second's. Found from each `[` by
+  /// `memchr`, so the bytes between arrays are never visited in Swift.
+  static func arrayPairs(in bytes: UnsafeBufferPointer<UInt8>) -> [(
+    held: Range<Int>, value: Range<Int>
+  )] {
+    var found: [(held: Range<Int>, value: Range<Int>)] = []
+    var from = 0
+    while let open = EmbeddedQueryPairs.next(UInt8(ascii: "["), in: bytes, from: from) {
+      from = open + 1
+      // An element of a list of pairs, or the whole document; a member's own value
+      // (`"tags": ["sale", "new"]`) is a list of two, not a pair.
+      var before = open - 1
+      while before >= 0, ASCIIByte.isJSONWhitespace(bytes[before]) { before -= 1 }
+      guard before < 0 || bytes[before] == UInt8(ascii: "[") || bytes[before] == UInt8(ascii: ",")
+      else { continue }
+      guard let first = string(after: open + 1, in: bytes),
+        let comma = skipBlanks(from: first.upperBound, in: bytes),
+        bytes[comma] == UInt8(ascii: ","),
+        let second = string(after: comma + 1, in: bytes),
+        let close = skipBlanks(from: second.upperBound, in: bytes),
+        bytes[close] == UInt8(ascii: "]"), first.count > 2
+      else { continue }
+      found.append((first, second))
+    }
+    return found
+  }
+
+  /// The string that starts after blanks at `start`, quotes included.
+  private static func string(after start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    guard let open = skipBlanks(from: start, in: bytes), bytes[open] == UInt8(ascii: "\"")
+    else { return nil }
+    var index = open + 1
+    while let quote = EmbeddedQueryPairs.next(UInt8(ascii: "\""), in: bytes, from: index) {
+      var slashes = 0
+      while quote - slashes - 1 > open, bytes[quote - slashes - 1] == UInt8(ascii: "\\") {
+        slashes += 1
+      }
+      if slashes % 2 == 0 { return open..<(quote + 1) }
+      index = quote + 1
+    }
+    return nil
+  }
+
+  private static func skipBlanks(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = start
+    while index < bytes.count, ASCIIByte.isJSONWhitespace(bytes[index]) { index += 1 }
+    return index < bytes.count ? index : nil
   }
 }

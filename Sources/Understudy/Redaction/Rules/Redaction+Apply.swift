@@ -562,7 +562,8 @@ package struct CompiledRedaction: Sendable {
         // Member names alone need no tree: a walk finds them.
         let matches =
           jsonPaths.isEmpty
-          ? memberMatches(in: bytes) : (try? JSONNode.parse(bytes)).map(jsonMatches)
+          ? memberMatches(in: bytes)
+          : (try? JSONNode.parse(bytes)).map { jsonMatches(in: $0) + arrayPairMatches(in: bytes) }
         return matches.map { ($0, JSONStringText.ranges(in: bytes)) }
       }
       isJSON = !found.documents.isEmpty
@@ -691,11 +692,20 @@ package struct CompiledRedaction: Sendable {
     }
     var selected = selection.selected
     var names = selection.names
+    let keyNames = selection.keyNameMembers
     for (range, name) in HeldCredentialName.pairs(
       names: selection.nameMembers, values: selection.valueMembers, in: bytes,
-      judge: { Self.heldName(at: $0, in: bytes, names: &names) })
+      judge: {
+        Self.heldName(
+          at: $0, namingAKey: keyNames.contains($0.lowerBound), in: bytes, names: &names)
+      })
     {
       selected.append((range, name))
+    }
+    for pair in HeldCredentialName.arrayPairs(in: bytes) {
+      if let name = Self.heldName(at: pair.held, namingAKey: false, in: bytes, names: &names) {
+        selected.append((pair.value, name))
+      }
     }
     // The walk reports a member after the members inside it; a tree lists the outer first.
     return selected.sorted { $0.value.lowerBound < $1.value.lowerBound }.map { range, name in
@@ -715,18 +725,26 @@ package struct CompiledRedaction: Sendable {
   /// The placeholder name the name member's string at `range` gives, when the member-name
   /// rules make it a credential's (``HeldCredentialName``).
   private static func heldName(
-    at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, names: inout CredentialName.Memo
+    at range: Range<Int>, namingAKey: Bool, in bytes: UnsafeBufferPointer<UInt8>,
+    names: inout CredentialName.Memo
   ) -> String? {
     let inside = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
-    // Most held names are plain words, judged by their bytes as member names are.
-    if !inside.contains(where: {
-      $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":")
-    }) {
+    // Most held names are plain words, judged by their bytes as member names are; base64 (an
+    // etcd key) is decoded below.
+    if !namingAKey,
+      inside.count < 24
+        || inside.contains(where: { !ASCIIByte.isBase64($0) && $0 != UInt8(ascii: "=") }),
+      !inside.contains(where: {
+        $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":")
+      })
+    {
       guard names.matches(utf8: .init(rebasing: inside)) else { return nil }
       return RedactionPlaceholder.name(from: String(decoding: inside, as: UTF8.self))
     }
     guard let held = JSONNode.string(at: range, in: bytes) else { return nil }
-    return HeldCredentialName.placeholderName(held: held) { names.matches($0) }
+    return HeldCredentialName.placeholderName(held: held, namingAKey: namingAKey) {
+      names.matches($0)
+    }
   }
 
   /// The members of a body whose names the member-name rules select: each value's bytes and
@@ -738,7 +756,10 @@ package struct CompiledRedaction: Sendable {
     /// The string values of name members (``HeldCredentialName``), judged only when a
     /// sibling value member is found.
     var nameMembers: [Range<Int>] = []
-    /// Value members whose string or number a sibling name member may make a credential.
+    /// The name members among ``nameMembers`` that name a key (`keyName`), by their start.
+    var keyNameMembers: Set<Int> = []
+    /// Value members whose string, number or small object a sibling name member may make a
+    /// credential.
     var valueMembers: [Range<Int>] = []
 
     mutating func member(name nameRange: Range<Int>, isPlain: Bool, value: Range<Int>) {
@@ -755,7 +776,7 @@ package struct CompiledRedaction: Sendable {
         if names.matches(name) {
           selected.append((value, name))
         } else if HeldCredentialName.isNameKey(name) {
-          structured(.name, value: value)
+          structured(HeldCredentialName.namesAKey(name) ? .keyName : .name, value: value)
         } else if HeldCredentialName.isValueKey(name) {
           structured(.value, value: value)
         }
@@ -766,14 +787,30 @@ package struct CompiledRedaction: Sendable {
     private mutating func structured(_ kind: HeldCredentialName.Kind, value: Range<Int>) {
       let first = bytes[value.lowerBound]
       switch kind {
-      case .name:
-        if first == UInt8(ascii: "\""), value.count > 2 { nameMembers.append(value) }
+      case .name, .keyName:
+        guard first == UInt8(ascii: "\""), value.count > 2 else { return }
+        nameMembers.append(value)
+        if kind == .keyName { keyNameMembers.insert(value.lowerBound) }
       case .value:
+        // A small object holds one typed value (OpenTelemetry's `{"stringValue": …}`).
         guard
           first == UInt8(ascii: "\"") || first == UInt8(ascii: "-")
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            || first == UInt8(ascii: "{") && value.count <= 256
         else { return }
         valueMembers.append(value)
+      }
+    }
+  }
+
+  /// The second string of each array of two whose first names a credential
+  /// (``HeldCredentialName/arrayPairs(in:)``), for the parsed reading; the walk finds them too.
+  private func arrayPairMatches(in bytes: UnsafeBufferPointer<UInt8>) -> [JSONMatch] {
+    guard !memberNames.isEmpty else { return [] }
+    var names = CredentialName.Memo(memberNames)
+    return HeldCredentialName.arrayPairs(in: bytes).compactMap { pair in
+      Self.heldName(at: pair.held, namingAKey: false, in: bytes, names: &names).map {
+        JSONMatch(range: pair.value, name: $0, secret: JSONNode.string(at: pair.value, in: bytes))
       }
     }
   }
@@ -797,12 +834,16 @@ package struct CompiledRedaction: Sendable {
         var held: String?
         for member in members where held == nil && HeldCredentialName.isNameKey(member.key) {
           guard case .string(let text) = member.value.value else { continue }
-          held = HeldCredentialName.placeholderName(held: text) { names.matches($0) }
+          held = HeldCredentialName.placeholderName(
+            held: text, namingAKey: HeldCredentialName.namesAKey(member.key)
+          ) { names.matches($0) }
         }
         guard let held else { return }
         for member in members where HeldCredentialName.isValueKey(member.key) {
           switch member.value.value {
           case .string, .number: matches.append(JSONMatch(member.value, name: held))
+          case .object where member.value.range.count <= 256:
+            matches.append(JSONMatch(member.value, name: held))
           default: break
           }
         }

@@ -38,10 +38,11 @@ enum JSONMemberText {
       replacements.append((CompiledRedaction.byteRange(of: valueRange, in: text), replacement))
     }
     // A name member holding a credential's name next to its value member.
-    for (held, valueRange) in HeldCredentialName.neighbours(in: text) {
+    for (held, namesAKey, valueRange) in HeldCredentialName.neighbours(in: text) {
       guard
         let name = HeldCredentialName.placeholderName(
-          held: unescaped(held), isCredential: { rules.memberNames.matches($0) })
+          held: unescaped(held), namingAKey: namesAKey,
+          isCredential: { rules.memberNames.matches($0) })
       else { continue }
       let value = text[valueRange]
       let replacement = "\"\(RedactionPlaceholder.text(name))\""
