@@ -42,6 +42,9 @@ enum JSONStringText {
       return true
     }
     if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
+    // Base64 or hex of text (an AWS Lambda event's `body`, an OAuth `state`), which the body
+    // rules open: its first 64 characters tell, so a long blob is not visited here in Swift.
+    if slice.count >= 24, startsBase64(slice) { return true }
     // An ASCII character escaped as `\u00XX` (Go writes `&`, `<`, `>` and `=` so): the text
     // reads differently decoded (`?a=1\u0026token=…`).
     if slice.count >= 6,
@@ -87,6 +90,19 @@ enum JSONStringText {
   }
 
   private static let escapedASCII: StaticString = "\\u00"
+
+  /// Whether the first 64 bytes (or all) are base64's, `=` included: a loop, not a closure,
+  /// which the debug build would call for each byte.
+  private static func startsBase64(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let end = min(slice.count, 64)
+    while index < end {
+      let byte = slice[index]
+      guard ASCIIByte.isBase64(byte) || byte == UInt8(ascii: "=") else { return false }
+      index += 1
+    }
+    return true
+  }
 
   private static func holdsDigit(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
     var digit = UInt8(ascii: "0")

@@ -45,6 +45,61 @@ import Testing
       redactedResponse("%7b%22a%22%3a1%7d", mimeType: "text/plain").1 == "%7b%22a%22%3a1%7d")
   }
 
+  /// Text wrapped in base64 or hex where a string or a path segment holds it: an AWS Lambda
+  /// event's `body`, an OAuth `state`, a body in hex, hex inside a JSON string, base64url JSON as
+  /// a path segment, and a pair as a segment. Each is opened, redacted and wrapped again.
+  @Test func wrappedTextIsOpenedInStringsAndPathSegments() throws {
+    for (index, secret) in CredentialLineTests.values(seed: 11).enumerated() {
+      let form = "username=ada&password=\(secret)"
+      let json = #"{"password":"\#(secret)","n":\#(index)}"#
+      let hex = Data(json.utf8).map { String(format: "%02x", $0) }.joined()
+      let base64URL = Data(json.utf8).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+      let bodies = [
+        (
+          #"{"body":"\#(Data(form.utf8).base64EncodedString())","isBase64Encoded":true}"#,
+          "application/json"
+        ),
+        (
+          #"{"state":"\#(Data("token=\(secret)&n=1".utf8).base64EncodedString())"}"#,
+          "application/json"
+        ),
+        (hex, "text/plain"), (hex.uppercased(), "text/plain"),
+        (#"{"payload":"\#(hex)"}"#, "application/json"),
+      ]
+      // Every spelling an echo is searched in (base64 at each alignment, hex, …), so a wrapper
+      // left closed is found.
+      let spellings = RedactionEchoes.spelling([secret])
+      for (body, type) in bodies {
+        try SpelledSecretChecks.expectHidden(body, mimeType: type, secrets: [secret])
+        let written = try redactedResponse(body, mimeType: type).0.encodedText
+        #expect(spellings.maskedRanges(in: written).isEmpty, "\(body): \(written)")
+      }
+      for path in ["/callback/\(base64URL)/done", "/auth/token=\(secret)/x"] {
+        let url = "https://api.example.test\(path)"
+        let entry = HAR.Entry.sample(url: url)
+        let redacted = Redaction.default.redact(HAR(entries: [entry]))
+        let written = try redacted.encodedText
+        #expect(!written.contains(secret), "\(path): \(written)")
+        #expect(!written.contains(base64URL), "\(path): \(written)")
+        #expect(Redaction.default.redact(redacted) == redacted)
+        let request = InterceptedRequest(
+          method: .get, url: try #require(URL(string: url)), headers: HTTPHeaders([:]), body: nil)
+        #expect(CompiledRedaction(.default).mayChange(request), "\(path)")
+      }
+    }
+    // Plain words, ids and hashes keep their bytes.
+    for kept in [
+      #"{"sha":"3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a","id":"AbCdEfGhIjKlMnOpQrStUvWx"}"#,
+      "0123456789abcdef0123456789abcdef",
+    ] {
+      #expect(redactedResponse(kept, mimeType: "application/json").1 == kept)
+    }
+    let plain = HAR.Entry.sample(url: "https://api.example.test/users/AbCdEfGhIjKlMnOpQrStUvWx/a=b")
+    #expect(Redaction.default.redact(plain).request.url == plain.request.url)
+  }
+
   /// An echo or a declared value written as its bytes' values: hex separated by spaces (a
   /// debug dump) and a list of decimal numbers (a JSON array, a C array).
   @Test func aValueIsFoundAsAListOfItsBytes() throws {

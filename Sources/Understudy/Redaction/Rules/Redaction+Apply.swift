@@ -213,7 +213,8 @@ package struct CompiledRedaction: Sendable {
     // An absolute URL's decoded path is the snapshot's (which says "/" for an empty one);
     // decoding it again costs as much as the rest of this check.
     let path = request.url.baseURL == nil ? request.path : request.url.path
-    return has(request.url.query, ";") || has(path, ";") || has(request.url.fragment, "=")
+    return has(request.url.query, ";") || has(path, ";") || Self.mayHoldSegmentText(path)
+      || has(request.url.fragment, "=")
       || request.queryItems.contains { queryNames.matches($0.name) }
   }
 
@@ -514,6 +515,11 @@ package struct CompiledRedaction: Sendable {
     if let dataURL = DataURL(text) {
       let redacted = redactBody(dataURL.payload, mimeType: dataURL.mediaType, echoes: &echoes)
       if redacted != dataURL.payload { return dataURL.replacingPayload(with: redacted) }
+    }
+    // Hex of text likewise (a body, or a JSON string, written as `7b2270…`).
+    if let wrapped = HexBody.decoded(text) {
+      let redacted = redactBody(wrapped.text, mimeType: "", echoes: &echoes)
+      if redacted != wrapped.text { return HexBody.encoded(redacted, upperCase: wrapped.upperCase) }
     }
     // Base64 of text is read as the text it holds, whatever the type says.
     if let wrapped = Base64Body.decoded(text) {

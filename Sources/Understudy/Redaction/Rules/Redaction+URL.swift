@@ -19,8 +19,8 @@ extension CompiledRedaction {
     if !queryNames.isEmpty, result.contains(bytes: ";") {
       result = redactPathParameters(in: result, echoes: &echoes)
     }
-    if !queryNames.isEmpty, Self.holdsEscapedQuery(result) {
-      result = redactEscapedQueries(in: result, echoes: &echoes)
+    if !queryNames.isEmpty, Self.holdsEscapedQuery(result) || Self.mayHoldSegmentText(result) {
+      result = redactPathSegments(in: result, echoes: &echoes)
     }
     if let query {
       result += "?" + (queryNames.isEmpty ? String(query) : redactPairs(query, echoes: &echoes))
@@ -57,17 +57,40 @@ extension CompiledRedaction {
     }.joined(separator: "/")
   }
 
-  /// Path segments that hold a query behind escapes (`/x%3Faccess_token%3D…`, a URL built by
-  /// escaping another into a path): read as a query value holding a URL is, its pairs'
+  /// Path segments that hold text: a query behind escapes (`/x%3Faccess_token%3D…`, a URL
+  /// built by escaping another into a path), read as a query value holding a URL is, its pairs'
   /// credentials remembered as echoes (``rememberNestedPairs(in:echoes:)``), which the echo
   /// pass replaces in this spelling too, and JSON or pairs behind escapes redacted in place
-  /// (``openedValue(_:echoes:)``).
-  private func redactEscapedQueries(in url: String, echoes: inout RedactionEchoes) -> String {
+  /// (``openedValue(_:echoes:)``); base64 of text (`/callback/eyJwYXNzd29yZCI6…`), opened as
+  /// a query value's is; and a pair (`/auth/token=…/`), read as a query's.
+  private func redactPathSegments(in url: String, echoes: inout RedactionEchoes) -> String {
     url.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
-      guard Self.holdsEscapedQuery(segment) else { return String(segment) }
-      rememberNestedPairs(in: segment, echoes: &echoes)
-      return openedValue(segment, echoes: &echoes) ?? String(segment)
+      if Self.holdsEscapedQuery(segment) {
+        rememberNestedPairs(in: segment, echoes: &echoes)
+        return openedValue(segment, echoes: &echoes) ?? String(segment)
+      }
+      if segment.utf8.count >= Self.longSegment, let opened = openedValue(segment, echoes: &echoes)
+      {
+        return opened
+      }
+      return segment.contains(bytes: "=") ? redactPairs(segment, echoes: &echoes) : String(segment)
     }.joined(separator: "/")
+  }
+
+  /// The length from which a path segment may be base64 of text (``Base64Body``).
+  static let longSegment = 24
+
+  /// Whether a URL's part before its query may hold a segment ``redactPathSegments(in:echoes:)``
+  /// reads: one with an `=`, or one of ``longSegment`` bytes or more. Read byte by byte: a path
+  /// is short, and replay asks this of every request.
+  static func mayHoldSegmentText(_ path: some StringProtocol) -> Bool {
+    var length = 0
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "=") { return true }
+      length = byte == UInt8(ascii: "/") ? 0 : length + 1
+      if length >= longSegment { return true }
+    }
+    return false
   }
 
   /// Redacts the values of `name=value` pairs separated by `&` or `;`, as URLs and form bodies
