@@ -3,7 +3,8 @@ import Testing
 import Understudy
 
 /// What a blind attack (2026-12-07) got past the commands: bodies in UTF-32, EBCDIC, Shift_JIS
-/// and GB2312 read as ISO-8859-1, so their credential names were not seen (P175 to P179).
+/// and GB2312 read as ISO-8859-1, so their credential names were not seen (P175 to P179), and a
+/// crafted method printed as it was by `stub` (P218).
 @Suite struct ForeignBodyCLITests {
   static let secret = "foreignQ7xK2mV9pLw3Rz"
 
@@ -50,6 +51,36 @@ import Understudy
         let stub = try await understudy("stub", input)
         #expect(stub.status == 0, "\(mimeType): \(stub.output)")
         #expect(!stub.stdout.contains(body.base64EncodedString()), "\(mimeType)")
+      }
+    }
+  }
+
+  /// A method that is no method's name is shown by its length wherever a command prints one,
+  /// and `stub` writes no stub for it.
+  @Test func noCommandPrintsACraftedMethod() async throws {
+    for method in ["GET \(Self.secret)", Self.secret, "POST\n\(Self.secret)", "get_\(Self.secret)"]
+    {
+      try await withTemporaryDirectory { directory in
+        let input = try HAR(entries: [
+          HAR.Entry(
+            startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
+            request: HAR.Request(method: method, url: "https://api.example.com/x"),
+            response: HAR.Response(
+              status: 200, content: HAR.Content(body: Data("ok".utf8), mimeType: "text/plain")))
+        ]).saved(as: "crafted.har", in: directory)
+        for command in ["stub", "inspect", "validate", "scan"] {
+          let result = try await understudy(command, input)
+          for text in [result.stdout, result.stderr] {
+            #expect(!text.contains(Self.secret.prefix(10)), "\(command) \(method): \(text)")
+            #expect(
+              !text.uppercased().contains(Self.secret.prefix(10).uppercased()),
+              "\(command) \(method): \(text)")
+          }
+          if command == "stub" {
+            #expect(result.stderr.contains("skipped entry 0: its method ••••("), "\(result.stderr)")
+            #expect(!result.stdout.contains("registry.stub("), "\(result.stdout)")
+          }
+        }
       }
     }
   }
