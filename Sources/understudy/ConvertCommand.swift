@@ -102,9 +102,9 @@ enum ConvertCommand: Command {
         message: "--keep-host \(unmatchedHosts.joined(separator: ", ")) matches no entry of "
           + "\(input) (\(present)); nothing was written. Name a host from that list.")
     }
-    let compressed = CompressedBodies.find(in: kept.map(\.entry), indexes: kept.map(\.index))
-    if !compressed.isEmpty {
-      throw CompressedBodies.refusal(compressed, in: input, output: output)
+    let unreadable = UnreadableBodies.find(in: kept.map(\.entry), indexes: kept.map(\.index))
+    if !unreadable.isEmpty {
+      throw UnreadableBodies.refusal(unreadable, in: input, output: output)
     }
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)

@@ -39,9 +39,9 @@ enum RedactCommand: Command {
     let output = try destination(arguments, input: input)
     let redaction = try RedactionOptions.redaction(from: arguments, for: self)
     let original = try CassetteFile.load(input)
-    let compressed = CompressedBodies.find(in: original.log.entries)
-    if !compressed.isEmpty {
-      throw CompressedBodies.refusal(compressed, in: input, output: output)
+    let unreadable = UnreadableBodies.find(in: original.log.entries)
+    if !unreadable.isEmpty {
+      throw UnreadableBodies.refusal(unreadable, in: input, output: output)
     }
     let redacted = redaction.redact(original)
     try CassetteFile.write(redacted, to: output)

@@ -68,13 +68,13 @@ enum ScanCommand: Command {
         continue
       }
       scanned += 1
+      // The scanner reports a body it cannot read (still compressed, in a charset not read)
+      // as an unreadable body, whose advice differs.
       let modelled = scanner.scan(har)
+      unreadable += modelled.filter { $0.kind == .unreadableBody }.count
       var findings = modelled.map(\.description)
       findings += unmodelledFindings(in: bytes, besides: modelled, scanner: scanner)
         .map(\.description)
-      let compressed = CompressedBodies.find(in: har.log.entries)
-      unreadable += compressed.count
-      findings += compressed.map { "\($0.path): unreadable body (\($0.problem))" }
       for finding in findings { Console.print("\(path): \(finding)") }
       total += findings.count
       if !findings.isEmpty { filesWithFindings += 1 }
@@ -97,10 +97,10 @@ enum ScanCommand: Command {
         + "a test uses on purpose."
     }
     if unreadable > 0 {
-      // `redact` refuses such a file: a compressed body is read by nothing.
+      // `redact` refuses such a file: an unreadable body is read by nothing.
       summary +=
-        "\nDecompress the bodies (or export again without compression) before redacting: "
-        + "redact refuses a file it cannot read whole."
+        "\nDecompress the bodies (or export again without compression) and convert bodies in "
+        + "other charsets to UTF-8 before redacting: redact refuses a file it cannot read whole."
     }
     Console.print(summary)
     return max(exitCode, .findings)

@@ -53,15 +53,15 @@ enum StubCommand: Command {
       wanted.append(index)
     }
     let original = try CassetteFile.load(path)
-    // A compressed body would be printed as base64 that still holds what redaction could not
-    // read; every command refuses it alike.
+    // An unreadable body (compressed, or in a charset not read) would be printed as base64
+    // that still holds what redaction could not read; every command refuses it alike.
     let chosenIndexes = original.log.entries.indices.filter {
       wanted.isEmpty || wanted.contains($0)
     }
-    let compressed = CompressedBodies.find(
+    let unreadable = UnreadableBodies.find(
       in: chosenIndexes.map { original.log.entries[$0] }, indexes: chosenIndexes)
-    if !compressed.isEmpty {
-      throw CompressedBodies.refusal(compressed, in: path, output: "stubs")
+    if !unreadable.isEmpty {
+      throw UnreadableBodies.refusal(unreadable, in: path, output: "stubs")
     }
     let har = Redaction.default.redact(original)
     let count = har.log.entries.count

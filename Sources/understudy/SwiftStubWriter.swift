@@ -35,6 +35,13 @@ struct SwiftStubWriter {
     var declarations: [Declaration] = []
     var skipped: [String] = []
     for (index, entry) in entries {
+      // A method that is no method's name (a token a crafted file put there) is neither
+      // printed nor written into code: reports show it by its length.
+      let method = LogRedaction.shown(method: entry.request.method)
+      guard method == entry.request.method else {
+        skipped.append("entry \(index): its method \(method) is not a method's name")
+        continue
+      }
       guard let pattern = pattern(for: entry.request) else {
         skipped.append(
           "entry \(index): \(SwiftLiteral.string(entry.request.url)) is not a URL with a scheme "
@@ -52,7 +59,7 @@ struct SwiftStubWriter {
       } else {
         declarations.append(
           Declaration(
-            pattern: pattern, request: "\(entry.request.method) \(entry.request.url)",
+            pattern: pattern, request: "\(method) \(entry.request.url)",
             indexes: [index], summaries: [summary], responses: [response])
         )
       }

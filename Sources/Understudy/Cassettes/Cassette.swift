@@ -757,12 +757,18 @@ public final class Cassette: Sendable {
     let findings = CredentialScanner(redaction: redaction).scan(redacted: har)
     if !findings.isEmpty && !allowsCredentials {
       let listed = findings.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+      // A body no rule can read is no value to allow: it is written readable or not at all.
+      let unreadable =
+        findings.contains { $0.kind == .unreadableBody }
+        ? "\nA body redaction cannot read (still compressed, or in a charset Understudy does "
+          + "not read) may hide anything: send it uncompressed and in UTF-8 while recording, "
+          + "or rewrite it in the cassette's beforeRecord hook." : ""
       return [
         ScopeFailure(
           message: "Cassette \(url.path) was not written: it still holds what looks like a "
-            + "credential after redaction:\n\(listed)\nRedact it (add the header, query "
-            + "parameter, JSON path or body pattern to the cassette's Redaction). If they are "
-            + "deliberate test values, allow them by value or pattern "
+            + "credential after redaction:\n\(listed)\(unreadable)\nRedact it (add the header, "
+            + "query parameter, JSON path or body pattern to the cassette's Redaction). If they "
+            + "are deliberate test values, allow them by value or pattern "
             + "(`redaction: .default.allowingCredentials(.value(\"…\"))`), or pass "
             + "allowsCredentials: true to skip the scan.",
           location: location)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a request matched no stub: the request, and the stubs that came closest with the fields
 /// that differed.
 ///
@@ -95,7 +97,8 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
         lines += parts.map { "    " + $0.summary(naming: naming) }
       } else {
         lines.append(
-          "  body (\(body.count) bytes): \(Self.excerpt(of: body, naming: naming, echoes: echoes))"
+          "  body (\(body.count) bytes): "
+            + Self.excerpt(of: body, headers: request.headers, naming: naming, echoes: echoes)
         )
       }
     }
@@ -133,15 +136,31 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
 
   /// The start of `body` on one line, masked before it is cut so a credential that straddles
   /// the cut is still recognised whole.
+  ///
+  /// The body is read as the cassette's redaction reads it, in the charset its `Content-Type`
+  /// names (see ``BodyCharset``); one no rule can read (``UnreadableBody``) is not shown.
   static func excerpt(
-    of body: Data, limit: Int = 200, naming: NamedSecrets? = nil, echoes: [String] = []
+    of body: Data, headers: HTTPHeaders = [:], limit: Int = 200, naming: NamedSecrets? = nil,
+    echoes: [String] = []
   ) -> String {
-    guard String(data: body.prefix(limit), encoding: .utf8) != nil else {
-      return "<\(body.count) bytes, not UTF-8>"
+    let mimeType = headers["Content-Type"] ?? ""
+    let fields = headers.map { HAR.Header(name: $0.name, value: $0.value) }
+    if let problem = UnreadableBody.problem(of: body, headers: fields, mimeType: mimeType) {
+      return "<\(body.count) bytes, not shown: \(problem)>"
     }
-    let text = LogRedaction.mask(
-      String(decoding: body.prefix(limit * 20), as: UTF8.self), naming: naming, echoes: echoes,
-      asTraffic: true)
+    let shown: String
+    if BodyCharset.declaresCharset(mimeType) {
+      guard let (text, _) = BodyCharset.text(of: body, mimeType: mimeType) else {
+        return "<\(body.count) bytes, not text>"
+      }
+      shown = String(text.prefix(limit * 20))
+    } else {
+      guard String(data: body.prefix(limit), encoding: .utf8) != nil else {
+        return "<\(body.count) bytes, not UTF-8>"
+      }
+      shown = String(decoding: body.prefix(limit * 20), as: UTF8.self)
+    }
+    let text = LogRedaction.mask(shown, naming: naming, echoes: echoes, asTraffic: true)
     let flat = text.clipped(to: limit + 1).replacingOccurrences(of: "\n", with: "\\n")
     return body.count > limit ? flat.hasSuffix("…") ? flat : flat + "…" : flat
   }

@@ -55,6 +55,19 @@ enum TrafficAttachmentWriter {
     for index in document.log.entries.indices {
       let cut = omitted[index]
       var entry = document.log.entries[index]
+      // A body no rule can read (still compressed, in a charset not read) may hide anything:
+      // it is left out, and a comment says why.
+      for found in UnreadableBody.find(in: [entry]) {
+        let note = "body not shown: \(found.problem)"
+        if found.path.hasSuffix("request.postData.text"), var postData = entry.request.postData {
+          (postData.text, postData.encoding, postData.comment) = ("", nil, note)
+          entry.request.postData = postData
+        } else {
+          entry.response.content.text = ""
+          entry.response.content.encoding = nil
+          entry.response.content.comment = note
+        }
+      }
       if var postData = entry.request.postData, postData.encoding == nil {
         postData.text = Self.excerpt(of: postData.text, omittedBefore: cut.request)
         entry.request.postData = postData

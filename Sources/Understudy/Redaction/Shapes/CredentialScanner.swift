@@ -162,6 +162,10 @@ public struct CredentialScanner: Sendable {
     in redacted: HAR, replaced: [[JSONPathComponent]: [CredentialFinding]],
     textRules: CompiledRedaction? = nil
   ) -> [CredentialFinding] {
+    // A body no rule can read (still compressed, in a charset not read) may hide anything.
+    let unreadable = UnreadableBody.find(in: redacted.log.entries).map {
+      CredentialFinding(path: $0.path, kind: .unreadableBody, excerpt: $0.problem)
+    }
     var redacted = redacted
     // Bodies are scanned as the strings they are; encoding and parsing them again as members
     // of the document took most of the time of a large file.
@@ -178,7 +182,7 @@ public struct CredentialScanner: Sendable {
     visit(
       document, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
       textRules: textRules, into: &findings)
-    return findings
+    return findings + unreadable
   }
 
   /// The entry's request and response body texts, each replaced by a one-character stand-in
@@ -357,7 +361,7 @@ public struct CredentialScanner: Sendable {
   /// Text in another charset is read in it, as redaction reads it (see ``BodyCharset``); binary
   /// bodies are read leniently: an ASCII key inside an image is still a leak.
   private static func readable(_ text: String, encoding: String?, mimeType: String) -> String {
-    guard encoding != nil || BodyCharset.declaresUTF16(mimeType),
+    guard encoding != nil || BodyCharset.declaresCharset(mimeType),
       let data = try? HARBodyText.decode(text: text, encoding: encoding)
     else { return text }
     return BodyCharset.text(of: data, mimeType: mimeType)?.text
@@ -432,6 +436,9 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
   /// A value the scanner's ``CredentialScanner/redaction`` would replace, whatever its shape:
   /// a header, query parameter, form field, JSON member or body pattern its rules name.
   case redactionRule
+  /// A body no rule can read, which may hide anything: one still compressed (`Content-Encoding`
+  /// or a compressed format's signature), or text in a charset Understudy does not read.
+  case unreadableBody
 
   /// A name for reports, such as `GitHub token`.
   package var description: String {
@@ -453,6 +460,7 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
     case .vendorToken: return "vendor token"
     case .urlUserinfo: return "URL user information"
     case .redactionRule: return "value redaction replaces"
+    case .unreadableBody: return "unreadable body"
     }
   }
 }
