@@ -33,8 +33,47 @@ enum CassetteName {
   /// The file name of the cassette called `name`: `users` is `users.har`, and a name that already
   /// ends in `.har` (as Replay's archive names do) is taken as is rather than as `users.har.har`.
   static func fileName(_ name: String) -> String {
-    let safe = sanitized(withoutKnownValues(name))
-    return safe.lowercased().hasSuffix(".har") && safe.count > 4 ? safe : safe + ".har"
+    // The stem is what the gate reads: a token before `.har` reads as a file's name.
+    let hasExtension = name.lowercased().hasSuffix(".har") && name.count > 4
+    let stem = hasExtension ? String(name.dropLast(4)) : name
+    var safe = sanitized(withoutCredentials(stem))
+    // A prefix the mask keeps (`glpat-`) may read as a token again beside what follows it
+    // once sanitized: then the whole name is the digest.
+    if !LogRedaction.maskedRanges(in: safe, naming: nil).isEmpty {
+      safe = "redacted-" + shortDigest(stem)
+    }
+    return safe + (hasExtension ? String(name.suffix(4)) : ".har")
+  }
+
+  /// `name` with nothing a file name may not hold, the one gate every cassette's file name
+  /// passes (a name written in a test, a test's own name, a parameterized test's arguments):
+  /// each known value replaced by `redacted-` and its name (``withoutKnownValues(_:)``), and
+  /// then each credential a log would mask (a token's shape such as `ghp_…`, a value after a
+  /// credential's name) by `redacted-` and a digest of it, so two names still name two files.
+  static func withoutCredentials(_ name: String) -> String {
+    let named = withoutKnownValues(name)
+    let masked = LogRedaction.maskedRanges(in: named, naming: nil)
+    guard !masked.isEmpty else { return named }
+    var result = ""
+    var start = named.startIndex
+    for range in masked.sorted(by: { $0.lowerBound < $1.lowerBound })
+    where range.lowerBound >= start {
+      result += named[start..<range.lowerBound]
+      result += "redacted-" + shortDigest(String(named[range]))
+      start = range.upperBound
+    }
+    return result + named[start...]
+  }
+
+  /// A stable digest of `text` for a file name: FNV-1a's 64 bits in hex.
+  static func digest(_ text: String) -> String { String(fnv1a(text), radix: 16) }
+
+  /// FNV-1a folded to 32 bits, 8 hex digits: short enough that a token's prefix the mask
+  /// keeps (`glpat-`) and `redacted-` and it are no token's shape again.
+  static func shortDigest(_ text: String) -> String {
+    let hash = fnv1a(text)
+    let short = String(UInt32(truncatingIfNeeded: hash ^ (hash >> 32)), radix: 16)
+    return String(repeating: "0", count: 8 - short.count) + short
   }
 
   /// `name` with each known value (``KnownValues/forLogs``: a credential-named environment

@@ -11,10 +11,11 @@
       guard let testCase, testCase.isParameterized else { return [] }
       if let values = reflectedArguments(testCase), !values.isEmpty {
         // A file name is as public as the file: an argument that is a credential (by its
-        // shape, or a known value) is named by its digest instead.
-        return values.map { LogRedaction.mask($0) == $0 ? $0 : digest($0) }
+        // shape, or a known value) is named by its digest instead, as the file name's own
+        // gate (``CassetteName/withoutCredentials(_:)``) names what it masks.
+        return values.map { LogRedaction.mask($0) == $0 ? $0 : CassetteName.digest($0) }
       }
-      return [digest(String(describing: testCase))]
+      return [CassetteName.digest(String(describing: testCase))]
     }
 
     private static func reflectedArguments(_ testCase: Test.Case) -> [String]? {
@@ -30,10 +31,6 @@
         Mirror(reflecting: argument.value).children.first { $0.label == "value" }
           .map { String(describing: $0.value) }
       }
-    }
-
-    private static func digest(_ text: String) -> String {
-      String(CassetteName.fnv1a(text), radix: 16)
     }
   }
 #endif

@@ -120,6 +120,23 @@ struct KnownValueCorpus {
       ("hex", bytes.map { String(format: "%02x", $0) }.joined()),
       ("HEX", bytes.map { String(format: "%02X", $0) }.joined()),
     ]
+    // Each character escaped on its own, as code and debug output write it: Python's bytes
+    // repr and C's `\xHH` in either case, C's and Python's octal `\ooo`, JavaScript's
+    // `escape()` as `%uXXXX` in either case, and the bytes' decimal values apart at spaces.
+    spellings += [
+      ("\\x, lower", bytes.map { String(format: "\\x%02x", $0) }.joined()),
+      ("\\x, upper", bytes.map { String(format: "\\x%02X", $0) }.joined()),
+      ("octal", bytes.map { String(format: "\\%03o", $0) }.joined()),
+      ("%u, upper", value.utf16.map { String(format: "%%u%04X", $0) }.joined()),
+      ("%u, lower", value.utf16.map { String(format: "%%u%04x", $0) }.joined()),
+      ("decimal, spaces", bytes.map(String.init).joined(separator: " ")),
+    ]
+    for lead in 0..<5 {
+      // Base32 (RFC 4648), padded; inside a longer run after `lead` bytes, before two more.
+      let run = Array("vwxyz".utf8.prefix(lead)) + bytes + (lead == 0 ? [] : Array("!?".utf8))
+      spellings.append(("base32 after \(lead)", base32(run)))
+    }
+    spellings.append(("base32, unpadded", String(base32(bytes).prefix { $0 != "=" })))
     for lead in 0..<3 {
       // Inside a longer base64 run: the value after `lead` bytes, before two more.
       let run = Data(Array("xyz".utf8.prefix(lead)) + bytes + Array("!?".utf8))
@@ -135,11 +152,46 @@ struct KnownValueCorpus {
     return spellings
   }
 
+  /// `bytes` in base32 as RFC 4648 writes it: 5 bits a character, from the alphabet
+  /// `A`–`Z`, `2`–`7`, padded with `=` to a multiple of 8 characters.
+  static func base32(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    let bits = bytes.map { byte in
+      let digits = String(byte, radix: 2)
+      return String(repeating: "0", count: 8 - digits.count) + digits
+    }.joined()
+    var text = ""
+    var index = bits.startIndex
+    while index < bits.endIndex {
+      let end = bits.index(index, offsetBy: 5, limitedBy: bits.endIndex) ?? bits.endIndex
+      let chunk = String(bits[index..<end]).padding(toLength: 5, withPad: "0", startingAt: 0)
+      text.append(alphabet[Int(chunk, radix: 2)!])
+      index = end
+    }
+    return text + String(repeating: "=", count: (8 - text.count % 8) % 8)
+  }
+
   /// What a grep of an artifact looks for: every spelling's part that holds only the value
-  /// (a base64 run's characters that depend on the value alone), at least 8 characters long.
+  /// (a base64 or base32 run's characters that depend on the value alone), at least 8
+  /// characters long.
   static func needles(of value: String) -> [(name: String, text: String)] {
-    var needles = spellings(of: value).filter { !$0.name.hasPrefix("base64") }
+    var needles = spellings(of: value).filter {
+      !$0.name.hasPrefix("base64") && !$0.name.hasPrefix("base32")
+    }
     let data = Data(value.utf8)
+    for lead in 0..<5 {
+      let encoded = Array(
+        base32(Array(repeating: 0, count: lead) + Array(data)).utf8.prefix {
+          $0 != 61
+        })
+      let before = (lead * 8 + 4) / 5
+      let after = ((lead + data.count) * 8) % 5 == 0 ? 0 : 1
+      needles.append(
+        (
+          "base32 after \(lead)",
+          String(decoding: encoded[before..<(encoded.count - after)], as: UTF8.self)
+        ))
+    }
     for lead in 0..<3 {
       let encoded = Array((Data(count: lead) + data).base64EncodedString().utf8.prefix { $0 != 61 })
       let before = (lead * 8 + 5) / 6

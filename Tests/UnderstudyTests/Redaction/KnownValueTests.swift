@@ -218,6 +218,55 @@ import Testing
     #expect(text.contains("access_token=%3Credacted:access_token%3E"))
   }
 
+  /// A known value that is a URL with a password, or a connection string, makes each secret
+  /// it holds a known value of its own, named after it: the password alone, echoed where no
+  /// name marks it, is replaced in a cassette, masked in a report, and put back on replay; a
+  /// part whose key is no credential's (`Server=`) is not a secret.
+  @Test(arguments: 0..<8)
+  func theSecretsInsideAKnownURLOrConnectionStringAreKnownValues(shape: Int) throws {
+    var generator = KnownValueCorpus.Seeded(state: 208 + UInt64(shape))
+    for _ in 0..<3 {
+      let password = KnownValueCorpus.value(
+        from: KnownValueCorpus.alphabets[0], length: Int.random(in: 12...28, using: &generator),
+        using: &generator)
+      // A password with `@` and `:`, which a URL holds percent-encoded.
+      let awkward = String(password.prefix(6)) + "@:" + password.dropFirst(6)
+      let (value, secret, partName) = [
+        ("redis://:\(password)@cache.internal:6379/0", password, "password"),
+        ("postgres://app:\(password)@db01.internal:5432/app", password, "password"),
+        (
+          "amqp://user:\(awkward.replacingOccurrences(of: "@", with: "%40").replacingOccurrences(of: ":", with: "%3A"))@mq01/vhost",
+          awkward, "password"
+        ),
+        (
+          "mongodb+srv://u:\(password)@cluster0.example.net/?retryWrites=true", password, "password"
+        ),
+        ("https://hooks.example.net/services/T0/B0?token=\(password)&v=2", password, "token"),
+        ("Server=db01host;Database=app;User Id=sa;Password=\(password);", password, "Password"),
+        ("host=db01host port=5432 dbname=app password=\(password)", password, "password"),
+        ("Data Source=db01host;Pwd='\(password)'", password, "Pwd"),
+      ][shape]
+      let body = #"{"conn_info":"\#(secret)","host":"db01host"}"#
+      let entry = HAR.Entry.sample(
+        url: "https://api.test/v1/\(password)/x",
+        content: HAR.Content(body: Data(body.utf8), mimeType: "application/json"))
+      // Declared, and as a credential-named environment variable's value.
+      let declared = Redaction.none.redactingValues(["ACME_REDIS_URL": value])
+      let written = try declared.redact(HAR(entries: [entry])).encodedText
+      #expect(!written.contains(secret), "\(value): \(written)")
+      #expect(written.contains("redacted:ACME_REDIS_URL.\(partName)"), "\(value)")
+      #expect(written.contains("db01host"), "a part no credential's name marks stays")
+      let environment = KnownValues.echoes(
+        for: KnownValues.credentials(in: ["ACME_REDIS_URL": value]))
+      let echoed = environment.replace(in: body, field: .body(mimeType: "application/json"))
+      #expect(!echoed.contains(secret) && echoed.contains("db01host"), "\(echoed)")
+      // Reports mask it once a cassette declares the value, and replay restores it alone.
+      KnownValues.declare(["ACME_REDIS_URL": value])
+      #expect(!LogRedaction.mask(traffic: body).contains(secret), "\(value)")
+      #expect(declared.knownValuesForReplay["ACME_REDIS_URL.\(partName)"] == secret)
+    }
+  }
+
   /// A parameterized test's argument that is a credential names its cassette by a digest.
   @Test(arguments: ["ghp_0123456789abcdefghijABCDEFGHIJ012345", "plain-argument"])
   func aCredentialArgumentNeverReachesACassettesFileName(argument: String) {

@@ -155,6 +155,54 @@ import Testing
     }
     #expect(CassetteName.fileName("dl-\(value)") == "dl-redacted-file_secret.har")
   }
+
+  /// Every cassette's file name passes the gate a parameterized test's arguments pass: a
+  /// token's shape written into a name (`url(forCassetteNamed:)`, `.cassette("…")`) is
+  /// replaced by `redacted-` and a digest, wherever it stands in the name and wherever the
+  /// cassette is kept; two tokens still name two files.
+  @Test(
+    arguments: vendorTokens + [
+      "github_pat_" + "11ABCDEFG0"
+        + "Zq8Rw2Lm5Tx9Vb3Nc7Kd1Hf6Jg4Ps0Ya2UeQw7Er3Ty9Ui4Op1As6Df5Gh0JkZxCvB",
+      "xoxb-" + "2048377171-4402347122-" + "Zq8Rw2Lm5Tx9Vb3Nc7Kd1Hf6",
+      "AKIA" + "QW3RT7YU1OP5AS9D",
+    ])
+  func aCredentialsShapeNeverReachesACassettesFileName(token: String) {
+    // The token's random part: a vendor's prefix (`sk_live_`) is no secret.
+    let secret = Array(token.suffix(20))
+    let windows = (0...(secret.count - 8)).map { String(secret[$0..<($0 + 8)]) }
+    var files: Set<String> = []
+    for name in ["user-\(token)", token, "load \(token) (admin)", "a/\(token)/b", "x \(token).har"]
+    {
+      for location in [
+        CassetteLocation.folder(URL(fileURLWithPath: "/tmp/cassettes")), .besideTestFile,
+      ] {
+        let file = location.url(forCassetteNamed: name, testFilePath: #filePath).lastPathComponent
+        #expect(!windows.contains { file.contains($0) }, "\(file)")
+        #expect(LogRedaction.mask(file) == file, "\(file)")
+        #expect(file.contains("redacted-"), "\(file)")
+        files.insert(file)
+      }
+    }
+    #expect(files.count == 5)
+    // Another token of the same shape names another file.
+    let other = String(token.dropLast(4)) + "Wq3Z"
+    #expect(CassetteName.fileName("user-\(other)") != CassetteName.fileName("user-\(token)"))
+  }
+
+  /// A name holding no credential keeps the file it always had.
+  @Test func aCassetteNameWithoutACredentialKeepsItsFile() {
+    for name in [
+      "loadsAUser", "user 42 (admin)", "password-reset-flow", "refreshesAccessToken",
+      "token-rotation-v2", "greets-Ada-Lovelace--3f2a91c0", "api_key_missing", "users.har",
+      "login with wrong password", "session expired after 30 minutes",
+    ] {
+      let expected = CassetteName.sanitized(name)
+      #expect(
+        CassetteName.fileName(name) == (expected.hasSuffix(".har") ? expected : expected + ".har"),
+        "\(name)")
+    }
+  }
 }
 
 /// Secrets.md: a value any cassette of the run declared is masked in every report. A traffic

@@ -46,17 +46,19 @@ struct RedactionEchoes {
   /// Remembers `value`, removed by the rule named `name`; `inURL` when it is written only in
   /// URLs, so that its placeholder is percent-encoded wherever it is found and a URL holding it
   /// still parses. `minimumLength` is ``Redaction/minimumEchoLength`` for values a rule found,
-  /// and 1 for values declared as secret.
+  /// and 1 for values declared as secret. `everyEscape` for a known value (declared, the
+  /// environment's, or a request's credential a report masks): it is searched in the
+  /// spellings only known values are (``ValueSpellings/of(_:inURL:everyEscape:)``).
   mutating func remember(
     _ value: String, as name: String, inURL: Bool = false,
-    minimumLength: Int = Redaction.minimumEchoLength
+    minimumLength: Int = Redaction.minimumEchoLength, everyEscape: Bool = false
   ) {
     // A value masked for a log already (a report in a comment) is no secret to search for: cut
     // at its space by a rule, `••••(42` would take the mask apart wherever it stands.
     guard value.count >= minimumLength, !LogRedaction.isMaskedOrPlaceholder(value),
       known.insert(value).inserted
     else { return }
-    for spelling in ValueSpellings.of(value, inURL: inURL) {
+    for spelling in ValueSpellings.of(value, inURL: inURL, everyEscape: everyEscape) {
       insert(
         Needle(
           bytes: Array(spelling.text.utf8), name: name, isEncoded: spelling.isEncoded,
@@ -412,7 +414,7 @@ struct RedactionEchoes {
     var echoes = RedactionEchoes()
     // Longest first, so a value that holds another takes its own name's needles first.
     for value in key.sorted(by: { ($0.count, $0) > ($1.count, $1) }) {
-      echoes.remember(value, as: name, minimumLength: 1)
+      echoes.remember(value, as: name, minimumLength: 1, everyEscape: true)
     }
     spelledSets.withLock { cache in
       // Bounded only so a generated set per call stays in check.

@@ -73,17 +73,87 @@ package enum KnownValues {
     var valuesForNames: Set<String> = []
   }
 
+  /// `values` and the secrets each holds apart (``parts(of:named:)``), each part under the name
+  /// its placeholder takes; a name `values` has already keeps its own value.
+  static func withParts(_ values: [String: String]) -> [String: String] {
+    var all = values
+    for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+      for part in parts(of: value, named: name) where all[part.name] == nil {
+        all[part.name] = part.value
+      }
+    }
+    return all
+  }
+
+  /// The secrets a known value holds that a service may hand back alone, each named after the
+  /// value's name: a URL's password (`redis://:pw@cache:6379/0`, as written and decoded) as
+  /// `NAME.password`, and each value of a URL's query, of a connection string
+  /// (`Server=db;User Id=sa;Password=pw;`) or of a `key=value` list separated by spaces
+  /// (`host=db password=pw`) whose key is a credential's name by the rules' judgement
+  /// (``CredentialName/isCredential(_:at:)`` for a parameter), as `NAME.key`. Parts shorter
+  /// than ``Redaction/minimumEchoLength`` are left out: they would replace everyday text.
+  static func parts(of value: String, named name: String) -> [(name: String, value: String)] {
+    guard value.contains("=") || value.contains("@") else { return [] }
+    var found: [(name: String, value: String)] = []
+    func add(_ part: Substring, as partName: some StringProtocol) {
+      var text = part.trimmingCharacters(in: .whitespaces)
+      if text.count >= 2, let first = text.first, first == "\"" || first == "'",
+        text.last == first
+      {
+        text = String(text.dropFirst().dropLast())
+      }
+      let partName = "\(name).\(partName.trimmingCharacters(in: .whitespaces))"
+      // Decoded: its percent-encoded form is one of its spellings.
+      let form = text.removingPercentEncoding ?? text
+      if form.count >= Redaction.minimumEchoLength, form != value,
+        !found.contains(where: { $0.value == form || $0.name == partName })
+      {
+        found.append((partName, form))
+      }
+    }
+    var rest = Substring(value)
+    if let scheme = value.range(of: "://") {
+      let afterScheme = value[scheme.upperBound...]
+      let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+      if let at = authority.lastIndex(of: "@") {
+        let userinfo = authority[..<at]
+        if let colon = userinfo.firstIndex(of: ":") {
+          add(userinfo[userinfo.index(after: colon)...], as: "password")
+        }
+      }
+      // The query's pairs; a path holds none.
+      guard let query = afterScheme.firstIndex(of: "?") else { return found }
+      rest = afterScheme[afterScheme.index(after: query)...].prefix { $0 != "#" }
+    }
+    for segment in rest.split(whereSeparator: { $0 == ";" || $0 == "&" }) {
+      // `host=db password=pw`: pairs apart at spaces when a segment holds more than one.
+      let pairs =
+        segment.filter { $0 == "=" }.count > 1 ? segment.split(separator: " ") : [segment]
+      for pair in pairs {
+        guard let equals = pair.firstIndex(of: "=") else { continue }
+        let key = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        let decodedKey = key.removingPercentEncoding ?? key
+        guard !key.isEmpty, CredentialName.isCredential(decodedKey, at: .parameter) else {
+          continue
+        }
+        add(pair[pair.index(after: equals)...], as: decodedKey)
+      }
+    }
+    return found
+  }
+
   /// Adds `values` to those every report masks.
   package static func declare(_ values: [String: String]) {
     guard !values.isEmpty else { return }
+    let values = withParts(values)
     declared.withLock { declared in
       for (name, value) in values.sorted(by: { $0.key < $1.key })
       where declared.values.insert(value).inserted {
         let placeholder = RedactionPlaceholder.cleanedName(from: name)
-        declared.echoes.remember(value, as: placeholder, minimumLength: 1)
+        declared.echoes.remember(value, as: placeholder, minimumLength: 1, everyEscape: true)
         if declared.byName[name] == nil { declared.byName[name] = value }
         if declared.valuesForNames.insert(value).inserted {
-          declared.names.remember(value, as: placeholder, minimumLength: 1)
+          declared.names.remember(value, as: placeholder, minimumLength: 1, everyEscape: true)
         }
       }
     }
@@ -94,11 +164,13 @@ package enum KnownValues {
   /// `understudy` tool) still keeps its values out of the names it derives.
   static func keepOutOfNames(_ values: [String: String]) {
     guard !values.isEmpty else { return }
+    let values = withParts(values)
     declared.withLock { declared in
       for (name, value) in values.sorted(by: { $0.key < $1.key })
       where declared.valuesForNames.insert(value).inserted {
         declared.names.remember(
-          value, as: RedactionPlaceholder.cleanedName(from: name), minimumLength: 1)
+          value, as: RedactionPlaceholder.cleanedName(from: name), minimumLength: 1,
+          everyEscape: true)
       }
     }
   }
@@ -127,9 +199,14 @@ package enum KnownValues {
         cache[values] = echoes
       }
     }
-    // In a fixed order, so a value two names share takes the same name every run.
-    for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-      echoes.remember(value, as: RedactionPlaceholder.cleanedName(from: name), minimumLength: 1)
+    // In a fixed order, so a value two names share takes the same name every run; a value's
+    // parts after every whole value, so a whole one found where it stands is replaced whole.
+    for (name, value) in values.sorted(by: { $0.key < $1.key })
+      + withParts(values).filter({ values[$0.key] == nil }).sorted(by: { $0.key < $1.key })
+    {
+      echoes.remember(
+        value, as: RedactionPlaceholder.cleanedName(from: name), minimumLength: 1, everyEscape: true
+      )
     }
     return echoes
   }

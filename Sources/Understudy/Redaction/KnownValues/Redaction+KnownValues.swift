@@ -50,6 +50,10 @@ extension Redaction {
     for (name, value) in knownValues {
       values[RedactionPlaceholder.cleanedName(from: name)] = value
     }
+    // A URL's password, a connection string's: each restored where its own placeholder stands.
+    for (name, value) in KnownValues.withParts(values) where values[name] == nil {
+      values[RedactionPlaceholder.cleanedName(from: name)] = value
+    }
     return values
   }
 }

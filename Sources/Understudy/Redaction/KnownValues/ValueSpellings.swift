@@ -5,8 +5,10 @@ import Foundation
 /// the reserved characters or every byte); escaped inside a JSON string (`\/`, `\uXXXX` as Go,
 /// .NET and PHP write them); base64, standard and URL-safe, padded or not, and the characters
 /// that spell only the value at each of the three places it can start inside a longer base64
-/// run; hex, lower and upper case; and escaped as XML and HTML text (`&amp;`, `&lt;`). Each of
-/// those for the value composed and decomposed.
+/// run; hex, lower and upper case; and escaped as XML and HTML text (`&amp;`, `&lt;`). A known
+/// value (``of(_:inURL:everyEscape:)`` with `everyEscape`) also every byte as `\xHH` and as
+/// C's octal `\ooo`, every character as JavaScript's `%uXXXX`, and base32 as base64 is. Each
+/// of those for the value composed and decomposed.
 ///
 /// Each spelling is worked out once, when a value becomes known, so the search over a body is
 /// one `memmem` a spelling (``ByteSearch``) and never a loop over the body's bytes in Swift.
@@ -23,9 +25,11 @@ enum ValueSpellings {
   }
 
   /// Every spelling of `value`, the value itself first, each once. `inURL` marks the value as
-  /// URL text, whose placeholder is percent-encoded wherever it is found.
-  static func of(_ value: String, inURL: Bool = false) -> [Spelling] {
-    var spellings = spelled(value, inURL: inURL)
+  /// URL text, whose placeholder is percent-encoded wherever it is found. `everyEscape` adds
+  /// the spellings only a known value is searched in (``characterEscapes(of:)``, base32): a
+  /// value a rule found is searched for in every entry of a cassette that may hold thousands.
+  static func of(_ value: String, inURL: Bool = false, everyEscape: Bool = false) -> [Spelling] {
+    var spellings = spelled(value, inURL: inURL, everyEscape: everyEscape)
     // Text outside ASCII has two canonical forms, composed (`ü`) and decomposed (`u` and a
     // combining diaeresis), and a system may hand back either: each form is spelled every way.
     guard !value.utf8.allSatisfy({ $0 < 0x80 }) else { return spellings }
@@ -34,7 +38,7 @@ enum ValueSpellings {
     for form in [
       value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping,
     ] where !form.utf8.elementsEqual(value.utf8) {
-      for spelling in spelled(form, inURL: inURL)
+      for spelling in spelled(form, inURL: inURL, everyEscape: everyEscape)
       where seen.insert(Array(spelling.text.utf8)).inserted {
         spellings.append(spelling)
       }
@@ -42,8 +46,8 @@ enum ValueSpellings {
     return spellings
   }
 
-  /// ``of(_:inURL:)`` for one normalization form of a value.
-  private static func spelled(_ value: String, inURL: Bool) -> [Spelling] {
+  /// ``of(_:inURL:everyEscape:)`` for one normalization form of a value.
+  private static func spelled(_ value: String, inURL: Bool, everyEscape: Bool) -> [Spelling] {
     var spellings: [Spelling] = []
     var seen: Set<String> = []
     func add(_ text: String, encoded: Bool, base64: Bool = false, byteList: Bool = false) {
@@ -66,6 +70,10 @@ enum ValueSpellings {
       add(encoded, encoded: false, base64: !encoded.utf8.allSatisfy(ASCIIByte.isHexDigit))
     }
     for list in byteLists(of: Data(value.utf8)) { add(list, encoded: false, byteList: true) }
+    if everyEscape {
+      for escaped in characterEscapes(of: value) { add(escaped, encoded: false) }
+      for encoded in base32(Data(value.utf8)) { add(encoded, encoded: false, base64: true) }
+    }
     // Any of these written into a URL is percent-encoded once more by whatever writes the URL:
     // an upper-cased value's `!` as `%21`, a JSON escape's `\` as `%5C`, a percent-encoded
     // value's `%` as `%25`. A spelling of letters and digits alone is its own URL form.
@@ -207,6 +215,96 @@ enum ValueSpellings {
     }
     return forms
   }
+
+  /// `value` with every character escaped one at a time, as code and debug output write a
+  /// value none of whose characters is to show: each UTF-8 byte as `\xHH`, hex in lower and in
+  /// upper case (Python's bytes repr, C, shell's `printf`) and as C's and Python's octal `\ooo`,
+  /// and each UTF-16 unit as JavaScript's `escape()` writes it, `%uXXXX`, hex in either case;
+  /// and the bytes' decimal values apart at spaces (`86 67 55`), as a debug print lists them.
+  /// None for a value shorter than 4 bytes, whose escapes are short enough to occur by chance.
+  static func characterEscapes(of value: String) -> [String] {
+    let bytes = Array(value.utf8)
+    guard bytes.count >= 4 else { return [] }
+    var lower: [UInt8] = []
+    var upper: [UInt8] = []
+    var octal: [UInt8] = []
+    lower.reserveCapacity(bytes.count * 4)
+    upper.reserveCapacity(bytes.count * 4)
+    octal.reserveCapacity(bytes.count * 4)
+    let backslash = UInt8(ascii: "\\")
+    let zero = UInt8(ascii: "0")
+    for byte in bytes {
+      lower += [backslash, UInt8(ascii: "x"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
+      upper += [
+        backslash, UInt8(ascii: "x"), upperHexDigits[Int(byte >> 4)],
+        upperHexDigits[Int(byte & 15)],
+      ]
+      octal += [backslash, zero + (byte >> 6), zero + ((byte >> 3) & 7), zero + (byte & 7)]
+    }
+    var unitsLower: [UInt8] = []
+    var unitsUpper: [UInt8] = []
+    for unit in value.utf16 {
+      unitsLower += [UInt8(ascii: "%"), UInt8(ascii: "u")]
+      unitsUpper += [UInt8(ascii: "%"), UInt8(ascii: "u")]
+      for shift: UInt16 in [12, 8, 4, 0] {
+        unitsLower.append(hexDigits[Int((unit >> shift) & 15)])
+        unitsUpper.append(upperHexDigits[Int((unit >> shift) & 15)])
+      }
+    }
+    return [lower, upper, octal, unitsUpper, unitsLower].map {
+      String(decoding: $0, as: UTF8.self)
+    } + [bytes.map { String($0) }.joined(separator: " ")]
+  }
+
+  /// `data` in base32 (RFC 4648's alphabet, upper case), padded and not, and the characters
+  /// that spell only `data` when it starts at each of the five places a byte can take in a
+  /// base32 group of a longer run, as ``binaryToText(_:)`` finds base64. Those inner forms are
+  /// left out for data shorter than 6 bytes, as base64's are.
+  static func base32(_ data: Data) -> [String] {
+    let bytes = [UInt8](data)
+    let unpadded = base32Characters(bytes)
+    let padding = (8 - unpadded.count % 8) % 8
+    var forms = [
+      String(decoding: unpadded, as: UTF8.self) + String(repeating: "=", count: padding),
+      String(decoding: unpadded, as: UTF8.self),
+    ]
+    if bytes.count >= 6 {
+      for leading in 0..<5 {
+        let encoded =
+          leading == 0 ? unpadded : base32Characters(Array(repeating: 0, count: leading) + bytes)
+        // The characters whose 5 bits start before `data`, and a last one that holds fewer
+        // than 5 bits of it, whose low bits come from the next byte.
+        let before = (leading * 8 + 4) / 5
+        let after = ((leading + bytes.count) * 8) % 5 == 0 ? 0 : 1
+        guard encoded.count - after > before else { continue }
+        forms.append(String(decoding: encoded[before..<(encoded.count - after)], as: UTF8.self))
+      }
+    }
+    var unique: [String] = []
+    for form in forms where !form.isEmpty && !unique.contains(form) { unique.append(form) }
+    return unique
+  }
+
+  /// `bytes` in base32's characters, without padding.
+  private static func base32Characters(_ bytes: [UInt8]) -> [UInt8] {
+    var characters: [UInt8] = []
+    characters.reserveCapacity((bytes.count * 8 + 4) / 5)
+    var buffer: UInt32 = 0
+    var bits = 0
+    for byte in bytes {
+      buffer = (buffer << 8) | UInt32(byte)
+      bits += 8
+      while bits >= 5 {
+        bits -= 5
+        characters.append(base32Alphabet[Int((buffer >> UInt32(bits)) & 31)])
+      }
+      buffer &= (1 << UInt32(bits)) - 1
+    }
+    if bits > 0 { characters.append(base32Alphabet[Int((buffer << UInt32(5 - bits)) & 31)]) }
+    return characters
+  }
+
+  private static let base32Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
   /// `data` as a list of its byte values, as a debug print or a JSON array writes it: hex
   /// separated by spaces, in lower and upper case (`58 59 5a`), and decimal separated by commas,
