@@ -57,7 +57,7 @@ enum RedactionOptions {
     var values: [String: String] = [:]
     let environment = ProcessInfo.processInfo.environment
     for name in arguments.values("--value-from-env") {
-      guard let value = environment[name], !value.isEmpty else {
+      guard let value = environment[name].map(KnownValues.normalized), !value.isEmpty else {
         throw .usage(
           "--value-from-env \(name): no such environment variable is set (or it is empty); "
             + "export it before running the command.", of: command)

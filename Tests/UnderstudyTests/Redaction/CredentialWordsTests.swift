@@ -59,6 +59,8 @@ import Testing
     "card_cvc", "mnemonic", "clave", "токен", "密钥", "令牌", "토큰", "mat_khau", "kata_sandi",
     "كلمة_المرور", "पासवर्ड", "κωδικός", "סיסמה", "passord", "adgangskode", "lozinka", "parola",
     "geslo",
+    // The twelfth attack's: gRPC binary metadata, a spelling word run on.
+    "X-Auth-Token-Bin", "grpc-session-bin", "wowzatokenhash", "accesstokenvalue",
   ]
 
   @Test(arguments: credentialNames)

@@ -158,12 +158,23 @@ import Testing
       "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock", "PWD": "/work/project/folder", "HOME": "/root/home",
       "KEYBOARD_LAYOUT": "us-international", "NPM_TOKENS": "npm_tokens_value_0",
       "JWT_SIGNING_KEYS": "signing-keys-value-0", "MAX_TOKENS_PER_CALL": "4096",
+      // Names the one judgement of names reads (the twelfth attack), values as a shell or an
+      // env file leaves them, and settings that are no secrets whatever their names.
+      "MYSQL_PWD": "mysql-pwd-value-0\n", "LDAP_BIND_PW": "  ldap-bind-pw-0 ",
+      "NPM_CONFIG__AUTH": "\"bnBtOmF1dGgtdmFsdWU=\"", "X_AUTH_TOKEN_BIN": "'token-bin-0001'",
+      "OLDPWD": "/work/project", "RANDOM_SEED": "1234567890", "OTP_SEED_FILE": "/run/otp",
     ]
+    let found = KnownValues.credentials(in: environment)
     #expect(
-      KnownValues.credentials(in: environment).keys.sorted() == [
-        "DATABASE_URL", "DB_PASSWORD", "GITHUB_TOKEN", "JWT_SIGNING_KEYS",
-        "MY_CLIENT_SECRET_VALUE", "NPM_PAT", "NPM_TOKENS", "SENTRY_DSN", "STRIPE_API_KEY",
+      found.keys.sorted() == [
+        "DATABASE_URL", "DB_PASSWORD", "GITHUB_TOKEN", "JWT_SIGNING_KEYS", "LDAP_BIND_PW",
+        "MYSQL_PWD", "MY_CLIENT_SECRET_VALUE", "NPM_CONFIG__AUTH", "NPM_PAT", "NPM_TOKENS",
+        "SENTRY_DSN", "STRIPE_API_KEY", "X_AUTH_TOKEN_BIN",
       ])
+    #expect(found["MYSQL_PWD"] == "mysql-pwd-value-0")
+    #expect(found["LDAP_BIND_PW"] == "ldap-bind-pw-0")
+    #expect(found["NPM_CONFIG__AUTH"] == "bnBtOmF1dGgtdmFsdWU=")
+    #expect(found["X_AUTH_TOKEN_BIN"] == "token-bin-0001")
     #expect(Redaction.environmentValueNames == KnownValues.environment.keys.sorted())
     #expect(Redaction.default.redactsEnvironmentValues)
     #expect(!Redaction.default.redactingEnvironmentValues(false).redactsEnvironmentValues)

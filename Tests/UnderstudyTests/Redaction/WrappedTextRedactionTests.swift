@@ -100,14 +100,32 @@ import Testing
     #expect(Redaction.default.redact(plain).request.url == plain.request.url)
   }
 
+  /// Strings of the archive no exporter fills with traffic still pass the rules: a request URL
+  /// that is a `data:` URL holding a form, and the log's format version holding a known value.
+  @Test func everyStringOfTheArchivePassesTheRules() throws {
+    let secret = CredentialLineTests.values(seed: 21)[0]
+    let form = Data("user=ada&password=\(secret)".utf8).base64EncodedString()
+    let entry = HAR.Entry.sample(url: "data:text/plain;base64,\(form)")
+    var har = HAR(entries: [entry])
+    har.log.version = "1.2-\(secret)"
+    let written = try Redaction.default.redactingValues(["build": "1.2-\(secret)"]).redact(har)
+      .encodedText
+    #expect(!written.contains(secret), "\(written)")
+    let plain = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+    #expect(!plain.contains(form), "\(plain)")
+    #expect(RedactionEchoes.spelling([secret]).maskedRanges(in: plain).isEmpty, "\(plain)")
+  }
+
   /// An echo or a declared value written as its bytes' values: hex separated by spaces (a
   /// debug dump) and a list of decimal numbers (a JSON array, a C array).
   @Test func aValueIsFoundAsAListOfItsBytes() throws {
     let secret = EchoFormsTests.plant()
     let bytes = Array(secret.utf8)
     let hex = bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+    let colons = hex.replacingOccurrences(of: " ", with: ":")
     let lists = [
       ("key bytes: \(hex)\n", "text/plain"), ("KEY \(hex.uppercased())\n", "text/plain"),
+      ("fingerprint \(colons)\n", "text/plain"), ("MAC \(colons.uppercased())\n", "text/plain"),
       ("{\"bytes\": [\(bytes.map(String.init).joined(separator: ","))]}", "application/json"),
       ("{\"bytes\":[1, \(bytes.map(String.init).joined(separator: ", ")), 2]}", "application/json"),
       ("uint8_t k[] = {\(bytes.map(String.init).joined(separator: ", "))};\n", "text/x-c"),
@@ -121,6 +139,7 @@ import Testing
       let written = try redacted.encodedText
       let echoed = redacted.log.entries[0].response.content.text ?? ""
       #expect(!echoed.contains(hex) && !echoed.contains(hex.uppercased()), "\(echoed)")
+      #expect(!echoed.lowercased().contains(colons), "\(echoed)")
       #expect(!echoed.contains(bytes.map(String.init).joined(separator: ",")), "\(echoed)")
       #expect(!echoed.contains(bytes.map(String.init).joined(separator: ", ")), "\(echoed)")
       #expect(!written.contains(secret))

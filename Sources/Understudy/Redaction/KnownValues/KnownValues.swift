@@ -20,9 +20,11 @@ package enum KnownValues {
   /// `CREDENTIAL`; a word `TOKEN` or `TOKENS`, `PAT`, `DSN`, `PASS`, `APIKEY` or `PRIVATEKEY`;
   /// `KEY` or `KEYS` as the last word (`STRIPE_KEY`, `AWS_SECRET_ACCESS_KEY`); and the connection URLs that carry a
   /// password (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, `AMQP_URL`, a `*_CONNECTION_STRING`,
-  /// a `*_WEBHOOK_URL`). A name whose last word says where a secret is rather than what it is
-  /// (`*_FILE`, `*_PATH`, `*_DIR`, `*_SOCK`, `*_ID`) is not one: `AWS_ACCESS_KEY_ID`,
-  /// `GITHUB_TOKEN_FILE` and `SSH_AUTH_SOCK` hold no secret.
+  /// a `*_WEBHOOK_URL`); and any name the one judgement of names reads as a credential's
+  /// (``CredentialWords``: `MYSQL_PWD`, `LDAP_BIND_PW`, `NPM_CONFIG__AUTH`). A name whose last
+  /// word says where a secret is rather than what it is (`*_FILE`, `*_PATH`, `*_DIR`, `*_SOCK`,
+  /// `*_ID`) is not one: `AWS_ACCESS_KEY_ID`, `GITHUB_TOKEN_FILE` and `SSH_AUTH_SOCK` hold no
+  /// secret.
   static func isCredentialVariable(_ name: String) -> Bool {
     let words = name.uppercased().split { $0 == "_" || $0 == "-" || $0 == "." }.map(String.init)
     guard let last = words.last, !["FILE", "PATH", "DIR", "SOCK", "ID"].contains(last) else {
@@ -36,15 +38,32 @@ package enum KnownValues {
       "DATABASE_URL", "DB_URL", "REDIS_URL", "MONGODB_URI", "MONGO_URL", "AMQP_URL",
       "RABBITMQ_URL", "BROKER_URL", "CONNECTION_STRING", "WEBHOOK_URL",
     ]
-    return words.count >= 2 && urls.contains(words.suffix(2).joined(separator: "_"))
+    if words.count >= 2 && urls.contains(words.suffix(2).joined(separator: "_")) { return true }
+    // The shell's working directories are paths, whatever their names read as.
+    if name == "PWD" || name == "OLDPWD" { return false }
+    return CredentialWords.isCredential(name, at: .jsonMember)
+  }
+
+  /// `value` as a secret is meant: without the white space and line break a shell or a file
+  /// leaves around it (`$(cat token.txt)` keeps none, a `.env` line may), and without one pair
+  /// of quotes around it (`docker --env-file` keeps `TOKEN="…"`'s quotes).
+  package static func normalized(_ value: String) -> String {
+    var text = value.trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
+      text = String(text.dropFirst().dropLast())
+    }
+    return text
   }
 
   /// The credential-named variables of `environment` with values long enough to be secrets,
   /// by name.
   static func credentials(in environment: [String: String]) -> [String: String] {
-    environment.filter { name, value in
+    environment.mapValues(normalized).filter { name, value in
       value.count >= minimumEnvironmentLength && isCredentialVariable(name)
         && !value.allSatisfy { $0 == "*" || $0 == "x" || $0 == "X" }
+        // A number is a setting (`RANDOM_SEED=12345678`, a port, a count) far more often, and
+        // an absolute path says where a secret is.
+        && !value.allSatisfy(\.isNumber) && !value.hasPrefix("/")
     }
   }
 

@@ -307,7 +307,8 @@ enum ValueSpellings {
   private static let base32Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
   /// `data` as a list of its byte values, as a debug print or a JSON array writes it: hex
-  /// separated by spaces, in lower and upper case (`58 59 5a`), and decimal separated by commas,
+  /// separated by spaces or colons, in lower and upper case (`58 59 5a`, `58:59:5A`), and
+  /// decimal separated by commas,
   /// with and without a space after each (`88,89,90` and `88, 89, 90`, inside a JSON array's
   /// brackets or a C array's braces). None for data shorter than 4 bytes, whose list is short
   /// enough to occur by chance.
@@ -317,8 +318,11 @@ enum ValueSpellings {
       String(decoding: [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]], as: UTF8.self)
     }.joined(separator: " ")
     let decimal = data.map { String($0) }
+    // Colons too, as a fingerprint or a MAC address prints bytes (`58:59:5a`).
+    let colons = hex.replacingOccurrences(of: " ", with: ":")
     return [
-      hex, hex.uppercased(), decimal.joined(separator: ","), decimal.joined(separator: ", "),
+      hex, hex.uppercased(), colons, colons.uppercased(), decimal.joined(separator: ","),
+      decimal.joined(separator: ", "),
     ]
   }
 

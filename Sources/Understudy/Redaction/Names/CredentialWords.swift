@@ -67,6 +67,8 @@ enum CredentialWords {
     "enc", "encoded", "encrypted", "plain", "plaintext", "text", "data", "bytes", "pem", "der",
     "confirmation", "confirm", "confirmed", "new", "old", "current", "again", "repeat", "verify",
     "verification", "input", "field", "param", "v", "b",
+    // gRPC's binary metadata (`x-auth-token-bin`).
+    "bin",
   ]
 
   /// Words before a last word `key` that make it an everyday key: a key that orders, indexes,
@@ -242,6 +244,13 @@ enum CredentialWords {
   /// `apikey`, `authcode`).
   static func readsRunTogether(_ word: String) -> Bool {
     guard !ordinaryWords.contains(word) else { return false }
+    // A spelling word run on too (Wowza's `wowzatokenhash`), as it comes off a name's end.
+    for spelling in ["hash", "value", "digest"]
+    where word.count > spelling.count + 3 && word.hasSuffix(spelling)
+      && readsRunTogether(String(word.dropLast(spelling.count)))
+    {
+      return true
+    }
     if runTogetherEndings.contains(where: { word.count >= $0.count && word.hasSuffix($0) }) {
       return true
     }

@@ -42,6 +42,8 @@ extension Redaction {
       result.log.pages[index] = page
     }
     result.log.comment = result.log.comment.map { rules.redactText($0, echoes: &echoes) }
+    // The format's version is a string a file can fill with anything; `1.2` holds nothing.
+    result.log.version = rules.redactText(result.log.version, echoes: &echoes)
     // An exporter's name and version are free text like any other: one named
     // `Exporter access_token=…` is redacted as a comment is.
     result.log.creator = rules.redact(har.log.creator, echoes: &echoes)
@@ -367,6 +369,8 @@ package struct CompiledRedaction: Sendable {
   {
     switch field {
     case .url:
+      // A `data:` URL holds a body of its own type, as one in a JSON string does.
+      if DataURL(value) != nil { return redactBody(value, mimeType: "", echoes: &echoes) }
       let redacted = redactURL(value, echoes: &echoes)
       // What is no absolute URL (an exporter's `redirectURL` of free text) is read as text too.
       return value.contains(bytes: "://") ? redacted : redactFreeText(redacted, echoes: &echoes)
