@@ -423,8 +423,11 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
   case gitLabToken
   /// An OpenAI-style secret key (`sk-…`).
   case openAIKey
-  /// The header of a PEM private key.
+  /// The header of a PEM private key, or a PuTTY key's private lines.
   case privateKey
+  /// A private key in base64 DER without its armour, recognised by its structure: PKCS #8,
+  /// PKCS #1, SEC 1, or a PKCS #12 (`.pfx`) file.
+  case derPrivateKey
   /// A vendor-style token whose prefix no case above names: a short prefix (`SG.`, `hvs.`,
   /// `dop_v1_`, `pypi-`, `SK`) and a long run of random characters, or a run long and random
   /// enough on its own. Identifiers (UUIDs, hex digests, Stripe-style object ids, words joined
@@ -457,6 +460,7 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
     case .gitLabToken: return "GitLab token"
     case .openAIKey: return "OpenAI-style secret key"
     case .privateKey: return "private key"
+    case .derPrivateKey: return "private key (DER, base64)"
     case .vendorToken: return "vendor token"
     case .urlUserinfo: return "URL user information"
     case .redactionRule: return "value redaction replaces"
