@@ -49,9 +49,11 @@ struct CassetteChecks {
   private typealias Report = (Diagnostic.Severity, String, String, String) -> Void
 
   private func checkRequest(_ request: HAR.Request, at path: String, _ report: Report) {
-    if !isToken(request.method) {
+    // Never quoted: a value no client sends may carry anything.
+    if !ASCIIByte.isMethodToken(request.method) {
       report(
-        .error, "\(path).method", "\(QuotedValue.quoted(request.method)) is not an HTTP method",
+        .error, "\(path).method",
+        "the method, a value of \(request.method.count) characters, is not an HTTP token",
         "Write the method in letters, such as \"GET\" or \"POST\".")
     }
     if let problem = urlProblem(request.url) {
@@ -227,10 +229,5 @@ struct CassetteChecks {
       return "\"\(url)\" has no host"
     }
     return nil
-  }
-
-  /// Whether `method` is an RFC 9110 token.
-  private func isToken(_ method: String) -> Bool {
-    !method.isEmpty && method.utf8.allSatisfy(ASCIIByte.isTokenCharacter)
   }
 }

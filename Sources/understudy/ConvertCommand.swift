@@ -32,7 +32,9 @@ enum ConvertCommand: Command {
     Then the credential scanner reads the result. If it still finds something, nothing is
     written: the findings are listed on standard error (JSON paths into the export) and the exit
     code is 1. Add a redaction rule for them; when they are test values, --allow each one (the
-    scan still reports anything else), or pass --allow-credentials to skip the scan.
+    scan still reports anything else), or pass --allow-credentials to skip the scan. A body
+    nothing can read (still compressed) or a method that is not an HTTP token is refused even
+    then.
     """
   static let options =
     [
@@ -105,6 +107,11 @@ enum ConvertCommand: Command {
     let unreadable = UnreadableBodies.find(in: kept.map(\.entry), indexes: kept.map(\.index))
     if !unreadable.isEmpty {
       throw UnreadableBodies.refusal(unreadable, in: input, output: output)
+    }
+    if let refusal = MalformedMethods.refusal(
+      in: kept.map(\.entry), indexes: kept.map(\.index), input: input, output: output)
+    {
+      throw refusal
     }
     let converted = HAR(entries: kept.map(\.entry))
     let redacted = redaction.redact(converted)

@@ -20,7 +20,8 @@ enum RedactCommand: Command {
     the input is only overwritten with --in-place. A summary of the values replaced, counted
     by rule, goes to standard output. The credential scanner then reads the result: anything
     credential-shaped that no rule covered is listed on standard error and the exit code is 1
-    (the file is written all the same).
+    (the file is written all the same). A file with a body nothing can read (still
+    compressed) or a method that is not an HTTP token is refused, and nothing is written.
     """
   static let options =
     [
@@ -42,6 +43,11 @@ enum RedactCommand: Command {
     let unreadable = UnreadableBodies.find(in: original.log.entries)
     if !unreadable.isEmpty {
       throw UnreadableBodies.refusal(unreadable, in: input, output: output)
+    }
+    if let refusal = MalformedMethods.refusal(
+      in: original.log.entries, input: input, output: output)
+    {
+      throw refusal
     }
     let redacted = redaction.redact(original)
     try CassetteFile.write(redacted, to: output)

@@ -24,3 +24,24 @@ enum UnreadableBodies {
         + bodies.map { "  \(input): \($0.path): \($0.problem)." }.joined(separator: "\n"))
   }
 }
+
+/// Request methods a HAR file holds that are not HTTP tokens (a space, a quote, a control
+/// character, more than 32 characters): no client sends one, and a crafted file can carry a
+/// secret there. `scan` reports them and `redact` and `convert` refuse them, describing each
+/// by its length.
+enum MalformedMethods {
+  /// The message `redact` and `convert` stop with when `entries` hold such a method, numbered by
+  /// `indexes` when given; `nil` when they hold none.
+  static func refusal(
+    in entries: [HAR.Entry], indexes: [Int]? = nil, input: String, output: String
+  ) -> CLIError? {
+    let found = CredentialScanner.malformedMethods(in: entries, indexes: indexes)
+    guard !found.isEmpty else { return nil }
+    return CLIError(
+      exitCode: .findings,
+      message: "Refusing to write \(output): \(input) holds "
+        + "\(found.count == 1 ? "a method" : "\(found.count) methods") no client can send:\n"
+        + found.map { "  \(input): \($0)" }.joined(separator: "\n")
+        + "\nWrite each method as the token the request sent, such as GET or POST.")
+  }
+}

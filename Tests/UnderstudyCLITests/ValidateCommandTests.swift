@@ -90,7 +90,10 @@ import Understudy
       )
       expectLine(
         "5:69", "warning: log.entries[1].pageref: the page \"page_9\" is not in log.pages.")
-      expectLine("6:26", "error: log.entries[1].request.method: \"GE T\" is not an HTTP method.")
+      expectLine(
+        "6:26",
+        "error: log.entries[1].request.method: the method, a value of 4 characters, is not an "
+          + "HTTP token.")
       expectLine(
         "6:73",
         "warning: log.entries[1].request.bodySize: bodySize says the request sent 5 bytes but "

@@ -63,4 +63,16 @@ package enum ASCIIByte {
     default: isLetter(byte) || isDigit(byte)
     }
   }
+
+  /// The longest method a cassette may hold: the longest registered, `UPDATEREDIRECTREF`, has 17
+  /// characters.
+  package static let longestMethod = 32
+
+  /// Whether `method` is one a client can send: an RFC 9110 token (``isTokenCharacter(_:)``)
+  /// of at most ``longestMethod`` characters. Anything else (a space, a quote, a control
+  /// character) no client sends, and may carry anything.
+  package static func isMethodToken(_ method: some StringProtocol) -> Bool {
+    !method.isEmpty && method.utf8.count <= longestMethod
+      && method.utf8.allSatisfy(isTokenCharacter)
+  }
 }

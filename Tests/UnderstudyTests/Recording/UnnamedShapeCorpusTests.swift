@@ -350,7 +350,7 @@ extension RecordingTests {
             #"{"material":""# + key.replacingOccurrences(of: "\n", with: "\\n") + #""}"#,
             "key:\n" + key + "\n",
           ] {
-            #expect(scanner.scan(text, at: "t").map(\.kind).contains(.privateKey), "\(text)")
+            #expect(scanner.scan(text, at: "t").map(\.kind).contains(.derPrivateKey), "\(text)")
             let masked = LogRedaction.mask(text).replacingOccurrences(of: "\n", with: "")
               .replacingOccurrences(of: "\\n", with: "")
             #expect(

@@ -2,8 +2,8 @@
 /// bytes, a wrapper around text that may hold a credential.
 enum Base64Run {
   /// The bytes `bytes[range]` decode to, in the standard or URL-safe alphabet, padding
-  /// optional; line breaks (real, or a JSON string's `\n`) and indentation are skipped. A
-  /// trailing group too short to decode is dropped. `nil` when another byte stands in it.
+  /// optional; line breaks (real, or a JSON string's `\n`) and indentation are skipped, and `\/`
+  /// is read as `/`. A trailing group too short to decode is dropped. `nil` when another byte stands in it.
   static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(range.count * 3 / 4)
@@ -23,8 +23,10 @@ enum Base64Run {
       case UInt8(ascii: "="): return output
       case 0x0A, 0x0D, 0x20, 0x09: continue
       case UInt8(ascii: "\\"):
-        guard index < range.upperBound,
-          bytes[index] == UInt8(ascii: "n") || bytes[index] == UInt8(ascii: "r")
+        guard index < range.upperBound else { return nil }
+        // A JSON text's `\/` is the `/` it escapes, read next.
+        if bytes[index] == UInt8(ascii: "/") { continue }
+        guard bytes[index] == UInt8(ascii: "n") || bytes[index] == UInt8(ascii: "r")
         else { return nil }
         index += 1
         continue

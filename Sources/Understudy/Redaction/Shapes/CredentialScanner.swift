@@ -182,7 +182,22 @@ public struct CredentialScanner: Sendable {
     visit(
       document, path: &path, encoding: nil, name: nil, replaced: replaced, bodies: bodies,
       textRules: textRules, into: &findings)
-    return findings + unreadable
+    return findings + Self.malformedMethods(in: redacted.log.entries) + unreadable
+  }
+
+  /// Every request method in `entries` that is not an HTTP token (``ASCIIByte/isMethodToken(_:)``):
+  /// no client sends one, and a crafted file can put anything there. The method is described by
+  /// its length only. `indexes` number the entries as in the file they came from, when given.
+  package static func malformedMethods(in entries: [HAR.Entry], indexes: [Int]? = nil)
+    -> [CredentialFinding]
+  {
+    entries.enumerated().compactMap { position, entry in
+      let method = entry.request.method
+      guard !ASCIIByte.isMethodToken(method) else { return nil }
+      return CredentialFinding(
+        path: "log.entries[\(indexes?[position] ?? position)].request.method",
+        kind: .malformedMethod, excerpt: "\(method.count) characters")
+    }
   }
 
   /// The entry's request and response body texts, each replaced by a one-character stand-in
@@ -423,8 +438,11 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
   case gitLabToken
   /// An OpenAI-style secret key (`sk-…`).
   case openAIKey
-  /// The header of a PEM private key.
+  /// The header of a PEM private key, or a PuTTY key's private lines.
   case privateKey
+  /// A private key in base64 DER without its armour, recognised by its structure: PKCS #8,
+  /// PKCS #1, SEC 1, or a PKCS #12 (`.pfx`) file.
+  case derPrivateKey
   /// A vendor-style token whose prefix no case above names: a short prefix (`SG.`, `hvs.`,
   /// `dop_v1_`, `pypi-`, `SK`) and a long run of random characters, or a run long and random
   /// enough on its own. Identifiers (UUIDs, hex digests, Stripe-style object ids, words joined
@@ -436,6 +454,9 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
   /// A value the scanner's ``CredentialScanner/redaction`` would replace, whatever its shape:
   /// a header, query parameter, form field, JSON member or body pattern its rules name.
   case redactionRule
+  /// A request method that is not an HTTP token (a space, a quote, a control character, more
+  /// than 32 characters): no client sends one, and a crafted file can hide anything there.
+  case malformedMethod
   /// A body no rule can read, which may hide anything: one still compressed (`Content-Encoding`
   /// or a compressed format's signature), or text in a charset Understudy does not read.
   case unreadableBody
@@ -457,9 +478,11 @@ package enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStr
     case .gitLabToken: return "GitLab token"
     case .openAIKey: return "OpenAI-style secret key"
     case .privateKey: return "private key"
+    case .derPrivateKey: return "private key (DER, base64)"
     case .vendorToken: return "vendor token"
     case .urlUserinfo: return "URL user information"
     case .redactionRule: return "value redaction replaces"
+    case .malformedMethod: return "method is not an HTTP token"
     case .unreadableBody: return "unreadable body"
     }
   }

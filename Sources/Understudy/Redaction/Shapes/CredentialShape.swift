@@ -186,9 +186,8 @@ private struct ShapeScanner {
       return second == UInt8(ascii: "o")
     case UInt8(ascii: "h"):  // hooks.slack.com
       return second == UInt8(ascii: "o")
-    case UInt8(ascii: "M"):  // MII…, MHc…: a DER private key in base64
-      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
-        || second == UInt8(ascii: "g")
+    case UInt8(ascii: "M"):  // MII…, MHc…, MC4…: a DER private key in base64 (`0x30` and a length)
+      return second >= UInt8(ascii: "a") && second <= UInt8(ascii: "i")
     case UInt8(ascii: "P"):  // Private-Lines: of a PuTTY key
       return second == UInt8(ascii: "r")
     default:
@@ -468,33 +467,70 @@ private struct ShapeScanner {
     isWord(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
   }
 
-  /// A bare base64 DER private key (`MIIEvQIBADAN…`, `MHcCAQEE…`): a SEQUENCE whose first
-  /// member is a version number 0 or 1 followed by an algorithm (PKCS #8), a modulus (PKCS #1)
-  /// or the key's octets (SEC 1). A certificate or public key starts with a SEQUENCE instead of
-  /// the version, and is not reported.
+  /// A bare base64 DER private key (`MIIEvQIBADAN…`, `MHcCAQEE…`, `MIIKZwIBAzCC…`): a SEQUENCE
+  /// whose first member is a version number 0 or 1 followed by an algorithm (PKCS #8), a
+  /// modulus (PKCS #1) or the key's octets (SEC 1), or version 3 followed by a PKCS #7
+  /// `ContentInfo` (a PKCS #12 `.pfx` file, which holds keys). A certificate or public key
+  /// starts with a SEQUENCE instead of the version, and is not reported.
+  ///
+  /// Only the first 16 to 24 characters are decoded (32 to 48 for a PKCS #12 file), and only at
+  /// a word starting `MA` to `MI` (a SEQUENCE's `0x30` and its length); a JSON text's `\/` is
+  /// read as the `/` it stands for.
   func derPrivateKey(at start: Int) -> CredentialShape? {
-    let headEnd = run(from: start, class: ByteClass.base64)
-    guard headEnd - start >= 16, let head = Base64Run.decode(bytes, start..<start + 16) else {
+    let headEnd = derRunEnd(from: start)
+    // Sixteen characters decode to 12 bytes; a `\/` escape makes the run longer.
+    guard headEnd - start >= 16,
+      let head = Base64Run.decode(bytes, start..<min(headEnd, start + 24)),
+      head.count >= 12, head[0] == 0x30, let offset = Self.derContentOffset(head, at: 1),
+      head[offset] == 0x02, head[offset + 1] == 0x01
+    else { return nil }
+    switch head[offset + 2] {
+    case 0, 1:
+      guard [0x30, 0x02, 0x04].contains(head[offset + 3]) else { return nil }
+    case 3:
+      guard isPKCS12ContentInfo(from: start, headEnd: headEnd, at: offset + 3) else { return nil }
+    default:
       return nil
     }
-    var offset: Int
-    switch head[1] {
-    case 0x82: offset = 4
-    case 0x81: offset = 3
-    case 0..<0x80: offset = 2
-    default: return nil
-    }
-    guard head[0] == 0x30, head[offset] == 0x02, head[offset + 1] == 0x01,
-      head[offset + 2] <= 0x01, [0x30, 0x02, 0x04].contains(head[offset + 3])
-    else { return nil }
     // The key runs on over line breaks, as a PEM body without its armour does.
     var end = headEnd
     while let gap = lineBreakLength(at: end), end + gap < count, isBase64(bytes[end + gap]) {
-      end = run(from: end + gap, class: ByteClass.base64)
+      end = derRunEnd(from: end + gap)
     }
     while end < count, bytes[end] == UInt8(ascii: "=") { end += 1 }
     guard end - start >= 64 else { return nil }
-    return CredentialShape(kind: .privateKey, whole: start..<end, secret: start..<end)
+    return CredentialShape(kind: .derPrivateKey, whole: start..<end, secret: start..<end)
+  }
+
+  /// Where the base64 run from `start` ends, over a JSON text's `\/` escapes.
+  private func derRunEnd(from start: Int) -> Int {
+    var end = run(from: start, class: ByteClass.base64)
+    while isEscapedSlash(at: end + 1) { end = run(from: end + 2, class: ByteClass.base64) }
+    return end
+  }
+
+  /// Where the contents of the DER element whose length starts at `head[index]` begin: a
+  /// short length, or a long one of one to three bytes; BER's indefinite length (`0x80`) too.
+  private static func derContentOffset(_ head: [UInt8], at index: Int) -> Int? {
+    switch head[index] {
+    case 0..<0x80: return index + 1
+    case 0x80: return index + 1
+    case 0x81...0x83: return index + 1 + Int(head[index] & 0x7F)
+    default: return nil
+    }
+  }
+
+  /// Whether the element at byte `index` of the base64 from `start` is a PKCS #12 `authSafe`: a
+  /// SEQUENCE holding the object identifier of PKCS #7 `data` or `signedData`.
+  private func isPKCS12ContentInfo(from start: Int, headEnd: Int, at index: Int) -> Bool {
+    guard headEnd - start >= 32,
+      let head = Base64Run.decode(bytes, start..<min(headEnd, start + 48)),
+      head.count >= 24, head[index] == 0x30,
+      let oid = Self.derContentOffset(head, at: index + 1), oid + 11 <= head.count
+    else { return false }
+    // 06 09 2A 86 48 86 F7 0D 01 07 01 (data) or …07 02 (signedData).
+    let pkcs7: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07]
+    return head[oid..<oid + 10].elementsEqual(pkcs7) && [1, 2].contains(head[oid + 10])
   }
 
   /// A PuTTY key file's `Private-Lines: N` and the N lines of base64 after it.
