@@ -35,15 +35,17 @@ enum CommandArguments {
       || readsFromStandardInput(token, on: line, in: bytes) ? "password" : nil
   }
 
-  /// The value glued to a short option in `piece` (`-pVALUE`, `-PVALUE`, `-kVALUE`): `piece`
-  /// starts with the option's letter, just after a `-` that starts a word, and the rest reads
-  /// as random (``CredentialLines/looksRandom(_:in:)``). A short option's argument is a
-  /// password's, glued or after a blank; `-O2`, `-la` and `-t7z` are no random run.
+  /// The value glued to a short password option in `piece` (`-pVALUE`, `-PVALUE`, `-kVALUE`,
+  /// `-aVALUE`): `piece` starts with the option's letter, just after a `-` that starts a word,
+  /// and the rest reads as random (``CredentialLines/looksRandom(_:in:)``). Whether the line
+  /// is a command is for ``isCommand(_:holding:in:)`` to say. `-O2`, `-la` and `-t7z` are no
+  /// password option's, and hold no random run.
   static func gluedValue(in piece: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
     -> Range<Int>?
   {
     let dash = piece.lowerBound - 1
-    guard dash >= 0, bytes[dash] == UInt8(ascii: "-"), ASCIIByte.isLetter(bytes[piece.lowerBound]),
+    guard dash >= 0, bytes[dash] == UInt8(ascii: "-"),
+      "pPka".utf8.contains(bytes[piece.lowerBound]),
       dash == 0 || isBlank(bytes[dash - 1]) || isQuote(bytes[dash - 1])
         || bytes[dash - 1] == 0x0A
     else { return nil }
@@ -52,6 +54,26 @@ enum CommandArguments {
       CredentialLines.looksRandom(value, in: bytes)
     else { return nil }
     return value
+  }
+
+  /// Whether `line` is a command (its first word, after a prompt or a label, a program's
+  /// name) that holds `piece` in a later word: a value that only looks like an option
+  /// (`X-Context: -JYdPMrNcz5…`, a Firebase push id) is no command's.
+  static func isCommand(
+    _ line: Range<Int>, holding piece: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    var words: [Range<Int>] = []
+    var index = line.lowerBound
+    while index < line.upperBound, words.count < 3 {
+      while index < line.upperBound, isBlank(bytes[index]) { index += 1 }
+      let start = index
+      while index < line.upperBound, !isBlank(bytes[index]) { index += 1 }
+      if index > start { words.append(start..<index) }
+    }
+    let token = (piece.lowerBound - 1)..<piece.upperBound
+    dropPrompt(&words, besides: token, in: bytes)
+    guard let program = words.first, !program.overlaps(token) else { return false }
+    return isProgram(program, in: bytes)
   }
 
   /// The commands that read a password from standard input, each as its program (any when
@@ -253,11 +275,14 @@ enum CommandArguments {
     "login", "logon", "user", "passwd", "auth", "-u", "--user", "--username",
   ]
 
-  /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, or a
-  /// path (`./deploy.sh`, `/usr/bin/mysql`, `~/bin/tool`).
+  /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, a
+  /// letter among them (`7z`, not a date), or a path (`./deploy.sh`, `/usr/bin/mysql`,
+  /// `~/bin/tool`).
   private static func isProgram(_ word: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let first = bytes[word.lowerBound]
-    guard ASCIIByte.isLetter(first) && !ASCIIByte.isUpper(first) || "./~".utf8.contains(first)
+    guard
+      ASCIIByte.isLetter(first) && !ASCIIByte.isUpper(first) || "./~".utf8.contains(first)
+        || ASCIIByte.isDigit(first) && word.contains(where: { ASCIIByte.isLetter(bytes[$0]) })
     else { return false }
     return word.allSatisfy { index in
       let byte = bytes[index]

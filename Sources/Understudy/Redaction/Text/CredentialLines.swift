@@ -89,7 +89,9 @@ enum CredentialLines {
         if let name = name(near: piece, in: bytes, isCredential: isCredential) {
           found.append(Found(value: piece, name: .word(name)))
         } else if glued != nil {
-          found.append(Found(value: piece, name: .commandArgument("password")))
+          if CommandArguments.isCommand(line, holding: run, in: bytes) {
+            found.append(Found(value: piece, name: .commandArgument("password")))
+          }
         } else if let name = CommandArguments.name(of: piece, on: line, in: bytes) {
           found.append(Found(value: piece, name: .commandArgument(name)))
         }
