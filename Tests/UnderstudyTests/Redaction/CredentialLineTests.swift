@@ -9,7 +9,9 @@ import Testing
 /// everyday lines that hold a credential's name, or a random-looking run beside no such name,
 /// kept byte for byte; and a seeded fuzz of both mixed. The fifth blind attack of 2026-12-06
 /// carried values through these shapes, and the tenth through command lines that name no
-/// credential (``CommandArguments``).
+/// credential (``CommandArguments``); the eleventh piped them into a command that reads a
+/// password from standard input (`echo … | sudo -S`) and glued them to a short option (`7z a
+/// -p…`).
 @Suite struct CredentialLineTests {
   /// Names the judgement reads as a credential's, in the spellings code and tools write them.
   static let names = [
@@ -62,6 +64,20 @@ import Testing
     "msdeploy -verb:sync /u:ada /p:VALUE\n",
     "tool --signing-blob=VALUE --verbose\n",
     "pgbench -U ada -W 'VALUE' app\n",
+    // Written to a command that reads a password from standard input.
+    "echo \"VALUE\" | sudo -S apt-get update\n",
+    "printf '%s\\n' 'VALUE' | /usr/bin/sudo --stdin -k true\n",
+    "echo VALUE | passwd --stdin ada\n",
+    "echo 'ada:VALUE' | chpasswd\n",
+    "echo -n VALUE|cryptsetup open /dev/sdb1 vault\n",
+    "echo VALUE | openssl rsa -in key.pem -passin stdin -out plain.pem\n",
+    "sudo -S apt-get install -y nginx <<< VALUE\n",
+    "mysql -u ada -p app <<<'VALUE'\n",
+    // Glued to a short option.
+    "7z a -pVALUE -mhe=on backup.7z data/\n",
+    "unrar x -pVALUE archive.rar\n",
+    "zip -PVALUE backup.zip notes.txt\n",
+    "openssl enc -aes-256-cbc -kVALUE -in a.txt -out a.enc\n",
   ]
 
   /// Values in the spellings a credential takes: letters and digits, base64, hex, URL-safe.
@@ -199,6 +215,15 @@ import Testing
     "net user ada /delete",
     "git log -n 20 --format=%H origin/main",
     "The user Xq7Kp2Lm9Nb4Vc8Zx3Qw was created by the -k option's default.",
+    "mysql -h db.local -p",
+    "grep -P '\\d+' access.log",
+    "tar -xzf backup.tar.gz",
+    "gcc -O2 -Wall -o app main.c",
+    "ls -la /var/log",
+    "7z a -t7z x.7z dir",
+    "echo done | sudo -S true",
+    "echo 3f9a8b7c6d5e4f3a2b1c | tee -a build.log",
+    "cat release-2026.12.06.tar.gz | sudo tar -xzf - -C /opt",
   ]
 
   @Test func everydayLinesAreKeptByteForByte() {

@@ -40,6 +40,61 @@ import Testing
     }
   }
 
+  /// An alias under a credential's name (`password: *dbpw`) stands for the value anchored
+  /// `&dbpw` elsewhere in the document, under a name that is no credential's: that value is
+  /// the credential, in every spelling an anchored value has, before the alias or after it.
+  static let anchorings: [(String, @Sendable (String, String) -> String)] = [
+    ("plain", { "defaults: &dbpw \($1)\ndb:\n  user: ada\n  \($0): *dbpw\n" }),
+    ("quoted", { "defaults: &dbpw \"\($1)\"\ndb:\n  \($0): *dbpw # shared\n" }),
+    ("single-quoted", { "x: &dbpw '\($1)'\n\($0): *dbpw\n" }),
+    ("tagged", { "base: &dbpw !!str \($1)\n\($0): *dbpw\n" }),
+    ("block", { "base: &dbpw |\n  \($1)\nnext: 1\n\($0): *dbpw\n" }),
+    ("next line", { "base: &dbpw\n  \($1)\nnext: 1\n\($0): *dbpw\n" }),
+    ("list item", { "values:\n  - &dbpw \($1)\n  - other\n\($0): *dbpw\n" }),
+    ("after the alias", { "\($0): *dbpw\nlater: &dbpw \($1)\n" }),
+  ]
+
+  @Test(arguments: anchorings.indices)
+  func anAliasedCredentialIsReplacedWhereItIsAnchored(anchoring: Int) throws {
+    let (_, write) = Self.anchorings[anchoring]
+    for name in Self.names {
+      let secret = plantedSecret("yaml anchor \(anchoring) \(name)")
+      for type in ["application/yaml", "text/plain"] {
+        try SpelledSecretChecks.expectHidden(
+          write(name, secret), mimeType: type, secrets: [secret])
+      }
+    }
+  }
+
+  /// The anchor and the other keys stay; the value takes the aliasing key's placeholder.
+  @Test func anAnchoredValueTakesTheAliasingKeysPlaceholder() {
+    let body = "defaults: &dbpw hunter2hunter2\nuser: ada\npassword: *dbpw\nport: 5432\n"
+    let entry = HAR.Entry.sample(
+      method: "POST", postData: HAR.PostData(mimeType: "application/yaml", text: body))
+    let written = Redaction.default.redact(entry).request.postData?.text ?? ""
+    #expect(written.hasPrefix("defaults: &dbpw %3Credacted:password%3E\nuser: ada\n"))
+    #expect(written.hasSuffix("\nport: 5432\n"))
+    // An alias under a name that is no credential's leaves its anchor alone.
+    let plain = "defaults: &base hunter2hunter2\nretries: *base\n"
+    let kept = HAR.Entry.sample(
+      method: "POST", postData: HAR.PostData(mimeType: "application/yaml", text: plain))
+    #expect(Redaction.default.redact(kept).request.postData?.text == plain)
+  }
+
+  /// A key in double quotes is read with YAML's escapes undone (`"p\x61ssword"` is
+  /// `password`), as YAML reads it.
+  @Test(arguments: [
+    #""p\x61ssword": SECRET"#, #""p\u0061ssword": SECRET"#, #""\U00000070assword": SECRET"#,
+    #""api\x5Fkey": SECRET"#, #""client\x5fsecret": "SECRET""#, #""passw\x6Frd" : SECRET"#,
+  ])
+  func aDoubleQuotedKeysEscapesAreUndone(line: String) throws {
+    let secret = plantedSecret("yaml escaped key \(line)")
+    let body = line.replacing("SECRET", with: secret) + "\nuser: ada\n"
+    for type in ["application/yaml", "text/plain"] {
+      try SpelledSecretChecks.expectHidden(body, mimeType: type, secrets: [secret])
+    }
+  }
+
   /// A mapping under a credential's name is no scalar: its keys are read one by one, so a
   /// username stays and the password goes.
   @Test func aMappingUnderACredentialsNameKeepsItsOtherKeys() throws {

@@ -736,10 +736,12 @@ private struct Masking {
   }
 
   /// A JSON string's escapes decoded (`p\u0061ssword` is `password`), as a parser reads the
-  /// name; the name as written when it is no valid JSON string.
+  /// name, or a YAML double-quoted key's (`p\x61ssword`); the name as written when it is
+  /// neither.
   private static func unescaped(_ name: String) -> String {
     guard name.contains(bytes: "\\") else { return name }
-    return (try? JSONDecoder().decode(String.self, from: Data("\"\(name)\"".utf8))) ?? name
+    return (try? JSONDecoder().decode(String.self, from: Data("\"\(name)\"".utf8)))
+      ?? YAMLScalar.unescaped(doubleQuoted: name) ?? name
   }
 
   /// A credential-named XML element's content, masked whole (text, CDATA, comments, markup).

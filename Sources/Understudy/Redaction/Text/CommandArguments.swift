@@ -1,8 +1,10 @@
 /// A random-looking value that a command line passes where programs take passwords, with no
 /// credential's name beside it: an option's argument (`openssl enc -k …`, `zip -P …`,
 /// `redis-cli -a …`, `sqlcmd -U sa -P …`, `smbclient -U ada%…`, `/p:…`, `--anything=…`), or a
-/// word of a command that logs in (`net user ada … /add`, `vault login …`, `echo … | docker
-/// login --password-stdin`, `net use Z: \\srv\share … /user:ada`).
+/// word of a command that logs in (`net user ada … /add`, `vault login …`, `net use Z:
+/// \\srv\share … /user:ada`), or written to a command that reads a password from standard
+/// input (`echo … | sudo -S …`, `echo … | docker login --password-stdin`, `sudo -S … <<< …`);
+/// glued to a short option too (`7z a -p…`, ``gluedValue(in:in:)``).
 ///
 /// Built from the shape of a command line, not from a list of programs: every program spells
 /// its password option its own way, and the next one will too. The value must read as random
@@ -29,7 +31,138 @@ enum CommandArguments {
       while start > line.lowerBound, !isBlank(bytes[start - 1]) { start -= 1 }
       if let option = optionName(start..<end, in: bytes) { return option }
     }
-    return logsIn(line, besides: token, in: bytes) ? "password" : nil
+    return logsIn(line, besides: token, in: bytes)
+      || readsFromStandardInput(token, on: line, in: bytes) ? "password" : nil
+  }
+
+  /// The value glued to a short password option in `piece` (`-pVALUE`, `-PVALUE`, `-kVALUE`,
+  /// `-aVALUE`): `piece` starts with the option's letter, just after a `-` that starts a word,
+  /// and the rest reads as random (``CredentialLines/looksRandom(_:in:)``). Whether the line
+  /// is a command is for ``isCommand(_:holding:in:)`` to say. `-O2`, `-la` and `-t7z` are no
+  /// password option's, and hold no random run.
+  static func gluedValue(in piece: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let dash = piece.lowerBound - 1
+    guard dash >= 0, bytes[dash] == UInt8(ascii: "-"),
+      "pPka".utf8.contains(bytes[piece.lowerBound]),
+      dash == 0 || isBlank(bytes[dash - 1]) || isQuote(bytes[dash - 1])
+        || bytes[dash - 1] == 0x0A
+    else { return nil }
+    let value = (piece.lowerBound + 1)..<piece.upperBound
+    guard value.count >= CredentialLines.minimumLength,
+      CredentialLines.looksRandom(value, in: bytes)
+    else { return nil }
+    return value
+  }
+
+  /// Whether `line` is a command (its first word, after a prompt or a label, a program's
+  /// name) that holds `piece` in a later word: a value that only looks like an option
+  /// (`X-Context: -JYdPMrNcz5…`, a Firebase push id) is no command's.
+  static func isCommand(
+    _ line: Range<Int>, holding piece: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    var words: [Range<Int>] = []
+    var index = line.lowerBound
+    while index < line.upperBound, words.count < 3 {
+      while index < line.upperBound, isBlank(bytes[index]) { index += 1 }
+      let start = index
+      while index < line.upperBound, !isBlank(bytes[index]) { index += 1 }
+      if index > start { words.append(start..<index) }
+    }
+    let token = (piece.lowerBound - 1)..<piece.upperBound
+    dropPrompt(&words, besides: token, in: bytes)
+    guard let program = words.first, !program.overlaps(token) else { return false }
+    return isProgram(program, in: bytes)
+  }
+
+  /// The commands that read a password from standard input, each as its program (any when
+  /// `nil`) and the words that say so (none when empty): `echo … | sudo -S …`, `… | passwd
+  /// --stdin ada`, `… | chpasswd`, `… | docker login --password-stdin`, `openssl … -passin
+  /// stdin`, `… | cryptsetup open …`, `mysql -p … <<< …`.
+  private static let passwordReaders: [(program: String?, words: [String])] = [
+    ("sudo", ["-S"]), ("sudo", ["--stdin"]), ("passwd", ["--stdin"]), ("chpasswd", []),
+    ("cryptsetup", []), ("mysql", ["-p"]), ("mariadb", ["-p"]), ("smbpasswd", ["-s"]),
+    (nil, ["--password-stdin"]), (nil, ["-passin", "stdin"]), (nil, ["-passin", "fd:0"]),
+    (nil, ["--passphrase-fd", "0"]),
+  ]
+
+  /// Whether `token` is written to a command that reads a password from standard input
+  /// (``passwordReaders``): an argument of `echo` or `printf` piped into it (`echo … | sudo -S
+  /// …`), or a here-string after it (`sudo -S … <<< …`).
+  private static func readsFromStandardInput(
+    _ token: Range<Int>, on line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    // The line's commands, split at `|`, `;`, `&&` and `||`, each a list of words.
+    var commands: [[Range<Int>]] = [[]]
+    var pipes: [Bool] = []
+    var index = line.lowerBound
+    while index < line.upperBound {
+      let byte = bytes[index]
+      if isBlank(byte) {
+        index += 1
+        continue
+      }
+      if byte == UInt8(ascii: "|") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "&") {
+        let doubled = index + 1 < line.upperBound && bytes[index + 1] == byte
+        if byte != UInt8(ascii: "&") || doubled {
+          pipes.append(byte == UInt8(ascii: "|") && !doubled)
+          commands.append([])
+          index += doubled ? 2 : 1
+          continue
+        }
+      }
+      let start = index
+      while index < line.upperBound, !isBlank(bytes[index]), bytes[index] != UInt8(ascii: "|"),
+        bytes[index] != UInt8(ascii: ";")
+      {
+        index += 1
+      }
+      commands[commands.count - 1].append(start..<index)
+    }
+    dropPrompt(&commands[0], besides: token, in: bytes)
+    guard
+      let holder = commands.firstIndex(where: { command in
+        command.contains { $0.overlaps(token) }
+      })
+    else { return false }
+    let command = commands[holder]
+    // A here-string: `<<<` before the value, glued or a word apart.
+    if let hereString = command.firstIndex(where: {
+      UnsafeBufferPointer(rebasing: bytes[$0]).holds("<<<", at: 0)
+    }), command[hereString].upperBound <= token.lowerBound || command[hereString].overlaps(token) {
+      return readsPassword(Array(command[..<hereString]), in: bytes)
+    }
+    // An argument of `echo` or `printf`, piped into the next command.
+    guard let program = command.first, !program.overlaps(token),
+      ["echo", "printf"].contains(self.program(program, in: bytes)),
+      holder < pipes.count, pipes[holder]
+    else { return false }
+    return readsPassword(commands[holder + 1], in: bytes)
+  }
+
+  /// Whether `command` is one of ``passwordReaders``.
+  private static func readsPassword(_ command: [Range<Int>], in bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    guard let first = command.first else { return false }
+    let words = command.map {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+    }
+    let program = self.program(first, in: bytes)
+    return passwordReaders.contains { reader in
+      guard reader.program == nil || reader.program == program else { return false }
+      guard !reader.words.isEmpty else { return true }
+      return words.indices.contains { start in
+        words[start...].starts(with: reader.words)
+      }
+    }
+  }
+
+  /// A program's name without its directory (`/usr/bin/sudo` is `sudo`), lower-cased.
+  private static func program(_ word: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
+    return String(text.split(separator: "/").last ?? "").lowercased()
   }
 
   /// The blank-separated word of `line` that holds `value`, without quotes around it.
@@ -97,7 +230,7 @@ enum CommandArguments {
 
   /// Whether `line` is a command (its first word a program's name: lower case, a path, or
   /// after a prompt `$`, `#`, `>` or `%` or a label such as `X-Debug:`) with a word that logs in somewhere other than at
-  /// `token`: `login`, `logon`, `user`, `passwd`, `auth`, `--password-stdin`, or an option
+  /// `token`: `login`, `logon`, `user`, `passwd`, `auth`, or an option
   /// that names a user (`-u`, `-U`, `--user`, `--username`, `/user:…`, `/u:…`).
   private static func logsIn(
     _ line: Range<Int>, besides token: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
@@ -110,13 +243,7 @@ enum CommandArguments {
       while index < line.upperBound, !isBlank(bytes[index]) { index += 1 }
       if index > start { words.append(start..<index) }
     }
-    // A prompt, or a label before the command (`X-Debug: `, `Run: `).
-    while let first = words.first,
-      first.count == 1 && "$#>%".utf8.contains(bytes[first.lowerBound])
-        || bytes[first.upperBound - 1] == UInt8(ascii: ":") && first != token
-    {
-      words.removeFirst()
-    }
+    dropPrompt(&words, besides: token, in: bytes)
     guard let program = words.first, program != token, isProgram(program, in: bytes) else {
       return false
     }
@@ -132,15 +259,30 @@ enum CommandArguments {
     return false
   }
 
+  /// Drops a prompt, or a label before the command (`X-Debug: `, `Run: `), from `words`.
+  private static func dropPrompt(
+    _ words: inout [Range<Int>], besides token: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) {
+    while let first = words.first,
+      first.count == 1 && "$#>%".utf8.contains(bytes[first.lowerBound])
+        || bytes[first.upperBound - 1] == UInt8(ascii: ":") && first != token
+    {
+      words.removeFirst()
+    }
+  }
+
   private static let loginWords: Set<String> = [
-    "login", "logon", "user", "passwd", "auth", "--password-stdin", "-u", "--user", "--username",
+    "login", "logon", "user", "passwd", "auth", "-u", "--user", "--username",
   ]
 
-  /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, or a
-  /// path (`./deploy.sh`, `/usr/bin/mysql`, `~/bin/tool`).
+  /// A program's name as a shell line starts with it: lower-case letters, digits and `._-`, a
+  /// letter among them (`7z`, not a date), or a path (`./deploy.sh`, `/usr/bin/mysql`,
+  /// `~/bin/tool`).
   private static func isProgram(_ word: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let first = bytes[word.lowerBound]
-    guard ASCIIByte.isLetter(first) && !ASCIIByte.isUpper(first) || "./~".utf8.contains(first)
+    guard
+      ASCIIByte.isLetter(first) && !ASCIIByte.isUpper(first) || "./~".utf8.contains(first)
+        || ASCIIByte.isDigit(first) && word.contains(where: { ASCIIByte.isLetter(bytes[$0]) })
     else { return false }
     return word.allSatisfy { index in
       let byte = bytes[index]

@@ -75,7 +75,11 @@ enum CredentialLines {
       while end < count, isValueByte(bytes[end]) { end += 1 }
       index = end
       guard end - start >= minimumLength, !followsPlaceholder(start, in: bytes) else { continue }
-      for piece in pieces(of: start..<end, in: bytes) where looksRandom(piece, in: bytes) {
+      for run in pieces(of: start..<end, in: bytes) {
+        // A value glued to a short option (`-pVALUE`) is the value without the option.
+        let glued = CommandArguments.gluedValue(in: run, in: bytes)
+        let piece = glued ?? run
+        guard glued != nil || looksRandom(piece, in: bytes) else { continue }
         // A line that is a JSON document names its values by its members, which the JSON
         // rules read: a credential's name there is one member's (`{"name":"password"}`).
         if piece.lowerBound >= line.upperBound {
@@ -84,6 +88,10 @@ enum CredentialLines {
         guard !isJSON(line, in: bytes) else { continue }
         if let name = name(near: piece, in: bytes, isCredential: isCredential) {
           found.append(Found(value: piece, name: .word(name)))
+        } else if glued != nil {
+          if CommandArguments.isCommand(line, holding: run, in: bytes) {
+            found.append(Found(value: piece, name: .commandArgument("password")))
+          }
         } else if let name = CommandArguments.name(of: piece, on: line, in: bytes) {
           found.append(Found(value: piece, name: .commandArgument(name)))
         }

@@ -85,12 +85,13 @@ enum JSONMemberText {
     return replacements
   }
 
-  /// A JSON string's contents decoded, or as written when they do not decode.
+  /// A JSON string's contents decoded, or a YAML double-quoted scalar's (`p\\x61ssword`), or
+  /// as written when they do not decode.
   private static func unescaped(_ contents: Substring) -> String {
     guard contents.contains(bytes: "\\") else { return String(contents) }
     let quoted = Array("\"\(contents)\"".utf8)
     guard let node = try? JSONNode.parse(quoted), case .string(let text) = node.value else {
-      return String(contents)
+      return YAMLScalar.unescaped(doubleQuoted: contents) ?? String(contents)
     }
     return text
   }

@@ -28,7 +28,7 @@ enum ShortPasswordOption {
   }
 
   /// Whether `word` can be a password: not another option, a redirection or a variable's
-  /// expansion, and not a port.
+  /// expansion, not a quote that closes a string, and not a port.
   private static func isValue(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
     switch word.first {
     case UInt8(ascii: "-"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"),
@@ -36,6 +36,11 @@ enum ShortPasswordOption {
       return false
     default:
       break
+    }
+    // A quote that closes a string (`"note":"mysql -p","n":1`) ends an empty value.
+    if word.first == UInt8(ascii: "\"") || word.first == UInt8(ascii: "'") {
+      let next = word.dropFirst().first
+      if next == nil || next.map({ ",:;)]}\"'\\".utf8.contains($0) }) == true { return false }
     }
     var isPort = true
     for byte in word where !(ASCIIByte.isDigit(byte) || byte == UInt8(ascii: ":")) {

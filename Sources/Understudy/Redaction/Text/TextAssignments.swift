@@ -14,7 +14,8 @@ enum TextAssignments {
     var isQuoted: Bool
     /// `:` or `=` (also for `=>`), a space after a command line's option, or `(` for a call.
     var separator: UInt8
-    /// A YAML block scalar: the indicator and the lines under it.
+    /// A YAML block scalar (the indicator and the lines under it), or the value an alias
+    /// stands for where it is anchored: no header rule reads either.
     var isBlock = false
   }
 
@@ -75,6 +76,8 @@ enum TextAssignments {
 
   private static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Found] {
     var found: [Found] = []
+    // The values YAML aliases stand for, found where they are anchored (out of order).
+    var aliased: [Found] = []
     let count = bytes.count
     // No match starts before the end of the previous one, as a regular expression's next.
     var consumed = 0
@@ -184,6 +187,14 @@ enum TextAssignments {
         let spaced = isCompound || bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09
         guard spaced, start == count || bytes[start] != UInt8(ascii: "=") else { continue }
       }
+      if separator == UInt8(ascii: ":"), !isArrow, start < count,
+        bytes[start] == UInt8(ascii: "*"),
+        let anchored = YAMLScalar.anchoredValue(aliasAt: start, in: bytes)
+      {
+        // A YAML alias (`password: *dbpw`) stands for the value anchored `&dbpw`, wherever
+        // that stands (`defaults: &dbpw …`): it is this key's value too.
+        aliased.append((name, anchored.value, anchored.isQuoted, separator, true))
+      }
       var end = bareValueEnds.end(from: start)
       var isBlock = false
       // A block scalar (`password: |`) was read above, with YAML's other spellings.
@@ -198,7 +209,10 @@ enum TextAssignments {
       }
       if start < end { add(start..<end, isQuoted: false, isBlock: isBlock) }
     }
-    return found
+    guard !aliased.isEmpty else { return found }
+    return (found + aliased).sorted {
+      ($0.value.lowerBound, -$0.name.lowerBound) < ($1.value.lowerBound, -$1.name.lowerBound)
+    }
   }
 
   /// Where the value of an annotated assignment starts (`API_KEY: str = "…"`, TypeScript's

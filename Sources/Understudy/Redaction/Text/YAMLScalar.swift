@@ -56,6 +56,104 @@ enum YAMLScalar {
     return nil
   }
 
+  /// The value a YAML alias at `star` (`password: *dbpw`) stands for: the scalar anchored with
+  /// its name (`defaults: &dbpw …`), the nearest such anchor before it (or, in a document
+  /// that names it later, the first after), as any key's value is read there: plain or quoted
+  /// on the anchor's line, a block scalar, or the lines under its key. `isQuoted` when it is
+  /// inside quotes on its line. `nil` when the alias is not the whole value or no anchor holds
+  /// a scalar. Anchors are found by `memmem`.
+  static func anchoredValue(aliasAt star: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> (value: Range<Int>, isQuoted: Bool)?
+  {
+    let count = bytes.count
+    var end = star + 1
+    while end < count, !isBlank(bytes[end]), !",[]{}".utf8.contains(bytes[end]) { end += 1 }
+    guard end > star + 1, end - star <= 128 else { return nil }
+    var after = end
+    while after < count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+    guard endsLine(at: after, in: bytes) else { return nil }
+    let anchor = [UInt8(ascii: "&")] + bytes[(star + 1)..<end]
+    // An anchor is a property: after a blank or at a line's start, a blank or the end after it.
+    let anchors = ByteSearch.ranges(of: anchor, in: UnsafeRawBufferPointer(bytes)).filter {
+      ($0.lowerBound == 0 || isBlank(bytes[$0.lowerBound - 1]))
+        && ($0.upperBound == count || isBlank(bytes[$0.upperBound]))
+    }
+    guard let hit = anchors.last(where: { $0.lowerBound < star }) ?? anchors.first else {
+      return nil
+    }
+    var start = hit.upperBound
+    while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+    // The key's indentation, for the lines under it.
+    var keyStart = hit.lowerBound
+    while keyStart > 0, bytes[keyStart - 1] != 0x0A { keyStart -= 1 }
+    while keyStart < hit.lowerBound, bytes[keyStart] == 0x20 { keyStart += 1 }
+    if let block = value(from: start, nameStart: keyStart, in: bytes) {
+      return block.isEmpty ? nil : (block, false)
+    }
+    guard start < count, !endsLine(at: start, in: bytes) else { return nil }
+    let lineEnd = EmbeddedQueryPairs.next(0x0A, in: bytes, from: start) ?? count
+    let quote = bytes[start]
+    if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+      var close = start + 1
+      while close < lineEnd, bytes[close] != quote {
+        close += quote == UInt8(ascii: "\"") && bytes[close] == UInt8(ascii: "\\") ? 2 : 1
+      }
+      guard close < lineEnd, close > start + 1 else { return nil }
+      return ((start + 1)..<close, true)
+    }
+    // A plain scalar: to a comment or the line's end, blanks after it left out.
+    var stop = start + 1
+    while stop < lineEnd, !endsLine(at: stop, in: bytes) { stop += 1 }
+    while stop > start, isBlank(bytes[stop - 1]) { stop -= 1 }
+    return (start..<stop, false)
+  }
+
+  /// A double-quoted YAML scalar's contents with its escapes undone (`p\x61ssword` is
+  /// `password`): JSON's (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\uXXXX`) and YAML's
+  /// own (`\xHH`, `\UXXXXXXXX`, `\0`, `\a`, `\v`, `\e`, `\ `, `\N`, `\_`, `\L`, `\P`, an escaped
+  /// tab); `nil` when an escape is none of them. Read for a key's name, which is short.
+  static func unescaped(doubleQuoted contents: some StringProtocol) -> String? {
+    var scalars = Array(contents.unicodeScalars)[...]
+    var result = String.UnicodeScalarView()
+    func hex(_ digits: Int) -> Unicode.Scalar? {
+      guard scalars.count >= digits else { return nil }
+      let text = String(String.UnicodeScalarView(scalars.prefix(digits)))
+      scalars = scalars.dropFirst(digits)
+      return UInt32(text, radix: 16).flatMap(Unicode.Scalar.init)
+    }
+    while let scalar = scalars.popFirst() {
+      guard scalar == "\\" else {
+        result.append(scalar)
+        continue
+      }
+      guard let escape = scalars.popFirst() else { return nil }
+      let decoded: Unicode.Scalar?
+      switch escape {
+      case "0": decoded = "\u{0}"
+      case "a": decoded = "\u{7}"
+      case "b": decoded = "\u{8}"
+      case "t", "\t": decoded = "\t"
+      case "n": decoded = "\n"
+      case "v": decoded = "\u{B}"
+      case "f": decoded = "\u{C}"
+      case "r": decoded = "\r"
+      case "e": decoded = "\u{1B}"
+      case " ", "\"", "/", "\\": decoded = escape
+      case "N": decoded = "\u{85}"
+      case "_": decoded = "\u{A0}"
+      case "L": decoded = "\u{2028}"
+      case "P": decoded = "\u{2029}"
+      case "x": decoded = hex(2)
+      case "u": decoded = hex(4)
+      case "U": decoded = hex(8)
+      default: decoded = nil
+      }
+      guard let decoded else { return nil }
+      result.append(decoded)
+    }
+    return String(result)
+  }
+
   /// The end of a plain scalar that ran to its line's end at `end` and goes on over the lines
   /// indented under its key (YAML folds them into one value), or `nil` when no line does.
   static func continuation(
