@@ -190,6 +190,24 @@ import Testing
     #expect(CassetteName.fileName("user-\(other)") != CassetteName.fileName("user-\(token)"))
   }
 
+  /// A declared value in a cassette's name in another spelling: lower or upper case, as a slug
+  /// writes it, and base64 or base64url, as an id built from it is.
+  @Test func aDeclaredValueInAnySpellingNeverReachesAFileName() {
+    let value = "FnVal8Qx2Wv9Lk4Zt"
+    KnownValues.declare(["file_name_value": value])
+    let base64URL = Data(value.utf8).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+    for name in [
+      "dl-" + value.lowercased(), "dl-" + value.uppercased(), "dl-" + base64URL,
+      "dl-" + Data(value.utf8).base64EncodedString(),
+    ] {
+      let file = CassetteName.fileName(name)
+      #expect(!file.lowercased().contains(value.lowercased()), "\(file)")
+      #expect(!file.contains(String(base64URL.prefix(16))), "\(file)")
+    }
+  }
+
   /// A name holding no credential keeps the file it always had.
   @Test func aCassetteNameWithoutACredentialKeepsItsFile() {
     for name in [
