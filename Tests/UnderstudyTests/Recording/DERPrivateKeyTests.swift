@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnderstudyTestSupport
 
 @testable import Understudy
 
@@ -75,7 +76,7 @@ extension RecordingTests {
 
     /// Keys, certificates and public keys made by `openssl`, when this machine has it: the
     /// structures as a real tool writes them. `nil` (and a recorded reason) otherwise.
-    static func openSSLMaterial() throws -> (
+    static func openSSLMaterial() async throws -> (
       keys: [(String, [UInt8])], public: [(String, [UInt8])]
     )? {
       guard
@@ -86,40 +87,45 @@ extension RecordingTests {
         .appendingPathComponent("der-keys-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: directory) }
-      func run(_ arguments: String...) throws {
+      // Waited for by suspending, never by blocking: a test blocks one of the cooperative
+      // pool's threads (two on a two-core machine), and every other test waits with it.
+      func run(_ arguments: String...) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await ChildProcesses.runUntilExit(process)
         guard process.terminationStatus == 0 else {
           throw CocoaError(
             .fileWriteUnknown, userInfo: ["openssl": arguments.joined(separator: " ")])
         }
       }
-      try run("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", "rsa.pem")
-      try run(
+      try await run(
+        "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", "rsa.pem")
+      try await run(
         "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.pem")
-      try run("genpkey", "-algorithm", "ED25519", "-out", "ed.pem")
-      try run(
+      try await run("genpkey", "-algorithm", "ED25519", "-out", "ed.pem")
+      try await run(
         "pkcs8", "-topk8", "-nocrypt", "-in", "rsa.pem", "-outform", "DER", "-out", "rsa8.der")
-      try run("rsa", "-in", "rsa.pem", "-traditional", "-outform", "DER", "-out", "rsa1.der")
-      try run("ec", "-in", "ec.pem", "-outform", "DER", "-out", "sec1.der")
-      try run("pkcs8", "-topk8", "-nocrypt", "-in", "ec.pem", "-outform", "DER", "-out", "ec8.der")
-      try run("pkcs8", "-topk8", "-nocrypt", "-in", "ed.pem", "-outform", "DER", "-out", "ed8.der")
-      try run("req", "-x509", "-key", "rsa.pem", "-subj", "/CN=t", "-days", "1", "-out", "cert.pem")
-      try run("x509", "-in", "cert.pem", "-outform", "DER", "-out", "cert.der")
-      try run(
+      try await run("rsa", "-in", "rsa.pem", "-traditional", "-outform", "DER", "-out", "rsa1.der")
+      try await run("ec", "-in", "ec.pem", "-outform", "DER", "-out", "sec1.der")
+      try await run(
+        "pkcs8", "-topk8", "-nocrypt", "-in", "ec.pem", "-outform", "DER", "-out", "ec8.der")
+      try await run(
+        "pkcs8", "-topk8", "-nocrypt", "-in", "ed.pem", "-outform", "DER", "-out", "ed8.der")
+      try await run(
+        "req", "-x509", "-key", "rsa.pem", "-subj", "/CN=t", "-days", "1", "-out", "cert.pem")
+      try await run("x509", "-in", "cert.pem", "-outform", "DER", "-out", "cert.der")
+      try await run(
         "pkcs12", "-export", "-inkey", "rsa.pem", "-in", "cert.pem", "-passout", "pass:test",
         "-out", "key.p12")
-      try run("pkey", "-in", "rsa.pem", "-pubout", "-outform", "DER", "-out", "rsapub.der")
-      try run(
+      try await run("pkey", "-in", "rsa.pem", "-pubout", "-outform", "DER", "-out", "rsapub.der")
+      try await run(
         "rsa", "-in", "rsa.pem", "-RSAPublicKey_out", "-outform", "DER", "-out", "rsa1pub.der")
-      try run("pkey", "-in", "ec.pem", "-pubout", "-outform", "DER", "-out", "ecpub.der")
-      try run("pkey", "-in", "ed.pem", "-pubout", "-outform", "DER", "-out", "edpub.der")
+      try await run("pkey", "-in", "ec.pem", "-pubout", "-outform", "DER", "-out", "ecpub.der")
+      try await run("pkey", "-in", "ed.pem", "-pubout", "-outform", "DER", "-out", "edpub.der")
       func read(_ name: String) throws -> (String, [UInt8]) {
         ("openssl " + name, Array(try Data(contentsOf: directory.appendingPathComponent(name))))
       }
@@ -129,11 +135,16 @@ extension RecordingTests {
       )
     }
 
-    static func material() throws -> (keys: [(String, [UInt8])], public: [(String, [UInt8])]) {
+    /// Made once for both tests: `openssl` runs fifteen times.
+    private static let openSSL = Task { try await openSSLMaterial() }
+
+    static func material() async throws -> (
+      keys: [(String, [UInt8])], public: [(String, [UInt8])]
+    ) {
       var random = SplitMix(seed: 12)
       var keys = handBuiltKeys(&random)
       var open = handBuiltPublic(&random)
-      if let real = try openSSLMaterial() {
+      if let real = try await openSSL.value {
         keys += real.keys
         open += real.public
       } else {
@@ -161,9 +172,9 @@ extension RecordingTests {
       ).withResponseHeader("X-Escaped", escaped)
     }
 
-    @Test func aPrivateKeyInDERIsRefusedWhereverTheScannerReads() throws {
+    @Test func aPrivateKeyInDERIsRefusedWhereverTheScannerReads() async throws {
       let scanner = CredentialScanner()
-      for (name, der) in try Self.material().keys {
+      for (name, der) in try await Self.material().keys {
         let base64 = Data(der).base64EncodedString()
         let har = Redaction.default.redact(HAR(entries: [Self.entry(base64)]))
         let findings = scanner.scan(redacted: har).filter { $0.kind == .derPrivateKey }
@@ -185,9 +196,9 @@ extension RecordingTests {
       }
     }
 
-    @Test func aCertificateOrPublicKeyInDERIsNot() throws {
+    @Test func aCertificateOrPublicKeyInDERIsNot() async throws {
       let scanner = CredentialScanner()
-      for (name, der) in try Self.material().public {
+      for (name, der) in try await Self.material().public {
         let base64 = Data(der).base64EncodedString()
         // On one line: split by `\n` or `\/` escapes, its pieces can read as vendor tokens.
         let entry = HAR.Entry.sample(
