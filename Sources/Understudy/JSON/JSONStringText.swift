@@ -141,7 +141,7 @@ enum JSONStringText {
 
   /// The quote closing the string opened at `open`: the next one after an even run of
   /// backslashes.
-  private static func closingQuote(after open: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func closingQuote(after open: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var from = open + 1
     while let quote = next(UInt8(ascii: "\""), in: bytes, from: from) {
       var slashes = 0

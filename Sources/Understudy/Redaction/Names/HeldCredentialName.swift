@@ -292,18 +292,10 @@ enum HeldCredentialName {
   private static func string(after start: Int, in bytes: UnsafeBufferPointer<UInt8>)
     -> Range<Int>?
   {
-    guard let open = skipBlanks(from: start, in: bytes), bytes[open] == UInt8(ascii: "\"")
+    guard let open = skipBlanks(from: start, in: bytes), bytes[open] == UInt8(ascii: "\""),
+      let close = JSONStringText.closingQuote(after: open, in: bytes)
     else { return nil }
-    var index = open + 1
-    while let quote = EmbeddedQueryPairs.next(UInt8(ascii: "\""), in: bytes, from: index) {
-      var slashes = 0
-      while quote - slashes - 1 > open, bytes[quote - slashes - 1] == UInt8(ascii: "\\") {
-        slashes += 1
-      }
-      if slashes % 2 == 0 { return open..<(quote + 1) }
-      index = quote + 1
-    }
-    return nil
+    return open..<(close + 1)
   }
 
   private static func skipBlanks(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
