@@ -208,7 +208,6 @@ enum YAMLScalar {
     let count = bytes.count
     var lineStart = EmbeddedQueryPairs.next(0x0A, in: bytes, from: index) ?? count
     guard lineStart < count else { return nil }
-    let column = Self.column(of: nameStart, in: bytes)
     lineStart += 1
     var first: Int?
     var end: Int?
@@ -219,7 +218,7 @@ enum YAMLScalar {
       var contentEnd = lineStop
       while contentEnd > content, isBlank(bytes[contentEnd - 1]) { contentEnd -= 1 }
       if content < contentEnd {
-        guard content - lineStart > column else { break }
+        guard Self.column(of: nameStart, in: bytes, isBelow: content - lineStart) else { break }
         if first == nil { first = content }
         end = contentEnd
       }
@@ -272,11 +271,9 @@ enum YAMLScalar {
     var index = open + 1
     var lines = 0
     var lineStart = -1
-    var column = 0
     while index < count {
       let byte = bytes[index]
       if byte == 0x0A {
-        if lines == 0 { column = Self.column(of: nameStart, in: bytes) }
         lines += 1
         lineStart = index + 1
         index += 1
@@ -285,7 +282,9 @@ enum YAMLScalar {
       if lineStart >= 0, byte != 0x20, byte != 0x0D {
         // The first non-space byte of a continuation line: indented under the key, or the
         // quote was never closed where YAML would close it.
-        guard index - lineStart > column || byte == 0x0A else { return nil }
+        guard Self.column(of: nameStart, in: bytes, isBelow: index - lineStart) else {
+          return nil
+        }
         lineStart = -1
       }
       if quote == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
@@ -305,10 +304,17 @@ enum YAMLScalar {
   }
 
   /// How many bytes the line holding `offset` has before it.
-  private static func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  /// Whether the column of `offset` (its distance from its line's start) is below `indent`.
+  ///
+  /// Reads back at most `indent` bytes: read back to the line's start, every assignment on a
+  /// 100 KB line of them (`token:[x]token:[x]…`) read the whole line again, and masking it took
+  /// seconds of the debug build's CPU.
+  private static func column(
+    of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, isBelow indent: Int
+  ) -> Bool {
     var start = offset
-    while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-    return offset - start
+    while start > 0, offset - start < indent, bytes[start - 1] != 0x0A { start -= 1 }
+    return offset - start < indent
   }
 
   /// A space, a tab or a line break.
