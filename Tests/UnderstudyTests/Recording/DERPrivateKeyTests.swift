@@ -196,6 +196,42 @@ extension RecordingTests {
       }
     }
 
+    /// A JSON text's `\/` wherever it falls in the characters decoded to tell a key: a key whose
+    /// escape's `\` ended the 24 (or, for PKCS #12, 48) characters read went unreported, one
+    /// `openssl` key in about thirty. Built for every such position from seeded random keys.
+    @Test func aSlashEscapeAnywhereInAKeysHeadIsReadAsTheSlash() {
+      let scanner = CredentialScanner()
+      var random = SplitMix(seed: 7)
+      // PKCS #1 RSA (`MIICXAIBAAKBgQ…`): its modulus is random from the 11th byte on.
+      let rsaHead: [UInt8] = [0x30, 0x82, 0x02, 0x5C, 0x02, 0x01, 0x00, 0x02, 0x81, 0x81, 0x00]
+      var missed: [String] = []
+      // The characters before 15 (RSA) and from 30 to 41 (PKCS #12's fixed head) are the same
+      // in every key, and hold no `/`.
+      for position in Array(15..<30) + Array(42..<50) {
+        var found: String?
+        for _ in 0..<5_000 where found == nil {
+          let der =
+            position < 30
+            ? rsaHead + Self.randomBytes(600, &random)
+            : Self.pfx(size: 700, &random)
+          let escaped = Data(der).base64EncodedString().replacingOccurrences(
+            of: "/", with: #"\/"#)
+          if Array(escaped.utf8)[position] == UInt8(ascii: "\\") { found = escaped }
+        }
+        guard let escaped = found else {
+          Issue.record("no key has its escape at \(position)")
+          continue
+        }
+        let json = #"{"value":""# + escaped + #""}"#
+        let findings = scanner.scan(json, at: "body")
+        if !findings.contains(where: { $0.kind == .derPrivateKey }) {
+          missed.append("\(position): \(findings.map(\.description))")
+        }
+      }
+      #expect(
+        missed.isEmpty, "keys whose `\\/` stands at these characters were not found: \(missed)")
+    }
+
     @Test func aCertificateOrPublicKeyInDERIsNot() async throws {
       let scanner = CredentialScanner()
       for (name, der) in try await Self.material().public {
