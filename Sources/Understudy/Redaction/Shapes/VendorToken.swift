@@ -112,8 +112,13 @@ enum VendorToken {
     let minimum: Int
     if upper > 0, lower > 0 {
       minimum = prefixed ? mixedCaseMinimum : unprefixedMinimum
-      // Words joined by case hold few capitals: `getUserProfileSettings`.
-      guard min(upper, lower) * 5 >= upper + lower else { return false }
+      // Words joined by case hold few capitals and few digits (`getUserProfileSettings`); a
+      // random token's letters are about half capitals, and one character in six is a digit.
+      // Judged by the capitals alone, a random token of 25 characters read as words one time in
+      // 140, and went unmasked.
+      guard min(upper, lower) * 5 >= upper + lower || digits * 10 >= length else {
+        return false
+      }
     } else if digits > 0, upper + lower > 0 {
       minimum = prefixed ? singleCaseMinimum : unprefixedMinimum
     } else {
