@@ -18,6 +18,7 @@ Endpoints (any method unless noted):
   /redirect/<n>            302 chain down to /redirect/0 -> 200 "done"
   /redirect-to?url=..&status=30x
   /reply?type=..&status=N   the request body back, typed; X-Reply-Header: "Name: v" -> header
+  /gzip?text=..            text/plain, gzip-compressed, with Content-Encoding: gzip
   /slow?ms=N               waits N ms, then 200
   /stream?chunks=N&interval_ms=M   chunked text/event-stream
   /auth                    401 + WWW-Authenticate unless Authorization is sent
@@ -25,6 +26,7 @@ Endpoints (any method unless noted):
 """
 
 import base64
+import gzip
 import json
 import os
 import sys
@@ -240,6 +242,10 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect_to_endpoint(params)
         elif path == "/reply":
             self.reply_endpoint(params, body)
+        elif path == "/gzip":
+            text = params.get("text", "")
+            self.send(200, gzip.compress(text.encode("utf-8")),
+                      headers=[("Content-Encoding", "gzip")])
         elif path == "/slow":
             ms = int_param(params, "ms", 0, 0, MAX_SLEEP_MS)
             time.sleep(ms / 1000)
