@@ -68,7 +68,10 @@ enum BenchmarkRun {
       let failures = report.ciFailures
       for row in failures {
         let unit = row.ciUnit
-        let gauge = row.gaugeMultiple == nil ? "" : " the gauge's speed"
+        // A throughput is gauged by speed; a CPU time by the gauge's time for as many bytes.
+        let gauge =
+          row.gaugeMultiple == nil
+          ? "" : row.unit == " s" ? " the gauge's time for its bytes" : " the gauge's speed"
         print(
           "CI: \(row.scenario) is at \(Format.fixed(row.ciCheckedValue!, 2))\(unit)\(gauge), past "
             + "the CI limit of \(Format.number(row.bar!.ciLimit!))\(unit)\(gauge) "
