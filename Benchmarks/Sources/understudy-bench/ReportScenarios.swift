@@ -146,15 +146,15 @@ enum ReportScenarios {
     // CI judges the time as a multiple of the gauge's time for as many megabytes, read just
     // after: this machine's speed moved under the row (95726a8 took 0.9 s on 2026-12-06 and
     // 1.7-2.0 s on 2026-12-07), and the absolute limit of 2 s failed at random.
-    let gaugeSeconds = megabytes / (try SpeedGauge().megabytesPerSecond())
+    let multiple = cpu / (megabytes / (try SpeedGauge().megabytesPerSecond()))
     var row = Row.measured(
       group,
       "finish() of a recording with \(secrets) secrets echoed in \(Format.number(megabytes.rounded())) MB (CPU time)",
       cpu, unit: " s", bar: .finishManySecrets,
       note: String(
         format: "%.1f MB/s of body; %.2fx the gauge's time for its bytes", megabytes / cpu,
-        cpu / gaugeSeconds))
-    row.gaugeMultiple = cpu / gaugeSeconds
+        multiple))
+    row.gaugeMultiple = multiple
     return row
   }
 

@@ -5,7 +5,7 @@ extension String {
   ///
   /// The suite asks this hundreds of thousands of times: every spelling of every planted secret
   /// against every artifact a run leaves. Foundation's `contains(_:)` copies both texts to UTF-16
-  /// on Linux and compares them through generic code, and those checks were about half of the
+  /// on Linux and compares them through generic code, and those checks were about 44% of the
   /// suite's CPU time in the debug build `swift test` makes; `memmem` is precompiled and runs at
   /// full speed there. Byte for byte is also what a leak is: the bytes of a secret in a file. An
   /// empty `other` occurs everywhere.
