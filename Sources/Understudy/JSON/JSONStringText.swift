@@ -86,7 +86,30 @@ enum JSONStringText {
       }
       nameEnd += 1
     }
-    return nameEnd > runStart && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=")
+    if nameEnd > runStart && nameEnd < slice.count && slice[nameEnd] == UInt8(ascii: "=") {
+      return true
+    }
+    // A pair inside an object's printed form: Kotlin's and Lombok's `Creds(token=…)`,
+    // `User{name=ada,password=…}`, a list's `[key=…]`. Each `=` found by `memchr` is looked at
+    // once: a name right before it, and an opening or a separator before the name.
+    var after = 0
+    while let equals = next(UInt8(ascii: "="), in: slice, from: after) {
+      after = equals + 1
+      var start = equals
+      while start > 0, equals - start < EmbeddedQueryPairs.maximumNameLength,
+        Self.isPairNameByte(slice[start - 1])
+      {
+        start -= 1
+      }
+      if start < equals, start > 0, Self.isRecordOpening(slice[start - 1]) { return true }
+    }
+    return false
+  }
+
+  /// What stands before a field's name in an object's printed form: `(`, `{`, `[` or `,`.
+  private static func isRecordOpening(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+      || byte == UInt8(ascii: ",")
   }
 
   private static let escapedASCII: StaticString = "\\u00"

@@ -130,6 +130,20 @@ import Testing
     }
   }
 
+  /// An object's printed form in a JSON string, with no blank (Kotlin's `Creds(token=…)`,
+  /// Lombok's `User{password=…}`, `[apiKey=…]`): the field after the opening is read as a pair.
+  /// Attack 12's P031; a second field after a bare `,` is not read yet.
+  @Test func aFieldInAnObjectsPrintedFormInsideAJSONStringIsRead() throws {
+    let value = "pfYtAuLnOvwLj0OuWdgaKZS4"
+    for printed in ["Creds(token=\(value))", "User{password=\(value)}", "[apiKey=\(value)]"] {
+      let body = #"{"msg":"\#(printed)"}"#
+      let entry = HAR.Entry.sample(
+        content: HAR.Content(body: Data(body.utf8), mimeType: "application/json"))
+      let written = try Redaction.default.redact(HAR(entries: [entry])).encodedText
+      #expect(!written.contains(value), "\(printed): \(written)")
+    }
+  }
+
   /// Every shape, and prose that names a credential beside its value, as a JSON string's text
   /// (a note, a support ticket's body, a chat message), at depth: a JSON document is one line
   /// of members to the line rule, so each string that may hold such prose is read on its own.
