@@ -131,11 +131,17 @@ import Testing
   }
 
   /// An object's printed form in a JSON string, with no blank (Kotlin's `Creds(token=…)`,
-  /// Lombok's `User{password=…}`, `[apiKey=…]`): the field after the opening is read as a pair.
-  /// Attack 12's P031; a second field after a bare `,` is not read yet.
+  /// Lombok's `User{password=…}`, `[apiKey=…]`), at any field (`Creds(user=ada,apiKey=…)`), and
+  /// a signed token's fields after `~` (`exp=…~acl=/*~hmac=…`): a name is read wherever it
+  /// stands.
   @Test func aFieldInAnObjectsPrintedFormInsideAJSONStringIsRead() throws {
     let value = "pfYtAuLnOvwLj0OuWdgaKZS4"
-    for printed in ["Creds(token=\(value))", "User{password=\(value)}", "[apiKey=\(value)]"] {
+    for printed in [
+      "Creds(token=\(value))", "User{password=\(value)}", "[apiKey=\(value)]",
+      "Creds(user=ada,apiKey=\(value))", "Creds(user=ada,apiKey=\(value),id=7)",
+      "Conn{host=db|pwd=\(value)}", "exp=1999999999~acl=/*~hmac=\(value)",
+      "User(id=7,secret=\(value),role=admin)",
+    ] {
       let body = #"{"msg":"\#(printed)"}"#
       let entry = HAR.Entry.sample(
         content: HAR.Content(body: Data(body.utf8), mimeType: "application/json"))

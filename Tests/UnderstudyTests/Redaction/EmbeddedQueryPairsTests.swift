@@ -8,13 +8,13 @@ import Testing
 @Suite struct EmbeddedQueryPairsTests {
   /// The expression the scanner replaced, run by ICU, with what was added since: a value runs on
   /// over a `&`, `#` or `;` followed by value characters up to the next end without an `=`,
-  /// unless that is an HTML character reference (`&amp;`); and a name may be the last run of a
-  /// longer one that `/`, `:` or `@` divide (`//registry.npmjs.org/:_authToken=`), up to 400
-  /// bytes from where that starts; a name may start after a tag's `>` or a quote; and a name may
-  /// hold letters of any script (`пароль=`).
+  /// unless that is an HTML character reference (`&amp;`); a name is the whole run of name
+  /// characters (URL characters but `~`) before the `=`, whatever stands before it (`Creds(user=ada,apiKey=…)`,
+  /// `~hmac=`, `//registry.npmjs.org/:_authToken=`); and a name may hold letters of any script
+  /// (`пароль=`).
   private static let expression = try! NSRegularExpression(
-    pattern: #"(?:^|(?<=[?&;#\s>"'])|(?<=(?:^|[?&;#\s>"'])[A-Za-z0-9_.~%+\-\[\]/:@]{0,399}[/:@]))"#
-      + #"([\p{Alphabetic}0-9_.~%+\-\[\]]{1,100})="#
+    pattern: #"(?<![\p{Alphabetic}0-9_.%+\-\[\]])"#
+      + #"([\p{Alphabetic}0-9_.%+\-\[\]]{1,100})="#
       + #"([^&#;\s"'<>\\]+(?:(?!&[A-Za-z]+;)[&#;][^&#;\s"'<>\\=]+(?![^&#;\s"'<>\\]))*)"#)
 
   private static func byExpression(_ text: String) -> [[Range<Int>]] {
@@ -43,7 +43,8 @@ import Testing
     "\u{1680}", "\u{2000}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
     "\u{3000}", "\u{200B}", "\u{1681}", "\u{2030}", "\u{3001}", "é", "日本", "👍", "/", ":",
     "http://h/p?", String(repeating: "n", count: 100), String(repeating: "n", count: 101),
-    "amp", "&amp;", "&#38;", "P@ss", "#x", "@", "//r.test/:_authToken", "db:",
+    "amp", "&amp;", "&#38;", "P@ss", "#x", "@", "//r.test/:_authToken", "db:", "(", ",", "{",
+    "~", "*", "$", "|", "\u{200B}token",
   ]
 
   @Test func findsWhatTheExpressionFinds() {

@@ -41,10 +41,10 @@ extension CompiledRedaction {
         }
         // A bare value with spaces (a passphrase in a `.env` or log line) runs on over the
         // words after it; in a URL a space ends the value, and none follows there.
-        let valueRange =
-          valueRange
-          .lowerBound..<SpacedPairValue.end(
-            of: valueRange, nameStart: nameRange.lowerBound, in: bytes)
+        let valueRange = EmbeddedQueryPairs.closersDropped(
+          from: valueRange
+            .lowerBound..<SpacedPairValue.end(
+              of: valueRange, nameStart: nameRange.lowerBound, in: bytes), in: bytes)
         let value = String(decoding: bytes[valueRange], as: UTF8.self)
         guard !RedactionPlaceholder.isPresent(in: value) else { return }
         let key = RedactionPlaceholder.name(from: FormBody.decode(Substring(rawName)).lowercased())
@@ -101,15 +101,18 @@ extension CompiledRedaction {
   }
 }
 
-/// Finds `name=value` pairs in UTF-8 text, byte by byte: right after `?`, `&`, `;` or `#` (a
-/// URL's query in a page, a JSON string or a header), right after white space or at the start
-/// of the text (a log line, `level=info token=…`, in a body that is no form), and right after
-/// a tag's `>` or a quote, which open text of their own (`<td>token=…</td>`,
-/// `Environment="DB_PASSWORD=…"`, `Forwarded: by="token=…"`).
+/// Finds `name=value` pairs in UTF-8 text, byte by byte: the name is the whole run of name
+/// characters before an `=`, whatever stands before it. A query in a page, a JSON string or a
+/// header has a `?`, `&` or `;` there, a log line white space; an object's printed form has `(`,
+/// `{` or `,` (`Creds(user=ada,apiKey=…)`), a signed token's fields `~` or `*`
+/// (`exp=…~acl=/*~hmac=…`), a setting's path `/`, `:` or `@` (`//registry.npmjs.org/:_authToken=…`).
+/// Which pairs hold credentials is the name's judgement, never where it stands, so a name the
+/// log mask reads is read here too.
 ///
 /// It finds exactly what the regular expression
-/// `(?:^|(?<=[?&;#\s>"']))([A-Za-z0-9_.~%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the tests
-/// compare the two): a name of 1 to 100 URL characters and a value that stops where a URL, a
+/// `(?<![A-Za-z0-9_.%+\-\[\]])([A-Za-z0-9_.%+\-\[\]]{1,100})=([^&#;\s"'<>\\]+)` finds (the
+/// tests compare the two): a name of 1 to 100 URL characters but `~`, which joins a signed
+/// token's fields (`exp=…~hmac=…`), and a value that stops where a URL, a
 /// JSON string or an HTML attribute would end, so JSON stays JSON. ICU ran the expression it
 /// grew from over a 50 MB body at under 10 MB/s, most of a credential scan's time.
 enum EmbeddedQueryPairs {
@@ -119,13 +122,27 @@ enum EmbeddedQueryPairs {
   /// How many URLs deep ``forEachNested(in:commaSeparated:offset:level:_:)`` looks for pairs.
   static let maximumNestedLevels = 4
 
-  /// Calls `body` with the byte ranges of each pair's name and value, in order.
-  ///
-  /// It looks for each `=` and reads the name backwards from it: `=` is rarer than what may come
-  /// before a name (every space of a text), and no name character is a delimiter, so the name
-  /// before an `=` is the whole run of name characters there. With `commaSeparated`, a `,` also
-  /// ends a value and may come before a name, as in a header's list (`Baggage: userId=ada,
-  /// sessionToken=…`).
+  /// `value` without the `)`, `}` or `]` that ends it when it opens none: the close of the
+  /// object's printed form the pair stands in (`Creds(token=…)`), which the placeholder must not
+  /// swallow, nor the echo search look for.
+  static func closersDropped(from value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>
+  {
+    var end = value.upperBound
+    while end > value.lowerBound + 1, isCloser(bytes[end - 1]) { end -= 1 }
+    guard end < value.upperBound else { return value }
+    let inside = UnsafeBufferPointer(rebasing: bytes[value])
+    for opener in [UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "[")]
+    where next(opener, in: inside, from: 0) != nil {
+      return value
+    }
+    return value.lowerBound..<end
+  }
+
+  private static func isCloser(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: ")") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
+  }
+
   /// The offset of the first `byte` at or after `start`, found by `memchr`.
   static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     start < bytes.count ? bytes.index(of: byte, in: start..<bytes.count) : nil
@@ -156,6 +173,12 @@ enum EmbeddedQueryPairs {
     }
   }
 
+  /// Calls `body` with the byte ranges of each pair's name and value, in order.
+  ///
+  /// It looks for each `=` and reads the name backwards from it: `=` is rarer than what may come
+  /// before a name (every space of a text), and the name before an `=` is the whole run of name
+  /// characters there. With `commaSeparated`, a `,` also ends a value, as in a header's list
+  /// (`Baggage: userId=ada,sessionToken=…`).
   static func forEach(
     in bytes: UnsafeBufferPointer<UInt8>, commaSeparated: Bool = false,
     _ body: (Range<Int>, Range<Int>) -> Void
@@ -189,36 +212,16 @@ enum EmbeddedQueryPairs {
           break
         }
       }
+      // The run is whole: what stands before it is no name character, unless the run is too
+      // long to be a name.
       let nameLength = nameEnd - nameStart
-      guard nameLength >= 1, nameLength <= maximumNameLength,
-        startsAfterDelimiter(nameStart, in: bytes, classes)
-          || startsAfterPathPrefix(nameStart, in: bytes, classes)
-      else { continue }
+      guard nameLength >= 1, nameLength <= maximumNameLength else { continue }
       let valueEnd = self.valueEnd(in: bytes, from: index, classes)
       guard valueEnd > index else { continue }
       body(nameStart..<nameEnd, index..<valueEnd)
       // The search goes on after the value, as a regular expression's next match does.
       index = valueEnd
     }
-  }
-
-  /// Whether the name at `start` is the last word-run of a longer name that `/`, `:` or `@`
-  /// divide, which itself starts as a name may: an `.npmrc` line's
-  /// `//registry.npmjs.org/:_authToken=…`, a `db:password=…` setting, a scoped
-  /// `@scope:token=…`. The name is read from its last run, as its words are read from the last.
-  private static func startsAfterPathPrefix(
-    _ start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ classes: [UInt8]
-  ) -> Bool {
-    guard start > 0, isPathDivider(bytes[start - 1]) else { return false }
-    var index = start - 1
-    // Bounded, so a long line of `/` and `:` costs a fixed amount per `=`.
-    while index > 0, start - index < 4 * maximumNameLength {
-      let before = bytes[index - 1]
-      guard before < 0x80, classes[Int(before)] & nameCharacter != 0 || isPathDivider(before)
-      else { break }
-      index -= 1
-    }
-    return startsAfterDelimiter(index, in: bytes, classes)
   }
 
   /// The length of the UTF-8 letter that ends at `end`, or `nil` when the character there is
@@ -232,25 +235,6 @@ enum EmbeddedQueryPairs {
       scalar.utf8.count == end - start, scalar.properties.isAlphabetic
     else { return nil }
     return end - start
-  }
-
-  private static func isPathDivider(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-  }
-
-  /// Whether a name may start at `start`: at the start of the text, or after a delimiter or a
-  /// white space character, which may be several bytes long.
-  private static func startsAfterDelimiter(
-    _ start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ classes: [UInt8]
-  ) -> Bool {
-    guard start > 0 else { return true }
-    let before = bytes[start - 1]
-    if before < 0x80 { return classes[Int(before)] & delimiter != 0 }
-    if start >= 2, bytes[start - 2] == 0xC2 { return isWhiteSpace(in: bytes, at: start - 2) }
-    if start >= 3, (0xE1...0xE3).contains(bytes[start - 3]) {
-      return isWhiteSpace(in: bytes, at: start - 3)
-    }
-    return false
   }
 
   /// Where the value starting at `start` ends: at `&`, `#`, `;`, `"`, `'`, `<`, `>`, `\` or
@@ -342,7 +326,6 @@ enum EmbeddedQueryPairs {
     }
   }
 
-  private static let delimiter: UInt8 = 1
   private static let nameCharacter: UInt8 = 2
   private static let valueStop: UInt8 = 4
 
@@ -350,21 +333,20 @@ enum EmbeddedQueryPairs {
   /// and name characters when they spell a letter (``letterLength(before:in:)``).
   private static let classes: [UInt8] = {
     var classes = [UInt8](repeating: 0, count: 256)
-    for byte in "?&;#>\"'".utf8 { classes[Int(byte)] |= delimiter }
-    for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~%+-[]".utf8 {
+    for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.%+-[]".utf8 {
       classes[Int(byte)] |= nameCharacter
     }
     for byte in "&#;\"'<>\\".utf8 { classes[Int(byte)] |= valueStop }
     for byte: UInt8 in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] {
-      classes[Int(byte)] |= valueStop | delimiter
+      classes[Int(byte)] |= valueStop
     }
     return classes
   }()
 
-  /// ``classes`` with `,` a delimiter and the end of a value, for a header's list.
+  /// ``classes`` with `,` the end of a value, for a header's list.
   private static let listClasses: [UInt8] = {
     var classes = Self.classes
-    classes[Int(UInt8(ascii: ","))] |= delimiter | valueStop
+    classes[Int(UInt8(ascii: ","))] |= valueStop
     return classes
   }()
 }
