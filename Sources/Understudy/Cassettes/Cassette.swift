@@ -111,12 +111,15 @@ public final class Cassette: Sendable {
     recordCommand: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) {
-    self.url = url
+    // A value this cassette keeps out is kept out of every report of the run: tests share a log.
+    KnownValues.declare(options.redaction.knownValues)
+    // and out of its own file's name, which a test may have built before the cassette declared
+    // the value (`url(forCassetteNamed: "run-" + key)`, then this cassette).
+    self.url = url.deletingLastPathComponent().appendingPathComponent(
+      CassetteName.withoutKnownValues(url.lastPathComponent))
     self.mode = RecordMode.effective(mode)
     self.options = options
     compiledRedaction = CompiledRedaction(options.redaction)
-    // A value this cassette keeps out is kept out of every report of the run: tests share a log.
-    KnownValues.declare(options.redaction.knownValues)
     ignoredHosts = Set(options.ignoredHosts.map { $0.lowercased() })
     self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.recordCommand =

@@ -41,6 +41,8 @@ public struct JournalEntry: Sendable {
   public let date: Date
   /// What the caller received, once it has been answered.
   public internal(set) var response: Response?
+  /// The list this entry was handed out in, whose values its description masks too.
+  var neighbours: JournalNeighbours?
 
   /// Whether no stub matched.
   package var isUnmatched: Bool {

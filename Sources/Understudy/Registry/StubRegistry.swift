@@ -289,7 +289,13 @@ public final class StubRegistry: Sendable {
   // MARK: The journal
 
   /// Every intercepted request and what became of it, in arrival order.
-  public var journal: [JournalEntry] { journalStorage.withLock { $0.entries } }
+  ///
+  /// Each entry's ``JournalEntry/description`` masks the values every entry of this list holds,
+  /// not only its own: a test prints its journal once its requests are made, and a token in an
+  /// earlier request's path may be named only by a later one (`{"token": …}`).
+  public var journal: [JournalEntry] {
+    JournalNeighbours.linking(journalStorage.withLock { $0.entries })
+  }
 
   /// The intercepted requests, in arrival order.
   public var requests: [InterceptedRequest] { journal.map(\.request) }

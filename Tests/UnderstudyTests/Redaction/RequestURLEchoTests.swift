@@ -82,6 +82,37 @@ import Testing
     }
   }
 
+  /// A journal printed once a test's requests are made masks, in each entry, a value that a later
+  /// entry holds under a credential's name: an invite token in the first request's path, sent as
+  /// `{"token": …}`, a password member, or a bearer token by the next.
+  @Test(arguments: [
+    (#"{"token":"%@","name":"ada"}"#, nil as String?),
+    (#"{"user":"ada","password":"%@"}"#, nil), ("", "Bearer %@"),
+  ])
+  func aJournalMasksAValueALaterEntryNames(body: String, authorization: String?) async throws {
+    let token = "9PIygbVnG1boQBgseXGrc7AK"
+    let registry = StubRegistry()
+    registry.stub(.get("https://api.test/invite/\(token)/accept"), .text("ok"))
+    registry.stub(.path("/login"), .text("ok"))
+    let session = registry.makeSession()
+    _ = try await session.data(from: URL(string: "https://api.test/invite/\(token)/accept")!)
+    var login = URLRequest(url: URL(string: "https://api.test/login")!)
+    login.httpMethod = "POST"
+    login.httpBody = Data(body.replacingOccurrences(of: "%@", with: token).utf8)
+    login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    if let authorization {
+      login.setValue(
+        authorization.replacingOccurrences(of: "%@", with: token),
+        forHTTPHeaderField: "Authorization")
+    }
+    _ = try await session.data(for: login)
+    let lines = registry.journal.map { String(describing: $0) }
+    #expect(lines.count == 2)
+    for line in lines {
+      #expect(!line.contains(token.prefix(12)), "\(line)")
+    }
+  }
+
   /// A miss report lists a cassette's closest entries; loaded from an export no one redacted,
   /// an entry's URL can repeat a token an earlier answer handed out: it is masked there.
   @Test func aMissReportMasksATokenAnExportsEarlierAnswerHandedOut() async throws {

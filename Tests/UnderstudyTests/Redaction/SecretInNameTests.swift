@@ -156,6 +156,25 @@ import Testing
     #expect(CassetteName.fileName("dl-\(value)") == "dl-redacted-file_secret.har")
   }
 
+  /// A file name built before the cassette that declares the value (`url(forCassetteNamed:)`,
+  /// then `Cassette(at:)` with `redactingValues`) loses the value when the cassette is made, in
+  /// every case it is written in.
+  @Test func aDeclaredValueInAFileNameBuiltBeforeItsCassetteIsReplaced() {
+    let value = "Bf7Qz2IkC8uLDL2clxlZFuKk"
+    let folder = CassetteLocation.folder(URL(fileURLWithPath: NSTemporaryDirectory()))
+    for spelled in [value, value.uppercased(), value.lowercased()] {
+      let url = folder.url(forCassetteNamed: "run-\(spelled)", testFilePath: #filePath)
+      let cassette = Cassette(
+        at: url, mode: .never,
+        options: CassetteOptions(
+          redaction: Redaction.default.redactingValues(["name_built_before": value])))
+      #expect(
+        !cassette.url.lastPathComponent.lowercased().contains(value.lowercased()),
+        "\(cassette.url.lastPathComponent)")
+      #expect(cassette.url.lastPathComponent == "run-redacted-name_built_before.har")
+    }
+  }
+
   /// Every cassette's file name passes the gate a parameterized test's arguments pass: a
   /// token's shape written into a name (`url(forCassetteNamed:)`, `.cassette("…")`) is
   /// replaced by `redacted-` and a digest, wherever it stands in the name and wherever the

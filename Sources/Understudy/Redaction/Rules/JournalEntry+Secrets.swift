@@ -37,7 +37,8 @@ extension JournalEntry: CustomStringConvertible {
     }
     // What the rules take from the request and its answer: the request's own values are
     // among them, so it is described hiding these rather than reading itself again.
-    let secrets = removedValues(by: CompiledRedaction.forReports)
+    let secrets =
+      neighbours?.removedValues() ?? removedValues(by: CompiledRedaction.forReports)
     return LogRedaction.mask(
       "\(request.described(hiding: secrets)) — \(answeredBy)\(answer ?? "")", hiding: secrets)
   }
