@@ -87,6 +87,27 @@ import Testing
         + "<redacted:proxy-authorization> <redacted:cookie> dark")
   }
 
+  /// A pair sent base64 under any scheme, in either alphabet, padded or not (Basic as a client
+  /// writes it URL-safe, Elasticsearch's `ApiKey base64(id:key)`): each part echoed alone is
+  /// replaced.
+  @Test(arguments: ["Basic", "ApiKey", "basic", "Custom"])
+  func aPairSentBase64UnderAnySchemeHasItsPartsSearchedFor(scheme: String) throws {
+    let secret = "Ab>?rsDTE36u~~Tu46xe"
+    let standard = Data("k5Ybr1OSi6HCO_cXhT12:\(secret)".utf8).base64EncodedString()
+    let urlSafe = standard.replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    for credentials in [standard, urlSafe] {
+      let entry = HAR.Entry.sample(
+        requestHeaders: [HAR.Header(name: "Authorization", value: "\(scheme) \(credentials)")],
+        content: HAR.Content(
+          body: Data(#"{"result":"\#(secret)","id":"k5Ybr1OSi6HCO_cXhT12"}"#.utf8),
+          mimeType: "application/json"))
+      let text = try #require(Redaction.default.redact(entry).response.content.text)
+      #expect(!text.contains(secret), "\(credentials): \(text)")
+      #expect(!text.contains("k5Ybr1OSi6HCO_cXhT12"), "\(credentials): \(text)")
+    }
+  }
+
   @Test func valuesShorterThanTheMinimumAreNotSearchedFor() {
     let short = String(repeating: "x", count: Redaction.minimumEchoLength - 1)
     let entry = HAR.Entry.sample(

@@ -31,6 +31,30 @@ import Testing
     #expect(Redaction.none.redact(entry) == entry)
   }
 
+  /// User information in a URL written in a body runs to the authority's last `@` (a password
+  /// with a raw `@`), and a scheme-relative URL (`//ada:…@cdn/x.png`) has it too: the cassette
+  /// and the log mask hide the whole password.
+  @Test func userinfoWithARawAtOrWithoutASchemeIsHiddenWhole() {
+    let password = "Fx9@q7Lm2Wz"
+    for (text, mimeType) in [
+      ("see https://ada:\(password)@db.test/x for the dump", "text/plain"),
+      (#"<img src="//ada:\#(password)@cdn.test/x.png">"#, "text/html"),
+      (#"{"mirror":"//ada:\#(password)@cdn.test/x"}"#, "application/json"),
+      ("proxy=//ada:\(password)@proxy.test:3128", "text/plain"),
+    ] {
+      let written = Self.redactedBody(text, mimeType)
+      let masked = LogRedaction.mask(text)
+      for output in [written, masked] {
+        #expect(!output.contains("Fx9"), "\(text): \(output)")
+        #expect(!output.contains("q7Lm2Wz"), "\(text): \(output)")
+      }
+    }
+    // A scheme-relative path with no user information is left alone.
+    let plain = #"<img src="//cdn.test:8080/a@2x.png">"#
+    #expect(Self.redactedBody(plain, "text/html") == plain)
+    #expect(LogRedaction.mask(plain) == plain)
+  }
+
   @Test(arguments: ["", "application/octet-stream", "text/plain"])
   func formBodiesWithoutAFormTypeAreRedactedByFieldName(mimeType: String) {
     let entry = HAR.Entry.sample(

@@ -213,9 +213,7 @@ struct RedactionEchoes {
         }
         let credentials = single[single.index(after: space)...].trimmingCharacters(in: .whitespaces)
         secrets.append(credentials)
-        if single[..<space].lowercased() == "basic", let data = Data(base64Encoded: credentials) {
-          secrets += parts(ofPair: String(decoding: data, as: UTF8.self))
-        }
+        if let pair = decodedPair(credentials) { secrets += parts(ofPair: pair) }
         if let param = authParamValue(credentials[...]) { secrets.append(param) }
       }
     }
@@ -299,6 +297,21 @@ struct RedactionEchoes {
   }
 
   /// `user:password`, whole and in its two parts.
+  /// The `id:secret` pair a scheme's credentials are base64 of, in either alphabet, padded or
+  /// not: Basic's `user:password`, and every scheme that sends a pair so (Elasticsearch's
+  /// `ApiKey base64(id:key)`, a client's own). A server echoes either part alone.
+  private static func decodedPair(_ credentials: String) -> String? {
+    var credentials = credentials
+    return credentials.withUTF8 { bytes -> String? in
+      guard bytes.count >= 4, let decoded = Base64Run.decode(bytes, 0..<bytes.count),
+        decoded.contains(UInt8(ascii: ":")),
+        decoded.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }),
+        let pair = String(validating: decoded, as: UTF8.self)
+      else { return nil }
+      return pair
+    }
+  }
+
   private static func parts(ofPair pair: String) -> [String] {
     guard let colon = pair.firstIndex(of: ":") else { return [pair] }
     return [pair, String(pair[..<colon]), String(pair[pair.index(after: colon)...])]

@@ -948,9 +948,11 @@ private struct Masking {
   /// `'` is one of a URL's sub-delimiters, so it may stand in a password. User information
   /// runs to the authority's last `@`: a password's `%40`, read with its escapes undone (as
   /// what a stub expects is read too), is an `@` of its own, and the text after it is still
-  /// the password.
+  /// the password. A scheme-relative URL (`//ada:…@cdn/x.png`, after a quote, `=`, `(`, `<` or
+  /// white space) has user information when a `:` stands in it.
   static let userinfo = SharedRegex(
-    literal: "\\b([A-Za-z][A-Za-z0-9+.-]*://)([^\\s/?#\"<>\\\\]+)@")
+    literal: "(\\b[A-Za-z][A-Za-z0-9+.-]*://|(?<![^\\s\"'=(<])//(?=[^\\s/?#\"<>\\\\]*:))"
+      + "([^\\s/?#\"<>\\\\]+)@")
   /// `"name": "value"`, in JSON and in Swift's description of a dictionary.
   static let jsonMember = SharedRegex(
     literal: "\"((?:[^\"\\\\\\n]|\\\\.){1,100})\"[ \\t]*:[ \\t]*\"((?:[^\"\\\\\\n]|\\\\.)*)\"")

@@ -10,7 +10,7 @@ enum Base64Run {
     var buffer: UInt32 = 0
     var filled = 0
     var index = range.lowerBound
-    while index < range.upperBound {
+    reading: while index < range.upperBound {
       let byte = bytes[index]
       index += 1
       let value: UInt8
@@ -20,7 +20,8 @@ enum Base64Run {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - 0x30 + 52
       case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
       case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
-      case UInt8(ascii: "="): return output
+      // Padding ends the text; the group before it still holds bytes.
+      case UInt8(ascii: "="): break reading
       case 0x0A, 0x0D, 0x20, 0x09: continue
       case UInt8(ascii: "\\"):
         guard index < range.upperBound else { return nil }

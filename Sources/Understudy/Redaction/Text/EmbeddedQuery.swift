@@ -374,15 +374,47 @@ enum EmbeddedUserinfo {
         start = index + 3
       } else if bytes.holds(#"\/\/"#, at: index + 1) {
         start = index + 5
+      } else if let relative = schemeRelativeStart(before: index, in: bytes) {
+        // `//ada:…@cdn/x.png`, a URL that takes its page's scheme: the colon found is the
+        // user information's own.
+        start = relative
       } else {
         index += 1
         continue
       }
+      // The authority ends at the last `@` before its end: a password may hold a raw `@`
+      // (`https://ada:p@ss@host/`), which no parser would split it at.
       var end = start
-      while end < count, !stops(bytes[end]) { end += 1 }
-      if end > start, end < count, bytes[end] == UInt8(ascii: "@") { body(start..<end) }
-      index = max(end, index + 1)
+      var lastAt: Int?
+      while end < count, !stops(bytes[end]) || bytes[end] == UInt8(ascii: "@") {
+        if bytes[end] == UInt8(ascii: "@") { lastAt = end }
+        end += 1
+      }
+      if let lastAt, lastAt > start { body(start..<lastAt) }
+      index = max(lastAt ?? end, index + 1)
     }
+  }
+
+  /// Where the user information of a scheme-relative URL (`//user:password@host`) holding the
+  /// colon at `colon` starts: right after a `//` that opens a value (after a quote, `=`, `(`, `<`,
+  /// white space or the text's start), with no `/` between it and the colon.
+  private static func schemeRelativeStart(before colon: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Int?
+  {
+    var start = colon
+    while start > 0, colon - start < 256, !stops(bytes[start - 1]) { start -= 1 }
+    guard start >= 2, bytes[start - 1] == UInt8(ascii: "/"), bytes[start - 2] == UInt8(ascii: "/")
+    else { return nil }
+    guard start == 2 else {
+      switch bytes[start - 3] {
+      case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "="), UInt8(ascii: "("),
+        UInt8(ascii: "<"), 0x09, 0x0A, 0x0D, 0x20:
+        return start
+      default:
+        return nil
+      }
+    }
+    return start
   }
 
   private static func stops(_ byte: UInt8) -> Bool {
