@@ -497,7 +497,9 @@ extension CredentialScanner {
   ) -> [Range<String.Index>] {
     var copy = text
     let byteRanges = copy.withUTF8 { bytes in
-      CredentialShape.find(in: bytes, opening: opening).map(\.secret)
+      CredentialShape.find(in: bytes, opening: opening).map {
+        GluedRuns.whole($0.secret, in: bytes)
+      }
     }
     // Every shape starts and ends on an ASCII byte, so these are valid String indices.
     let utf8 = text.utf8

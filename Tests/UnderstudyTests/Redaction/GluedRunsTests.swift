@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import Understudy
+
+/// A token a shape names only in part is masked whole: the runs glued to it by `=`, `:` or `~`
+/// that read as random are its own (Atlassian's `=` checksum, an FCM key's `AAAA…:` head).
+@Suite struct GluedRunsTests {
+  /// A fixed generator, so a failure repeats.
+  private static func random(_ count: Int, seed: inout UInt64) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+    return String(
+      (0..<count).map { _ in
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return alphabet[Int((seed >> 33) % UInt64(alphabet.count))]
+      })
+  }
+
+  @Test func aTokensGluedPartsAreMaskedWithIt() {
+    var seed: UInt64 = 0x5EED_0013
+    for _ in 0..<50 {
+      let checksum = String(format: "%08X", UInt32(truncatingIfNeeded: seed >> 20) | 0x1000_0000)
+      let head = "AAAA" + Self.random(7, seed: &seed).replacingOccurrences(of: "-", with: "9")
+      let tokens = [
+        "ATATT3x" + Self.random(180, seed: &seed) + "=" + checksum,
+        head + ":APA91b" + Self.random(134, seed: &seed),
+      ]
+      for token in tokens {
+        for line in [
+          #"{"result": "\#(token)", "ok": true}"#, "X-Debug-Ref: \(token)", "ref=\(token)&x=1",
+        ] {
+          let masked = LogRedaction.mask(line)
+          for part in [checksum, head] where token.contains(part) {
+            #expect(!masked.contains(part), "\(line) → \(masked)")
+          }
+          #expect(!masked.contains(String(token.suffix(12))), "\(line) → \(masked)")
+        }
+      }
+    }
+  }
+
+  /// A name glued to its value is no random run: it stays readable.
+  @Test func aNameBeforeAMaskedValueIsKept() {
+    let token = "ghp_" + "Zq8Rw2Lm5Tx9Vb3Nc7Kd1Hf6Jg4Ps0Ya2Ue"
+    for line in ["token=\(token)", "password:\(token)", "api_key=\(token)"] {
+      let masked = LogRedaction.mask(line)
+      #expect(masked.hasPrefix(String(line.prefix { $0 != "=" && $0 != ":" })), "\(masked)")
+      #expect(!masked.contains("Zq8Rw2Lm"), "\(masked)")
+    }
+  }
+}
