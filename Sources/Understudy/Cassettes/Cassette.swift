@@ -68,7 +68,7 @@ public final class Cassette: Sendable {
     var newEntries: [HAR.Entry] = []
     /// Fresh recordings of stale entries, by the index of the entry each replaces.
     var replacements: [Int: HAR.Entry] = [:]
-    var drift: [String] = []
+    var drift: [Drift] = []
     /// What redaction removed from the live traffic a drift check saw, masked in every drift
     /// line: a redirect's next hop can carry a key the first request sent.
     var driftSecrets: Set<String> = []
@@ -537,19 +537,21 @@ public final class Cassette: Sendable {
     let (redacted, removed) = redaction.redactedWithRemovals(live)
     state.withLock { $0.driftSecrets.formUnion(removed) }
     guard let index else {
-      state.withLock { $0.drift.append("\(request): not in the cassette") }
+      state.withLock { $0.drift.append(Drift(heading: "\(request): not in the cassette")) }
       return
     }
     guard case .response = reply else {
-      state.withLock { $0.drift.append("\(request): the live server failed: \(reply)") }
+      state.withLock {
+        $0.drift.append(Drift(heading: "\(request): the live server failed: \(reply)"))
+      }
       return
     }
     let redactedLive = redacted.response
     state.withLock { state in
       guard let recorded = state.original?.log.entries[index].response else { return }
-      var differences: [String] = []
+      var drift = Drift(heading: "\(request) (entry \(index))")
       if recorded.status != redactedLive.status {
-        differences.append("status \(recorded.status) → \(redactedLive.status)")
+        drift.differences.append("status \(recorded.status) → \(redactedLive.status)")
       }
       let recordedBody = recorded.content.body ?? Data()
       let liveBody = redactedLive.content.body ?? Data()
@@ -557,18 +559,19 @@ public final class Cassette: Sendable {
         let recordedJSON = try? JSONValue(parsing: recordedBody)
         let liveJSON = try? JSONValue(parsing: liveBody)
         if recordedJSON == nil || recordedJSON != liveJSON {
-          differences.append(BodyDifference.describe(recorded: recordedBody, live: liveBody))
+          // Described at the end, when every live request's values are known: the difference
+          // quotes a value cut short, which no later mask could find.
+          drift.bodies = (recordedBody, liveBody)
+          drift.differences.append("")
         }
       }
       if recorded.content.mimeType.split(separator: ";").first
         != redactedLive.content.mimeType.split(separator: ";").first
       {
-        differences.append(
+        drift.differences.append(
           "content type \(recorded.content.mimeType) → \(redactedLive.content.mimeType)")
       }
-      if !differences.isEmpty {
-        state.drift.append("\(request) (entry \(index)): " + differences.joined(separator: "; "))
-      }
+      if !drift.differences.isEmpty { state.drift.append(drift) }
     }
   }
 
@@ -634,7 +637,8 @@ public final class Cassette: Sendable {
       let age = CassetteAge.describe(snapshot.original?.log.entries.map(\.startedDateTime) ?? [])
       let secrets = snapshot.driftSecrets.sorted { $0.count > $1.count }
       for drift in snapshot.drift {
-        let shown = LogRedaction.mask(drift, naming: nil, echoes: secrets)
+        let shown = LogRedaction.mask(
+          drift.described(hiding: secrets), naming: nil, echoes: secrets)
         failures.append(
           ScopeFailure(
             message: "Drift from cassette \(url.lastPathComponent)"

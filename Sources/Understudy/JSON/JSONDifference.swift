@@ -44,10 +44,17 @@ struct JSONDifference {
     default:
       guard expected != actual else { return nil }
       // Masked before they are cut: a credential member the cut splits (`{"password":"hun…`)
-      // is no longer one the report's masking can recognise.
+      // is no longer one the report's masking can recognise. Where the expected side holds a
+      // placeholder, a recording replaced a credential there, and the value standing there now
+      // is one too (a token the live server hands out), named or not.
+      let expectedText = expected.description
+      let shown =
+        RedactionPlaceholder.isPresent(in: expectedText)
+        ? LogRedaction.masked(actual.description)
+        : actual.description.masked(beforeCuttingTo: 40).clipped(to: 40)
       return
-        "at \(path): expected \(expected.description.masked(beforeCuttingTo: 40).clipped(to: 40)), "
-        + "got \(actual.description.masked(beforeCuttingTo: 40).clipped(to: 40))"
+        "at \(path): expected \(expectedText.masked(beforeCuttingTo: 40).clipped(to: 40)), "
+        + "got \(shown)"
     }
   }
 

@@ -399,6 +399,65 @@ import Testing
 
   /// A key one request sent, echoed in a later request's URL that the cassette lacks (a
   /// redirect's next hop), is masked in that drift line too (second blind attack, P182).
+  /// A live answer that hands out a token the next request sends as a bearer: its drift line,
+  /// which quotes the token cut short, masks it, as the cassette would replace it.
+  @Test func aTokenALaterRequestSendsIsMaskedInAnEarlierDriftLine() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let file = RecordReplayTests.temporaryCassette()
+    var first = URLRequest(url: server.url("/echo/handout"))
+    first.setValue("Rec0rdedValueAbcdefghij1", forHTTPHeaderField: "X-Trace")
+    let recording = StubRegistry()
+    let recorder = Cassette(at: file, mode: .all)
+    recording.use(recorder)
+    _ = try await recording.makeSession().data(for: first)
+    #expect(recorder.finish().isEmpty)
+
+    // Longer than the 40 characters a difference quotes.
+    let token = "du61q4iTKvgbjB4ofbHiqwG4" + "Xe7Lp2Rt9Wz4Qm8Nv3Ks6Jd1"
+    let checking = StubRegistry()
+    let checker = Cassette(at: file, mode: .driftCheck)
+    checking.use(checker)
+    first.setValue(token, forHTTPHeaderField: "X-Trace")
+    _ = try await checking.makeSession().data(for: first)
+    var next = URLRequest(url: server.url("/echo/me"))
+    next.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    _ = try await checking.makeSession().data(for: next)
+    let messages = checker.finish().map(\.message)
+    #expect(messages.contains { $0.contains("first difference") }, "\(messages)")
+    #expect(!messages.joined().contains(token.prefix(10)), "\(messages)")
+  }
+
+  /// Where the cassette holds a placeholder (the token an answer handed out, which the next
+  /// request sent as a bearer), the live server's new token is masked in the drift line, though
+  /// no request of the check sends it.
+  @Test func aLiveValueWhereTheCassetteHoldsAPlaceholderIsMaskedInADriftLine() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let file = RecordReplayTests.temporaryCassette()
+    let recorded = "Rec0rdedTokenAbcdefgh1234"
+    var first = URLRequest(url: server.url("/echo/handout"))
+    first.setValue(recorded, forHTTPHeaderField: "X-Trace")
+    var next = URLRequest(url: server.url("/echo/me"))
+    next.setValue("Bearer \(recorded)", forHTTPHeaderField: "Authorization")
+    let recording = StubRegistry()
+    let recorder = Cassette(at: file, mode: .all)
+    recording.use(recorder)
+    _ = try await recording.makeSession().data(for: first)
+    _ = try await recording.makeSession().data(for: next)
+    #expect(recorder.finish().isEmpty)
+
+    let fresh = "09pykd9trQCUfSbKYiLSKnzV"
+    let checking = StubRegistry()
+    let checker = Cassette(at: file, mode: .driftCheck)
+    checking.use(checker)
+    first.setValue(fresh, forHTTPHeaderField: "X-Trace")
+    _ = try await checking.makeSession().data(for: first)
+    let messages = checker.finish().map(\.message)
+    #expect(messages.contains { $0.contains("first difference") }, "\(messages)")
+    #expect(!messages.joined().contains(fresh.prefix(8)), "\(messages)")
+  }
+
   @Test func aKeyAnEarlierRequestSentIsMaskedInALaterDriftLine() async throws {
     let server = try await LoopbackServer.start()
     defer { server.stop() }
