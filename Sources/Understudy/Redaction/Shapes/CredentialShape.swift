@@ -83,18 +83,25 @@ private struct ShapeScanner {
   }
 
   /// The shapes found from the first byte of a word, a `-` or a `:`, in order.
+  ///
+  /// The loop reads the byte count, the flags and the bytes it compares as locals and literals:
+  /// at `-Onone` (what `swift test` compiles) `count`, a `static let` and `UInt8(ascii:)` are
+  /// each a call, made for every byte.
   private func shapes(table: UnsafeBufferPointer<UInt8>) -> [CredentialShape] {
     var found: [CredentialShape] = []
     var index = 0
+    let count = bytes.count
+    let word = ByteClass.word
+    let shapeStart = ByteClass.shapeStart
     // The end of the last run judged as an unnamed token, so each is judged once.
     var checkedThrough = 0
     while index < count {
       let byte = bytes[index]
       let flags = table[Int(byte)]
-      if flags & ByteClass.word != 0 {
+      if flags & word != 0 {
         // Only a word starting with the first two letters of some shape (or placeholder) is
         // looked at further: prose and JSON start many words with those first letters.
-        if flags & ByteClass.shapeStart != 0,
+        if flags & shapeStart != 0,
           Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
         {
           if let placeholderEnd = placeholderEnd(wordAt: index) {
@@ -109,7 +116,7 @@ private struct ShapeScanner {
         }
         let wordStart = index
         index += 1
-        while index < count, table[Int(bytes[index])] & ByteClass.word != 0 { index += 1 }
+        while index < count, table[Int(bytes[index])] & word != 0 { index += 1 }
         // A long word, or one that a JWT's separator follows, may be a token no prefix names.
         if wordStart >= checkedThrough, index - wordStart >= 8,
           index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])),
@@ -122,13 +129,13 @@ private struct ShapeScanner {
         }
         continue
       }
-      if byte == UInt8(ascii: "-"), let shape = privateKey(at: index) {
+      if byte == 0x2D, let shape = privateKey(at: index) {  // -
         found.append(shape)
         index = shape.whole.upperBound
         continue
       }
       // A JSON string's escape ends a word too: `\nPrivate-Lines:` in a printed HAR file.
-      if byte == UInt8(ascii: "\\"), index + 1 < count,
+      if byte == 0x5C, index + 1 < count,  // \
         "nrt".utf8.contains(bytes[index + 1])
       {
         index += 2
@@ -136,14 +143,14 @@ private struct ShapeScanner {
       }
       // A percent escape ends a word: `%20ghp_…` and `%3DeyJ…` start a token after it, and a
       // URL or form value spells a token's neighbours that way.
-      if byte == UInt8(ascii: "%"), index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),
+      if byte == 0x25, index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),  // %
         ASCIIByte.isHexDigit(bytes[index + 2])
       {
         index = placeholderEnd(wordAt: index + 1) ?? index + 3
         continue
       }
       // A JSON body has a `:` after every member name; only `://` can start user information.
-      if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
+      if byte == 0x3A, index + 1 < count, bytes[index + 1] == 0x2F,  // :/
         let shape = userinfo(colonAt: index)
       {
         found.append(shape)
@@ -759,19 +766,33 @@ private struct ShapeScanner {
   ///
   /// Every scan of a body runs this over all of it, so eight positions are tested at once: only
   /// where an `a` comes before a `w` or an `s` before an `e` (either case) are bytes compared.
+  ///
+  /// ``ByteWord/matches(_:_:)`` is written out here, with its constants made once: at `-Onone`
+  /// (what `swift test` compiles) each of its four calls per word was a call.
   func keywordPositions() -> [Int] {
     var positions: [Int] = []
     var index = 0
-    let lowerCase = ByteWord.ones &* 0x20
+    let count = bytes.count
+    let ones = ByteWord.ones
+    let high = ones &* 0x80
+    let lowerCase = ones &* 0x20
+    let a = ones &* 0x61
+    let w = ones &* 0x77
+    let s = ones &* 0x73
+    let e = ones &* 0x65
     while index + 2 < count {
       if index + 9 <= count {
         // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
         // `W`, `S` and `E` onto the letters compared.
         let first = ByteWord.load(bytes, at: index) | lowerCase
         let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        let firstA = first ^ a
+        let secondW = second ^ w
+        let firstS = first ^ s
+        let secondE = second ^ e
         let pairs =
-          ByteWord.matches(first, UInt8(ascii: "a")) & ByteWord.matches(second, UInt8(ascii: "w"))
-          | ByteWord.matches(first, UInt8(ascii: "s")) & ByteWord.matches(second, UInt8(ascii: "e"))
+          (firstA &- ones) & ~firstA & (secondW &- ones) & ~secondW & high
+          | (firstS &- ones) & ~firstS & (secondE &- ones) & ~secondE & high
         guard pairs != 0 else {
           index += 8
           continue
