@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Query pairs of URLs written inside other text: a link in an HTML page, a `next` URL or an
 /// OAuth callback in a JSON string, a `Link` header. `?access_token=…` is as secret there as in
 /// the request URL.
@@ -126,9 +134,14 @@ enum EmbeddedQueryPairs {
   /// before an `=` is the whole run of name characters there. With `commaSeparated`, a `,` also
   /// ends a value and may come before a name, as in a header's list (`Baggage: userId=ada,
   /// sessionToken=…`).
-  /// The offset of the first `byte` at or after `start`, found by `memchr`.
+  /// The offset of the first `byte` at or after `start`, found by `memchr`, called here and not
+  /// through a helper: each level of calls costs the debug build `swift test` compiles more
+  /// than `memchr` spends on a short string.
   static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    start < bytes.count ? bytes.index(of: byte, in: start..<bytes.count) : nil
+    guard start < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
   }
 
   /// ``forEach(in:commaSeparated:_:)``, and then the pairs inside each value that holds an `=`:
