@@ -101,16 +101,18 @@ private struct ShapeScanner {
     let count = bytes.count
     let word = ByteClass.word
     let shapeStart = ByteClass.shapeStart
+    // Read through plain pointers: a buffer's subscript checks its bounds on every read.
+    guard let base = bytes.baseAddress, let classes = table.baseAddress else { return found }
     // The end of the last run judged as an unnamed token, so each is judged once.
     var checkedThrough = 0
     while index < count {
-      let byte = bytes[index]
-      let flags = table[Int(byte)]
+      let byte = base[index]
+      let flags = classes[Int(byte)]
       if flags & word != 0 {
         // Only a word starting with the first two letters of some shape (or placeholder) is
         // looked at further: prose and JSON start many words with those first letters.
         if flags & shapeStart != 0,
-          Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
+          Self.mayStart(byte, index + 1 < count ? base[index + 1] : 0)
         {
           if let placeholderEnd = placeholderEnd(wordAt: index) {
             index = placeholderEnd
@@ -124,7 +126,7 @@ private struct ShapeScanner {
         }
         let wordStart = index
         index += 1
-        while index < count, table[Int(bytes[index])] & word != 0 { index += 1 }
+        while index < count, classes[Int(base[index])] & word != 0 { index += 1 }
         // A long word, or one that a JWT's separator follows, may be a token no prefix names.
         if wordStart >= checkedThrough, index - wordStart >= 8,
           index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])),
