@@ -69,9 +69,12 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
     let controls = ones &* 0x20
     let count = bytes.count
     while index + 8 <= count, index - opening <= 64, let base = bytes.baseAddress {
-      var loaded: UInt64 = 0
-      memcpy(&loaded, base + index, 8)
-      let word = UInt64(littleEndian: loaded)
+      var word: UInt64 = 0
+      memcpy(&word, base + index, 8)
+      // Not `UInt64(littleEndian:)`, a generic call at `-Onone`.
+      #if _endian(big)
+        word = word.byteSwapped
+      #endif
       let quote = word ^ quotes
       let backslash = word ^ backslashes
       // The first `"`, `\`, control character or byte past ASCII; borrows flag only later bytes.

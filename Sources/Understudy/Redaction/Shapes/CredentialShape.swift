@@ -790,12 +790,22 @@ private struct ShapeScanner {
     let w = ones &* 0x77
     let s = ones &* 0x73
     let e = ones &* 0x65
+    guard let base = bytes.baseAddress else { return positions }
     while index + 2 < count {
       if index + 9 <= count {
         // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
         // `W`, `S` and `E` onto the letters compared.
-        let first = ByteWord.load(bytes, at: index) | lowerCase
-        let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        // Copied here rather than by `ByteWord.load`, a call at `-Onone` for every word.
+        memcpy(&first, base + index, 8)
+        memcpy(&second, base + index + 1, 8)
+        #if _endian(big)
+          first = first.byteSwapped
+          second = second.byteSwapped
+        #endif
+        first |= lowerCase
+        second |= lowerCase
         let firstA = first ^ a
         let secondW = second ^ w
         let firstS = first ^ s
