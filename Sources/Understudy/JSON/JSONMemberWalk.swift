@@ -83,7 +83,7 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
           | ((word &- controls) & ~word)) & highs | (word & highs)
       if stops != 0 {
         index += stops.trailingZeroBitCount >> 3
-        guard bytes[index] == UInt8(ascii: "\"") else { break }
+        guard bytes[index] == 0x22 else { break }  // "
         scanner.index = index + 1
         return true
       }
@@ -94,14 +94,15 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
 
   private mutating func value(_ visitor: inout Visitor) -> Bool {
     guard let byte = scanner.current else { return false }
+    // Bytes as numbers: `UInt8(ascii:)` and a range pattern are calls at `-Onone`, per value.
     switch byte {
-    case UInt8(ascii: "{"): return container(isObject: true, &visitor)
-    case UInt8(ascii: "["): return container(isObject: false, &visitor)
-    case UInt8(ascii: "\""): return string() != nil
-    case UInt8(ascii: "t"): return scanner.scanLiteral("true")
-    case UInt8(ascii: "f"): return scanner.scanLiteral("false")
-    case UInt8(ascii: "n"): return scanner.scanLiteral("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case 0x7B: return container(isObject: true, &visitor)  // {
+    case 0x5B: return container(isObject: false, &visitor)  // [
+    case 0x22: return string() != nil  // "
+    case 0x74: return scanner.scanLiteral("true")  // t
+    case 0x66: return scanner.scanLiteral("false")  // f
+    case 0x6E: return scanner.scanLiteral("null")  // n
+    case 0x2D, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39:  // - 0 to 9
       // JSON has no `01`: the parser refuses a digit after a leading zero, and so does this.
       guard scanner.scanNumber() != nil else { return false }
       return scanner.current.map { $0 &- 0x30 >= 10 } ?? true
@@ -116,7 +117,7 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
     depth += 1
     defer { depth -= 1 }
     guard depth <= Self.maximumDepth else { return false }
-    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+    let close: UInt8 = isObject ? 0x7D : 0x5D  // } ]
     scanner.index += 1
     while true {
       skipWhitespace()
@@ -129,11 +130,11 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
       var isPlain = true
       if isObject {
         let nameStart = scanner.index
-        guard byte == UInt8(ascii: "\""), let plain = string() else { return false }
+        guard byte == 0x22, let plain = string() else { return false }  // "
         name = nameStart..<scanner.index
         isPlain = plain
         skipWhitespace()
-        guard scanner.consume(UInt8(ascii: ":")) else { return false }
+        guard scanner.consume(0x3A) else { return false }  // :
         skipWhitespace()
       }
       let valueStart = scanner.index
@@ -145,7 +146,7 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
       guard let next = scanner.current else { return false }
       scanner.index += 1
       if next == close { return true }
-      guard next == UInt8(ascii: ",") else { return false }
+      guard next == 0x2C else { return false }  // ,
     }
   }
 }
