@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The members of a JSON document, each reported by the bytes of its name (quotes included) and
 /// of its value, for redaction's search for credential names in a body.
 ///
@@ -51,14 +59,31 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
     let bytes = scanner.bytes
     let opening = scanner.index
     var index = opening + 1
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    while index + 8 <= bytes.count, index - opening <= 64 {
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+    // ``JSONScanner/specialByteFlags(_:)`` written out, each word copied by `memcpy`: at `-Onone`
+    // (what `swift test` compiles) the generic `loadUnaligned` and each call cost more than the
+    // arithmetic, for every string of a body.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs = ones &* 0x80
+    let quotes = ones &* 0x22
+    let backslashes = ones &* 0x5C
+    let controls = ones &* 0x20
+    let count = bytes.count
+    while index + 8 <= count, index - opening <= 64, let base = bytes.baseAddress {
+      var word: UInt64 = 0
+      memcpy(&word, base + index, 8)
+      // Not `UInt64(littleEndian:)`, a generic call at `-Onone`.
+      #if _endian(big)
+        word = word.byteSwapped
+      #endif
+      let quote = word ^ quotes
+      let backslash = word ^ backslashes
       // The first `"`, `\`, control character or byte past ASCII; borrows flag only later bytes.
-      let stops = JSONScanner.specialByteFlags(word) | (word & highs)
+      let stops =
+        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+          | ((word &- controls) & ~word)) & highs | (word & highs)
       if stops != 0 {
         index += stops.trailingZeroBitCount >> 3
-        guard bytes[index] == UInt8(ascii: "\"") else { break }
+        guard bytes[index] == 0x22 else { break }  // "
         scanner.index = index + 1
         return true
       }
@@ -69,14 +94,15 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
 
   private mutating func value(_ visitor: inout Visitor) -> Bool {
     guard let byte = scanner.current else { return false }
+    // Bytes as numbers: `UInt8(ascii:)` and a range pattern are calls at `-Onone`, per value.
     switch byte {
-    case UInt8(ascii: "{"): return container(isObject: true, &visitor)
-    case UInt8(ascii: "["): return container(isObject: false, &visitor)
-    case UInt8(ascii: "\""): return string() != nil
-    case UInt8(ascii: "t"): return scanner.scanLiteral("true")
-    case UInt8(ascii: "f"): return scanner.scanLiteral("false")
-    case UInt8(ascii: "n"): return scanner.scanLiteral("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case 0x7B: return container(isObject: true, &visitor)  // {
+    case 0x5B: return container(isObject: false, &visitor)  // [
+    case 0x22: return string() != nil  // "
+    case 0x74: return scanner.scanLiteral("true")  // t
+    case 0x66: return scanner.scanLiteral("false")  // f
+    case 0x6E: return scanner.scanLiteral("null")  // n
+    case 0x2D, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39:  // - 0 to 9
       // JSON has no `01`: the parser refuses a digit after a leading zero, and so does this.
       guard scanner.scanNumber() != nil else { return false }
       return scanner.current.map { $0 &- 0x30 >= 10 } ?? true
@@ -91,7 +117,7 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
     depth += 1
     defer { depth -= 1 }
     guard depth <= Self.maximumDepth else { return false }
-    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+    let close: UInt8 = isObject ? 0x7D : 0x5D  // } ]
     scanner.index += 1
     while true {
       skipWhitespace()
@@ -104,11 +130,11 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
       var isPlain = true
       if isObject {
         let nameStart = scanner.index
-        guard byte == UInt8(ascii: "\""), let plain = string() else { return false }
+        guard byte == 0x22, let plain = string() else { return false }  // "
         name = nameStart..<scanner.index
         isPlain = plain
         skipWhitespace()
-        guard scanner.consume(UInt8(ascii: ":")) else { return false }
+        guard scanner.consume(0x3A) else { return false }  // :
         skipWhitespace()
       }
       let valueStart = scanner.index
@@ -120,7 +146,7 @@ struct JSONMemberWalk<Visitor: JSONMemberVisitor> {
       guard let next = scanner.current else { return false }
       scanner.index += 1
       if next == close { return true }
-      guard next == UInt8(ascii: ",") else { return false }
+      guard next == 0x2C else { return false }  // ,
     }
   }
 }

@@ -33,9 +33,12 @@ enum JSONStringText {
   {
     let first = bytes[contents.lowerBound]
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
-    let slice = UnsafeBufferPointer(rebasing: bytes[contents])
+    // Rebased by hand: a slice's bounds are generic calls at `-Onone`, once a string.
+    guard let base = bytes.baseAddress else { return false }
+    let slice = UnsafeBufferPointer(
+      start: base + contents.lowerBound, count: contents.upperBound - contents.lowerBound)
     // A `data:` URL holds a body of its own (``DataURL``).
-    if slice.count > 5, slice[4] == UInt8(ascii: ":"), slice[0] | 0x20 == UInt8(ascii: "d"),
+    if slice.count > 5, slice[4] == 0x3A, slice[0] | 0x20 == UInt8(ascii: "d"),
       slice[1] | 0x20 == UInt8(ascii: "a"), slice[2] | 0x20 == UInt8(ascii: "t"),
       slice[3] | 0x20 == UInt8(ascii: "a")
     {
@@ -46,18 +49,21 @@ enum JSONStringText {
     // rules open: its first 64 characters tell, so a long blob is not visited here in Swift.
     if slice.count >= 24, startsBase64(slice) { return true }
     // An ASCII character escaped as `\u00XX` (Go writes `&`, `<`, `>` and `=` so): the text
-    // reads differently decoded (`?a=1\u0026token=…`).
-    if slice.count >= 6,
-      ByteSearch.firstOffset(
-        of: UnsafeRawBufferPointer(start: Self.escapedASCII.utf8Start, count: 4),
-        in: UnsafeRawBufferPointer(slice)) != nil
-    {
-      return true
-    }
+    // reads differently decoded (`?a=1\u0026token=…`). Or an escaped quote, at a backslash that
+    // starts an escape. Both are read at each backslash `memchr` finds, in one loop.
     var from = 0
-    while let slash = next(UInt8(ascii: "\\"), in: slice, from: from) {
-      if slash + 1 < slice.count, slice[slash + 1] == UInt8(ascii: "\"") { return true }
-      from = slash + 2
+    var escapeFrom = 0
+    while let slash = next(0x5C, in: slice, from: from) {
+      if slice.count >= 6, slash + 4 <= slice.count, slice[slash + 1] == 0x75,
+        slice[slash + 2] == 0x30, slice[slash + 3] == 0x30
+      {
+        return true  // \u00
+      }
+      if slash >= escapeFrom {
+        if slash + 1 < slice.count, slice[slash + 1] == 0x22 { return true }  // \"
+        escapeFrom = slash + 2
+      }
+      from = slash + 1
     }
     // Prose can name a credential beside its value (`password is …`, `use token … to log in`),
     // which the credential-line rule reads on a line of its own, and to which a JSON document is
@@ -75,13 +81,20 @@ enum JSONStringText {
     guard next(UInt8(ascii: "="), in: slice, from: 0) != nil else { return false }
     var nameEnd = 0
     var runStart = 0
-    while nameEnd < slice.count, nameEnd - runStart <= EmbeddedQueryPairs.maximumNameLength,
-      nameEnd <= 4 * EmbeddedQueryPairs.maximumNameLength
+    let maximumNameLength = EmbeddedQueryPairs.maximumNameLength
+    while nameEnd < slice.count, nameEnd - runStart <= maximumNameLength,
+      nameEnd <= 4 * maximumNameLength
     {
+      // A `/`, `:` or `@` (or the `\` JSON may escape a `/` with) divides the name; letters,
+      // digits and `_.~%+-[]` make it up. Compared here, not by a function per class: each call
+      // costs `-Onone` (what `swift test` compiles) more than the comparisons.
       let byte = slice[nameEnd]
-      if isPathDivider(byte) {
+      if byte == 0x2F || byte == 0x3A || byte == 0x40 || byte == 0x5C {
         runStart = nameEnd + 1
-      } else if !isPairNameByte(byte) {
+      } else if !((byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2E || byte == 0x7E
+        || byte == 0x25 || byte == 0x2B || byte == 0x2D || byte == 0x5B || byte == 0x5D)
+      {
         break
       }
       nameEnd += 1
@@ -96,23 +109,28 @@ enum JSONStringText {
     while let equals = next(UInt8(ascii: "="), in: slice, from: after) {
       after = equals + 1
       var start = equals
-      while start > 0, equals - start < EmbeddedQueryPairs.maximumNameLength,
-        Self.isPairNameByte(slice[start - 1])
-      {
+      while start > 0, equals - start < maximumNameLength {
+        // Letters, digits and `_.%+-[]`, compared here as above.
+        let byte = slice[start - 1]
+        guard
+          (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+            || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2E || byte == 0x25
+            || byte == 0x2B || byte == 0x2D || byte == 0x5B || byte == 0x5D
+        else { break }
         start -= 1
       }
-      if start < equals, start > 0, Self.isRecordOpening(slice[start - 1]) { return true }
+      guard start < equals, start > 0 else { continue }
+      // What stands before a field's name in an object's printed form or a signed token's
+      // fields: `(`, `{`, `[`, `,`, `~` or `|`.
+      let before = slice[start - 1]
+      if before == 0x28 || before == 0x7B || before == 0x5B || before == 0x2C || before == 0x7E
+        || before == 0x7C
+      {
+        return true
+      }
     }
     return false
   }
-
-  /// What stands before a field's name in an object's printed form: `(`, `{`, `[` or `,`.
-  private static func isRecordOpening(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
-      || byte == UInt8(ascii: ",")
-  }
-
-  private static let escapedASCII: StaticString = "\\u00"
 
   /// Whether the first 64 bytes (or all) are base64's, `=` included: a loop, not a closure,
   /// which the debug build would call for each byte.
@@ -120,8 +138,12 @@ enum JSONStringText {
     var index = 0
     let end = min(slice.count, 64)
     while index < end {
+      // Letters, digits, `+/-_=`, compared here: a call per byte costs `-Onone` more.
       let byte = slice[index]
-      guard ASCIIByte.isBase64(byte) || byte == UInt8(ascii: "=") else { return false }
+      guard
+        ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+          || byte == 0x2B || byte == 0x2F || byte == 0x2D || byte == 0x5F || byte == 0x3D
+      else { return false }
       index += 1
     }
     return true
@@ -138,28 +160,19 @@ enum JSONStringText {
     return false
   }
 
-  /// `/`, `:`, `@`, or the `\` JSON may escape a `/` with.
-  private static func isPathDivider(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-      || byte == UInt8(ascii: "\\")
-  }
-
-  private static func isPairNameByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"),
-      UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "]"):
-      true
-    default: ASCIIByte.isAlphanumeric(byte)
-    }
-  }
-
   /// Whether the string closing at `close` is a member's name: a `:` follows it.
   private static func isMemberName(endingAt close: Int, in bytes: UnsafeBufferPointer<UInt8>)
     -> Bool
   {
     var index = close + 1
-    while index < bytes.count, ASCIIByte.isJSONWhitespace(bytes[index]) { index += 1 }
-    return index < bytes.count && bytes[index] == UInt8(ascii: ":")
+    let count = bytes.count
+    // Space, tab, line feed, carriage return; then `:`.
+    while index < count,
+      bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+    {
+      index += 1
+    }
+    return index < count && bytes[index] == 0x3A
   }
 
   /// The quote closing the string opened at `open`: the next one after an even run of
@@ -168,7 +181,7 @@ enum JSONStringText {
     var from = open + 1
     while let quote = next(UInt8(ascii: "\""), in: bytes, from: from) {
       var slashes = 0
-      while quote - slashes - 1 > open, bytes[quote - slashes - 1] == UInt8(ascii: "\\") {
+      while quote - slashes - 1 > open, bytes[quote - slashes - 1] == 0x5C {  // \
         slashes += 1
       }
       if slashes % 2 == 0 { return quote }
@@ -177,9 +190,14 @@ enum JSONStringText {
     return nil
   }
 
+  /// The offset of the first `byte` at or after `start`, by `memchr` called here: each level
+  /// of calls around it costs a debug build more than `memchr` spends on a short string.
   private static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
     -> Int?
   {
-    EmbeddedQueryPairs.next(byte, in: bytes, from: start)
+    guard start < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
   }
 }

@@ -98,6 +98,28 @@ extension RecordingTests {
       #expect(try HAR.decode(try har.encoded(), source: "memory") == har)
     }
 
+    /// In a debug build (what `swift test` runs) a string of 4 KiB or more (a body) is escaped
+    /// by `JSONEncoder` rather than by the writer's own loop: at the lengths around that switch,
+    /// with every awkward character in it, the bytes are the reference's and read back as the
+    /// same text.
+    @Test func longStringsAroundTheEncoderSwitchMatch() throws {
+      var texts: [String] = []
+      for length in [4_094, 4_095, 4_096, 4_097, 20_000] {
+        var text = String(repeating: Self.awkward, count: length / Self.awkward.utf8.count + 1)
+        while text.utf8.count > length { text.removeLast() }
+        texts.append(text)
+        texts.append(String(repeating: "\"{}\"", count: length / 4))
+      }
+      let har = HAR(
+        entries: texts.map {
+          .sample(
+            requestHeaders: [HAR.Header(name: "X", value: $0)],
+            content: HAR.Content(mimeType: "application/json", text: $0))
+        })
+      #expect(try har.encoded() == Self.reference(har))
+      #expect(try HAR.decode(try har.encoded(), source: "memory") == har)
+    }
+
     /// A body read from a file stays in the file's bytes; written again, its escapes are
     /// rewritten the way the writer writes them, and the result is what the decoded text gives.
     @Test func aBodyReadFromAFileIsWrittenAsItsDecodedText() throws {

@@ -163,9 +163,16 @@ extension CredentialName {
 
     /// Whether the name whose UTF-8 bytes are `name` matches.
     mutating func matches(utf8 name: UnsafeBufferPointer<UInt8>) -> Bool {
-      if name.count <= 8 {
+      // Counted loops over the bytes: `for … in` is a generic iterator call per byte at
+      // `-Onone` (what `swift test` compiles), and this runs for each member of a body.
+      let length = name.count
+      if length <= 8 {
         var word: UInt64 = 0
-        for byte in name { word = word << 8 | UInt64(byte) }
+        var index = 0
+        while index < length {
+          word = word << 8 | UInt64(name[index])
+          index += 1
+        }
         let slot = Int(
           truncatingIfNeeded: ((word ^ UInt64(name.count)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
         if shortLengths[slot] == name.count, shortWords[slot] == word {
@@ -179,7 +186,11 @@ extension CredentialName {
       }
       // FNV-1a.
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      var index = 0
+      while index < length {
+        hash = (hash ^ UInt64(name[index])) &* 0x100_0000_01b3
+        index += 1
+      }
       let slot = Int(truncatingIfNeeded: hash & UInt64(Self.recentSlots - 1))
       let width = Self.recentWidth
       // memcmp: the generic `elementsEqual` cost more than the rest of a member's walk.

@@ -60,7 +60,9 @@ enum HeldCredentialName {
   /// The member's kind, read from its name's bytes without building a String: the walk over a
   /// body's millions of members pays a few comparisons for each.
   static func kind(utf8 name: UnsafeBufferPointer<UInt8>) -> Kind? {
-    guard let first = name.first, (3...16).contains(name.count) else { return nil }
+    // Bounds compared, not `(3...16).contains`: a generic call at `-Onone`, once a member.
+    guard name.count >= 3, name.count <= 16 else { return nil }
+    let first = name[0]
     // Only the keys that start with the name's first letter are compared: a body's members are
     // mostly other names, and each comparison is a loop the debug build runs slowly.
     switch first | 0x20 {
@@ -86,13 +88,14 @@ enum HeldCredentialName {
     var index = 0
     let count = target.utf8CodeUnitCount
     let letters = target.utf8Start
-    for byte in name {
-      switch byte {
-      case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."): continue
-      default:
-        guard index < count, byte | 0x20 == letters[index] else { return false }
-        index += 1
-      }
+    // A counted loop and literals: `for … in` and `UInt8(ascii:)` are calls per byte at `-Onone`.
+    var position = 0
+    while position < name.count {
+      let byte = name[position]
+      position += 1
+      if byte == 0x5F || byte == 0x2D || byte == 0x2E { continue }  // _ - .
+      guard index < count, byte | 0x20 == letters[index] else { return false }
+      index += 1
     }
     return index == count
   }

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A credential-shaped run of bytes: `whole` from its label (`Bearer `, `ghp_`) to its end,
 /// `secret` the part after the label.
 struct CredentialShape {
@@ -83,19 +91,28 @@ private struct ShapeScanner {
   }
 
   /// The shapes found from the first byte of a word, a `-` or a `:`, in order.
+  ///
+  /// The loop reads the byte count, the flags and the bytes it compares as locals and literals:
+  /// at `-Onone` (what `swift test` compiles) `count`, a `static let` and `UInt8(ascii:)` are
+  /// each a call, made for every byte.
   private func shapes(table: UnsafeBufferPointer<UInt8>) -> [CredentialShape] {
     var found: [CredentialShape] = []
     var index = 0
+    let count = bytes.count
+    let word = ByteClass.word
+    let shapeStart = ByteClass.shapeStart
+    // Read through plain pointers: a buffer's subscript checks its bounds on every read.
+    guard let base = bytes.baseAddress, let classes = table.baseAddress else { return found }
     // The end of the last run judged as an unnamed token, so each is judged once.
     var checkedThrough = 0
     while index < count {
-      let byte = bytes[index]
-      let flags = table[Int(byte)]
-      if flags & ByteClass.word != 0 {
+      let byte = base[index]
+      let flags = classes[Int(byte)]
+      if flags & word != 0 {
         // Only a word starting with the first two letters of some shape (or placeholder) is
         // looked at further: prose and JSON start many words with those first letters.
-        if flags & ByteClass.shapeStart != 0,
-          Self.mayStart(byte, index + 1 < count ? bytes[index + 1] : 0)
+        if flags & shapeStart != 0,
+          Self.mayStart(byte, index + 1 < count ? base[index + 1] : 0)
         {
           if let placeholderEnd = placeholderEnd(wordAt: index) {
             index = placeholderEnd
@@ -109,7 +126,7 @@ private struct ShapeScanner {
         }
         let wordStart = index
         index += 1
-        while index < count, table[Int(bytes[index])] & ByteClass.word != 0 { index += 1 }
+        while index < count, classes[Int(base[index])] & word != 0 { index += 1 }
         // A long word, or one that a JWT's separator follows, may be a token no prefix names.
         if wordStart >= checkedThrough, index - wordStart >= 8,
           index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])),
@@ -122,13 +139,13 @@ private struct ShapeScanner {
         }
         continue
       }
-      if byte == UInt8(ascii: "-"), let shape = privateKey(at: index) {
+      if byte == 0x2D, let shape = privateKey(at: index) {  // -
         found.append(shape)
         index = shape.whole.upperBound
         continue
       }
       // A JSON string's escape ends a word too: `\nPrivate-Lines:` in a printed HAR file.
-      if byte == UInt8(ascii: "\\"), index + 1 < count,
+      if byte == 0x5C, index + 1 < count,  // \
         "nrt".utf8.contains(bytes[index + 1])
       {
         index += 2
@@ -136,14 +153,14 @@ private struct ShapeScanner {
       }
       // A percent escape ends a word: `%20ghp_…` and `%3DeyJ…` start a token after it, and a
       // URL or form value spells a token's neighbours that way.
-      if byte == UInt8(ascii: "%"), index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),
+      if byte == 0x25, index + 2 < count, ASCIIByte.isHexDigit(bytes[index + 1]),  // %
         ASCIIByte.isHexDigit(bytes[index + 2])
       {
         index = placeholderEnd(wordAt: index + 1) ?? index + 3
         continue
       }
       // A JSON body has a `:` after every member name; only `://` can start user information.
-      if byte == UInt8(ascii: ":"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"),
+      if byte == 0x3A, index + 1 < count, bytes[index + 1] == 0x2F,  // :/
         let shape = userinfo(colonAt: index)
       {
         found.append(shape)
@@ -158,38 +175,39 @@ private struct ShapeScanner {
   /// Whether a word whose first two bytes are `first` and `second` can start what
   /// ``placeholderEnd(wordAt:)`` or ``shape(at:)`` looks for: a superset (the second letter
   /// compared in any case) of the prefixes they test, which each then checks exactly.
+  ///
+  /// The letters are written as numbers, each line naming them: `UInt8(ascii:)` is a call at
+  /// `-Onone` (what `swift test` compiles), and this runs at most words of a body.
   @inline(__always)
   static func mayStart(_ first: UInt8, _ second: UInt8) -> Bool {
     let second = second | 0x20
     switch first {
-    case UInt8(ascii: "A"):  // AKIA, ASIA, AIza
-      return second == UInt8(ascii: "k") || second == UInt8(ascii: "s")
-        || second == UInt8(ascii: "i")
-    case UInt8(ascii: "g"):  // github_pat_, gho_ and kin, glpat-
-      return second == UInt8(ascii: "i") || second == UInt8(ascii: "h")
-        || second == UInt8(ascii: "l")
-    case UInt8(ascii: "x"):  // xoxb- and kin
-      return second == UInt8(ascii: "o")
-    case UInt8(ascii: "s"):  // sk_live_, sk-
-      return second == UInt8(ascii: "k")
-    case UInt8(ascii: "r"), UInt8(ascii: "R"):  // rk_live_, redacted:
-      return second == UInt8(ascii: "k") || second == UInt8(ascii: "e")
-    case UInt8(ascii: "3"):  // 3Credacted
-      return second == UInt8(ascii: "c")
-    case UInt8(ascii: "n"):  // npm_
-      return second == UInt8(ascii: "p")
-    case UInt8(ascii: "e"):  // eyJ, ewo (JWT headers)
-      return second == UInt8(ascii: "y") || second == UInt8(ascii: "w")
-    case UInt8(ascii: "b"), UInt8(ascii: "B"):  // Bearer, Basic
-      return second == UInt8(ascii: "e") || second == UInt8(ascii: "a")
-    case UInt8(ascii: "t"), UInt8(ascii: "T"):  // Token
-      return second == UInt8(ascii: "o")
-    case UInt8(ascii: "h"):  // hooks.slack.com
-      return second == UInt8(ascii: "o")
-    case UInt8(ascii: "M"):  // MII…, MHc…, MC4…: a DER private key in base64 (`0x30` and a length)
-      return second >= UInt8(ascii: "a") && second <= UInt8(ascii: "i")
-    case UInt8(ascii: "P"):  // Private-Lines: of a PuTTY key
-      return second == UInt8(ascii: "r")
+    case 0x41:  // A: AKIA, ASIA, AIza
+      return second == 0x6B || second == 0x73 || second == 0x69  // k s i
+    case 0x67:  // g: github_pat_, gho_ and kin, glpat-
+      return second == 0x69 || second == 0x68 || second == 0x6C  // i h l
+    case 0x78:  // x: xoxb- and kin
+      return second == 0x6F  // o
+    case 0x73:  // s: sk_live_, sk-
+      return second == 0x6B  // k
+    case 0x72, 0x52:  // r R: rk_live_, redacted:
+      return second == 0x6B || second == 0x65  // k e
+    case 0x33:  // 3: 3Credacted
+      return second == 0x63  // c
+    case 0x6E:  // n: npm_
+      return second == 0x70  // p
+    case 0x65:  // e: eyJ, ewo (JWT headers)
+      return second == 0x79 || second == 0x77  // y w
+    case 0x62, 0x42:  // b B: Bearer, Basic
+      return second == 0x65 || second == 0x61  // e a
+    case 0x74, 0x54:  // t T: Token
+      return second == 0x6F  // o
+    case 0x68:  // h: hooks.slack.com
+      return second == 0x6F  // o
+    case 0x4D:  // M: MII…, MHc…, MC4…: a DER private key in base64 (`0x30` and a length)
+      return second >= 0x61 && second <= 0x69  // a to i
+    case 0x50:  // P: Private-Lines: of a PuTTY key
+      return second == 0x72  // r
     default:
       return false
     }
@@ -759,19 +777,43 @@ private struct ShapeScanner {
   ///
   /// Every scan of a body runs this over all of it, so eight positions are tested at once: only
   /// where an `a` comes before a `w` or an `s` before an `e` (either case) are bytes compared.
+  ///
+  /// ``ByteWord/matches(_:_:)`` is written out here, with its constants made once: at `-Onone`
+  /// (what `swift test` compiles) each of its four calls per word was a call.
   func keywordPositions() -> [Int] {
     var positions: [Int] = []
     var index = 0
-    let lowerCase = ByteWord.ones &* 0x20
+    let count = bytes.count
+    let ones = ByteWord.ones
+    let high = ones &* 0x80
+    let lowerCase = ones &* 0x20
+    let a = ones &* 0x61
+    let w = ones &* 0x77
+    let s = ones &* 0x73
+    let e = ones &* 0x65
+    guard let base = bytes.baseAddress else { return positions }
     while index + 2 < count {
       if index + 9 <= count {
         // The pairs starting at the eight positions from `index`; `| 0x20` folds only `A`,
         // `W`, `S` and `E` onto the letters compared.
-        let first = ByteWord.load(bytes, at: index) | lowerCase
-        let second = ByteWord.load(bytes, at: index + 1) | lowerCase
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        // Copied here rather than by `ByteWord.load`, a call at `-Onone` for every word.
+        memcpy(&first, base + index, 8)
+        memcpy(&second, base + index + 1, 8)
+        #if _endian(big)
+          first = first.byteSwapped
+          second = second.byteSwapped
+        #endif
+        first |= lowerCase
+        second |= lowerCase
+        let firstA = first ^ a
+        let secondW = second ^ w
+        let firstS = first ^ s
+        let secondE = second ^ e
         let pairs =
-          ByteWord.matches(first, UInt8(ascii: "a")) & ByteWord.matches(second, UInt8(ascii: "w"))
-          | ByteWord.matches(first, UInt8(ascii: "s")) & ByteWord.matches(second, UInt8(ascii: "e"))
+          (firstA &- ones) & ~firstA & (secondW &- ones) & ~secondW & high
+          | (firstS &- ones) & ~firstS & (secondE &- ones) & ~secondE & high
         guard pairs != 0 else {
           index += 8
           continue
@@ -866,9 +908,8 @@ private struct ShapeScanner {
   func has(_ literal: StaticString, at start: Int) -> Bool {
     let length = literal.utf8CodeUnitCount
     guard start + length <= count else { return false }
-    let pointer = literal.utf8Start
-    for offset in 0..<length where bytes[start + offset] != pointer[offset] { return false }
-    return true
+    guard let base = bytes.baseAddress else { return length == 0 }
+    return memcmp(base + start, literal.utf8Start, length) == 0
   }
 
   /// Whether `literal` is at `start`, ASCII letters compared in any case.
@@ -876,9 +917,17 @@ private struct ShapeScanner {
     let length = literal.utf8CodeUnitCount
     guard start + length <= count else { return false }
     let pointer = literal.utf8Start
-    for offset in 0..<length
-    where ByteClass.folded(bytes[start + offset]) != ByteClass.folded(pointer[offset]) {
-      return false
+    // A counted loop with the fold written out: a range's iterator and a call per byte cost
+    // `-Onone` (what `swift test` compiles) more than the comparisons; the detectors ask this
+    // at every word that starts like a shape.
+    var offset = 0
+    while offset < length {
+      var byte = bytes[start + offset]
+      var expected = pointer[offset]
+      if (byte | 0x20) >= 0x61, (byte | 0x20) <= 0x7A { byte |= 0x20 }
+      if (expected | 0x20) >= 0x61, (expected | 0x20) <= 0x7A { expected |= 0x20 }
+      guard byte == expected else { return false }
+      offset += 1
     }
     return true
   }

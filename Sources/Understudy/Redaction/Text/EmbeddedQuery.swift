@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Query pairs of URLs written inside other text: a link in an HTML page, a `next` URL or an
 /// OAuth callback in a JSON string, a `Link` header. `?access_token=…` is as secret there as in
 /// the request URL.
@@ -143,9 +151,14 @@ enum EmbeddedQueryPairs {
     byte == UInt8(ascii: ")") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
   }
 
-  /// The offset of the first `byte` at or after `start`, found by `memchr`.
+  /// The offset of the first `byte` at or after `start`, found by `memchr`, called here and not
+  /// through a helper: each level of calls costs the debug build `swift test` compiles more
+  /// than `memchr` spends on a short string.
   static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    start < bytes.count ? bytes.index(of: byte, in: start..<bytes.count) : nil
+    guard start < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
   }
 
   /// ``forEach(in:commaSeparated:_:)``, and then the pairs inside each value that holds an `=`:
@@ -362,19 +375,23 @@ enum EmbeddedUserinfo {
     var index = 0
     while index < count {
       // A colon is rare in most bodies: memchr passes the bytes without one at full speed.
-      guard let colon = EmbeddedQueryPairs.next(UInt8(ascii: ":"), in: bytes, from: index)
-      else { return }
+      guard let colon = EmbeddedQueryPairs.next(0x3A, in: bytes, from: index) else { return }
       index = colon
-      guard bytes[index] == UInt8(ascii: ":") else {
+      // A JSON body has a colon after every name: the bytes around it turn most away before
+      // `holds` is called (a call at `-Onone`, as `UInt8(ascii:)` is), a name's closing quote
+      // before it included.
+      let slashAfter = index + 1 < count && (bytes[index + 1] == 0x2F || bytes[index + 1] == 0x5C)
+      let runBefore = index > 0 && bytes[index - 1] != 0x22 && !stops(bytes[index - 1])
+      guard slashAfter || runBefore else {
         index += 1
         continue
       }
       let start: Int
-      if bytes.holds("//", at: index + 1) {
+      if slashAfter, bytes.holds("//", at: index + 1) {
         start = index + 3
-      } else if bytes.holds(#"\/\/"#, at: index + 1) {
+      } else if slashAfter, bytes.holds(#"\/\/"#, at: index + 1) {
         start = index + 5
-      } else if let relative = schemeRelativeStart(before: index, in: bytes) {
+      } else if runBefore, let relative = schemeRelativeStart(before: index, in: bytes) {
         // `//ada:…@cdn/x.png`, a URL that takes its page's scheme: the colon found is the
         // user information's own.
         start = relative
@@ -386,8 +403,8 @@ enum EmbeddedUserinfo {
       // (`https://ada:p@ss@host/`), which no parser would split it at.
       var end = start
       var lastAt: Int?
-      while end < count, !stops(bytes[end]) || bytes[end] == UInt8(ascii: "@") {
-        if bytes[end] == UInt8(ascii: "@") { lastAt = end }
+      while end < count, !stops(bytes[end]) || bytes[end] == 0x40 {
+        if bytes[end] == 0x40 { lastAt = end }
         end += 1
       }
       if let lastAt, lastAt > start { body(start..<lastAt) }
@@ -417,11 +434,10 @@ enum EmbeddedUserinfo {
     return start
   }
 
+  /// `/`, `?`, `#`, `@`, `"`, `<`, `>`, `\`, or white space.
   private static func stops(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
-      UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
-      0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20:
+    case 0x2F, 0x3F, 0x23, 0x40, 0x22, 0x3C, 0x3E, 0x5C, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20:
       return true
     default:
       return false

@@ -90,14 +90,15 @@ enum TextAssignments {
     var next: (dash: Int, colon: Int, equals: Int) = (-1, -1, -1)
     func position(of byte: UInt8, from start: Int, found: inout Int) -> Int {
       guard found < start else { return found }
-      found = bytes.index(of: byte, in: start..<count) ?? count
+      found = EmbeddedQueryPairs.next(byte, in: bytes, from: start) ?? count
       return found
     }
     while index < count {
-      index = min(
-        position(of: UInt8(ascii: "-"), from: index, found: &next.dash),
-        position(of: UInt8(ascii: ":"), from: index, found: &next.colon),
-        position(of: UInt8(ascii: "="), from: index, found: &next.equals))
+      // Compared here: the generic `min` is a call at `-Onone`, once a separator.
+      let dash = position(of: 0x2D, from: index, found: &next.dash)
+      let colon = position(of: 0x3A, from: index, found: &next.colon)
+      let equals = position(of: 0x3D, from: index, found: &next.equals)
+      index = dash < colon ? (dash < equals ? dash : equals) : (colon < equals ? colon : equals)
       guard index < count else { break }
       let separator = bytes[index]
       index += 1
@@ -394,11 +395,11 @@ enum TextAssignments {
     var run = end
     // A name may end in bracketed words, as Rails and PHP write a nested field
     // (`user[password_confirmation]: …`); its brackets must pair.
-    let isBracketed = end > floor && bytes[end - 1] == UInt8(ascii: "]")
+    let isBracketed = end > floor && bytes[end - 1] == 0x5D  // ]
+    let maximumNameLength = Self.maximumNameLength
     while run > floor, end - run <= maximumNameLength,
       isNameByte(bytes[run - 1])
-        || isBracketed
-          && (bytes[run - 1] == UInt8(ascii: "[") || bytes[run - 1] == UInt8(ascii: "]"))
+        || isBracketed && (bytes[run - 1] == 0x5B || bytes[run - 1] == 0x5D)  // [ ]
     {
       run -= 1
     }
@@ -529,15 +530,18 @@ enum TextAssignments {
   }
 
   /// A letter, digit, `_`, `.` or `-`.
+  ///
+  /// Bounds and literals compared, not `ClosedRange.contains` and `UInt8(ascii:)`: each is a
+  /// call at `-Onone` (what `swift test` compiles), and this is asked of every byte of a name.
   static func isNameByte(_ byte: UInt8) -> Bool {
-    isLetterOrUnderscore(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
-      || byte == UInt8(ascii: "-")
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
+      || byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D
   }
 
   /// A letter, `_`, or any byte of a character beyond ASCII, so a name in another script
   /// (`пароль: …`, `パスワード: …`) is read as one; its words decide.
   static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
-    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
       || byte >= 0x80
   }
 
@@ -547,7 +551,7 @@ enum TextAssignments {
   /// hold `password: …` (a JSON member's own name ends in a quote before its `:`, so it is
   /// never read as one).
   static func mayPrecedeName(_ byte: UInt8) -> Bool {
-    !(isNameByte(byte) && byte != UInt8(ascii: "-")) && byte < 0x80
+    !(isNameByte(byte) && byte != 0x2D) && byte < 0x80
   }
 
 }
