@@ -172,6 +172,14 @@ enum TextAssignments {
         index = consumed
         continue
       }
+      if separator == UInt8(ascii: "="), !isArrow, let heredoc = heredoc(at: start, in: bytes) {
+        // HCL's and a shell's heredoc (`password = <<EOT`): its lines are the value, quoted by
+        // its words, so the placeholder is written as it is in quotes.
+        if !heredoc.body.isEmpty { add(heredoc.body, isQuoted: true, isBlock: true) }
+        consumed = heredoc.end
+        index = consumed
+        continue
+      }
       if let quoted = quotedValue(at: start, in: bytes) {
         consumed = quoted.upperBound + (bytes[start] == UInt8(ascii: "\\") ? 2 : 1)
         index = consumed
