@@ -827,6 +827,8 @@ private struct Masking {
     where
       (assignment.isQuoted || assignment.isBlock || assignment.separator != UInt8(ascii: ":")
       || assignment.name.utf8.last == UInt8(ascii: "]")
+      // A printed name in backticks, quotes or brackets (`` `password`: ``) is no header's.
+      || text.utf8[assignment.name.endIndex...].first.map { "`'\"]".utf8.contains($0) } == true
       || assignment.name.contains(" ")
         && !isSecret(assignment.name.split(separator: " ").last ?? "", at: .header))
       && assignment.value.upperBound > maskedThrough
