@@ -183,6 +183,9 @@ import Testing
     "credential", "credentials", "pass", "password", "passwords", "pin", "secret", "secrets",
     "session", "sid", "signature", "token", "sign", "passkey", "pat", "crumb", "macaroon", "seed",
     "mnemonic",
+    // Plurals of credential words: lists of them (the thirteenth attack).
+    "assertions", "authentications", "authorizations", "bearers", "certificates", "crumbs",
+    "macaroons", "mnemonics", "passkeys", "pins", "sessions", "sids", "signatures",
   ]
 }
 

@@ -677,6 +677,20 @@ private struct Masking {
   /// A value member whose neighbouring name member holds a credential's name
   /// (``HeldCredentialName``): `{"name":"DB_PASSWORD","value":"…"}`.
   private mutating func claimHeldCredentialNames() {
+    // YAML's mapping (`- name: DB_PASSWORD` then `value: …`), as redaction reads it.
+    if text.contains(bytes: "alue:") {
+      var copy = text
+      let naming = naming
+      mask(
+        bytes: copy.withUTF8 { bytes in
+          YAMLHeldNames.pairs(in: bytes).filter { pair in
+            HeldCredentialName.placeholderName(
+              held: pair.held, namingAKey: pair.namesAKey,
+              isCredential: { NamedSecrets.isSecret($0, at: .jsonMember, naming: naming) })
+              != nil
+          }.map(\.value)
+        })
+    }
     for (held, namesAKey, value) in HeldCredentialName.neighbours(in: text) {
       let isSecret = HeldCredentialName.placeholderName(
         held: Self.unescaped(String(held)), namingAKey: namesAKey,
@@ -813,6 +827,8 @@ private struct Masking {
     where
       (assignment.isQuoted || assignment.isBlock || assignment.separator != UInt8(ascii: ":")
       || assignment.name.utf8.last == UInt8(ascii: "]")
+      // A printed name in backticks, quotes or brackets (`` `password`: ``) is no header's.
+      || text.utf8[assignment.name.endIndex...].first.map { "`'\"]".utf8.contains($0) } == true
       || assignment.name.contains(" ")
         && !isSecret(assignment.name.split(separator: " ").last ?? "", at: .header))
       && assignment.value.upperBound > maskedThrough

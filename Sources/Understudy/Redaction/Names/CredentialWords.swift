@@ -57,6 +57,9 @@ enum CredentialWords {
   static let ordinaryWords: Set<String> = [
     "betoken", "bypass", "compass", "encompass", "overpass", "surpass", "trespass", "underpass",
     "dispossession", "obsession", "possession", "repossession", "intersession", "abbasid",
+    // Plurals of a credential word that are everyday words: a road's signs, a boarding pass's
+    // passes, a seed list's hosts, pats on the back.
+    "signs", "passes", "seeds", "pats", "impasses",
   ]
 
   /// Trailing words that say how a value is spelled or which copy it is, taken off before the
@@ -155,8 +158,32 @@ enum CredentialWords {
     if judgeWords(name, at: place) { return true }
     // A last word glued to its number names an algorithm or a version, not what the value is
     // (`X-Signature-Ed25519`, `token_sha256`, `apiKeyV2`): the name is judged without it.
-    guard let untagged = withoutTrailingTag(name) else { return false }
-    return judgeWords(untagged, at: place)
+    if let untagged = withoutTrailingTag(name), judgeWords(untagged, at: place) { return true }
+    // A short qualifier that starts with its number says which kind, not what the value is
+    // (`X-Token-2FA`, `pin_3ds`, `secret2fa`): the name is judged without it too.
+    guard let unqualified = withoutTrailingNumberedWord(name) else { return false }
+    return judgeWords(unqualified, at: place)
+  }
+
+  /// `name` without a last word of digits followed by at most three letters (`2FA`, `3ds`),
+  /// when a letter or a separator stands before it; `nil` when it has none.
+  static func withoutTrailingNumberedWord(_ name: String) -> String? {
+    let scalars = Array(name.unicodeScalars)
+    var start = scalars.count
+    while start > 0, scalars[start - 1].isASCII, scalars[start - 1].properties.isAlphabetic {
+      start -= 1
+    }
+    guard scalars.count - start >= 1, scalars.count - start <= 3 else { return nil }
+    let letters = start
+    while start > 0, ("0"..."9").contains(scalars[start - 1]) { start -= 1 }
+    // After a letter or a separator between words: `%3E` is a percent-encoded `>`.
+    guard start < letters, start > 0,
+      scalars[start - 1].properties.isAlphabetic
+        || "-_. ".unicodeScalars.contains(scalars[start - 1])
+    else { return nil }
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: scalars[..<start])
+    return String(kept)
   }
 
   /// `name` without a last word of at most six letters glued to the digits that end it, when a
@@ -192,7 +219,7 @@ enum CredentialWords {
   private static func judgeWords(_ name: String, at place: CredentialName.Place) -> Bool {
     let words = words(of: name)
     guard !words.isEmpty else { return false }
-    if frameworkNames.contains(words.joined()) { return true }
+    if foldedFrameworkNames.contains(words.joined()) { return true }
     if words.count == 1, words[0] == "key" || words[0] == "code" {
       return place == .parameter
     }
@@ -205,11 +232,11 @@ enum CredentialWords {
     }
     let framed = named.joined()
     // Whole, too: a framework's name may end in a spelling word (`X-RequestDigest`).
-    if frameworkNames.contains(where: { framed.hasSuffix($0) || joined.hasSuffix($0) }) {
+    if foldedFrameworkNames.contains(where: { framed.hasSuffix($0) || joined.hasSuffix($0) }) {
       return true
     }
     return judge(words, at: place)
-      || words.count > 1 && (heads.contains(joined) || readsRunTogether(joined))
+      || words.count > 1 && (foldedHeads.contains(joined) || readsRunTogether(joined))
   }
 
   private static func judge(_ words: [String], at place: CredentialName.Place) -> Bool {
@@ -236,7 +263,28 @@ enum CredentialWords {
       // id names it.
       return before == "session" || before == "sess"
     default:
-      return heads.contains(head) || readsRunTogether(head)
+      return foldedHeads.contains(head) || readsRunTogether(head) || isPluralOfCredential(head)
+    }
+  }
+
+  /// Whether `word` is the plural of a credential word or of words run together ending in one
+  /// (`signatures`, `passphrases`, `jwts`, `pins`, `accesstokens`): a list of them. Not the
+  /// plurals judged by the word before them (``pluralHeads``), nor an everyday word
+  /// (``ordinaryWords``: `signs`, `passes`).
+  static func isPluralOfCredential(_ word: String) -> Bool {
+    guard word.hasSuffix("s"), !word.hasSuffix("ss"), pluralHeads[word] == nil,
+      !ordinaryWords.contains(word)
+    else {
+      return false
+    }
+    var singulars = [String(word.dropLast())]
+    // `passes`, `hashes`: `es` after a hissing sound.
+    if ["ses", "xes", "ches", "shes"].contains(where: { word.hasSuffix($0) }) {
+      singulars.append(String(word.dropLast(2)))
+    }
+    return singulars.contains { singular in
+      singular.count >= 2 && pluralHeads[singular + "s"] == nil
+        && (foldedHeads.contains(singular) || readsRunTogether(singular))
     }
   }
 
@@ -244,14 +292,15 @@ enum CredentialWords {
   /// `apikey`, `authcode`).
   static func readsRunTogether(_ word: String) -> Bool {
     guard !ordinaryWords.contains(word) else { return false }
-    // A spelling word run on too (Wowza's `wowzatokenhash`), as it comes off a name's end.
+    // A spelling word run on too (Wowza's `wowzatokenhash`, `pwdhash`), as it comes off a
+    // name's end.
     for spelling in ["hash", "value", "digest"]
-    where word.count > spelling.count + 3 && word.hasSuffix(spelling)
+    where word.count >= spelling.count + 3 && word.hasSuffix(spelling)
       && readsRunTogether(String(word.dropLast(spelling.count)))
     {
       return true
     }
-    if runTogetherEndings.contains(where: { word.count >= $0.count && word.hasSuffix($0) }) {
+    if foldedRunTogetherEndings.contains(where: { word.count >= $0.count && word.hasSuffix($0) }) {
       return true
     }
     for (ending, prefixes) in [("key", keyPrefixes), ("code", Array(codeQualifiers))]
@@ -264,6 +313,25 @@ enum CredentialWords {
     return false
   }
 
+  /// ``heads``, ``runTogetherEndings`` and ``frameworkNames`` as names' words are compared with
+  /// them: without their marks (``withoutMarks(_:)``).
+  private static let foldedHeads = Set(heads.map(withoutMarks))
+  private static let foldedRunTogetherEndings = runTogetherEndings.map(withoutMarks)
+  private static let foldedFrameworkNames = Set(frameworkNames.map(withoutMarks))
+
+  /// `word` without its diacritics, so a word is one with and without its marks: Romanian
+  /// `parolă` is `parola`, `contraseña` is `contrasena`, `ŞİFRE` is `SIFRE`. Letters that are
+  /// not a letter and a mark (Polish `ł`) are kept, so the lists spell both where they differ.
+  static func withoutMarks(_ word: String) -> String {
+    guard !word.utf8.allSatisfy({ $0 < 0x80 }) else { return word }
+    var kept = String.UnicodeScalarView()
+    for scalar in word.decomposedStringWithCanonicalMapping.unicodeScalars
+    where scalar.properties.generalCategory != .nonspacingMark {
+      kept.append(scalar)
+    }
+    return String(kept).precomposedStringWithCanonicalMapping
+  }
+
   /// `name`'s words, lower-cased, numbers left out: `X-API-Key` is `x`, `api`, `key`;
   /// `XMLHttpRequest` is `xml`, `http`, `request`; `oauth2_token` is `oauth`, `token`.
   static func words(of name: String) -> [String] {
@@ -271,7 +339,7 @@ enum CredentialWords {
     guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
       // Compatibility forms are the letters they stand for: full-width `ｐａｓｓｗｏｒｄ` is
       // `password`, and is then read as ASCII.
-      let folded = name.precomposedStringWithCompatibilityMapping
+      let folded = withoutMarks(name.precomposedStringWithCompatibilityMapping)
       return folded.utf8.allSatisfy({ $0 < 0x80 })
         ? words(of: folded) : Self.words(ofCharacters: folded)
     }

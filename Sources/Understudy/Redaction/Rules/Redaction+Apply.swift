@@ -611,6 +611,7 @@ package struct CompiledRedaction: Sendable {
       if !isJSON { text = Self.splice(text, htmlTableReplacements(in: text, echoes: &echoes)) }
       text = Self.splice(text, eventStreamReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, labelledBlockReplacements(in: text, echoes: &echoes))
+      text = Self.splice(text, yamlHeldNameReplacements(in: text, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.
       text = Self.splice(
         text, assignmentReplacements(in: text, readingNamedStrings: !isJSON, echoes: &echoes))

@@ -131,6 +131,7 @@ enum TextAssignments {
           ?? quotedName(
             endingBefore: operatorStart, in: bytes, from: consumed, doubleQuoted: isArrow)
           ?? bracketedQuotedName(endingBefore: operatorStart, in: bytes, from: consumed)
+          ?? printedName(endingBefore: operatorStart, in: bytes, from: consumed)
       else { continue }
       // A key of words (`mot de passe: …`) is read twice: its last word, then the whole, for
       // the reader to judge in turn (``spacedKey(endingWith:in:from:)``).
@@ -149,6 +150,8 @@ enum TextAssignments {
       }
       var start = at + (isArrow ? 2 : 1)
       while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+      // A dump's spellings: `=>` then the next line, `string(14) "…"`, `b'…'`.
+      start = printedValueStart(from: start, afterArrow: isArrow, in: bytes)
       if separator == UInt8(ascii: ":"), !isArrow,
         let annotated = annotatedValueStart(from: start, in: bytes),
         let quoted = quotedValue(at: annotated, in: bytes)
@@ -170,6 +173,14 @@ enum TextAssignments {
         // lines under its name, in quotes over lines, or plain over lines. Replaced whole.
         if !yaml.isEmpty { add(yaml, isQuoted: false, isBlock: true) }
         consumed = max(yaml.upperBound, start)
+        index = consumed
+        continue
+      }
+      if separator == UInt8(ascii: "="), !isArrow, let heredoc = heredoc(at: start, in: bytes) {
+        // HCL's and a shell's heredoc (`password = <<EOT`): its lines are the value, quoted by
+        // its words, so the placeholder is written as it is in quotes.
+        if !heredoc.body.isEmpty { add(heredoc.body, isQuoted: true, isBlock: true) }
+        consumed = heredoc.end
         index = consumed
         continue
       }
@@ -199,7 +210,10 @@ enum TextAssignments {
       var end = bareValueEnds.end(from: start)
       var isBlock = false
       // A block scalar (`password: |`) was read above, with YAML's other spellings.
+      // A flow collection (`config: {` then its pairs on the lines under it, as an object
+      // dump prints it) closes with its bracket: its pairs are read one by one.
       if separator == UInt8(ascii: ":"), start < end,
+        bytes[start] != UInt8(ascii: "{"), bytes[start] != UInt8(ascii: "["),
         let folded = YAMLScalar.continuation(after: end, under: name.lowerBound, in: bytes)
       {
         // A plain scalar YAML folds over the lines indented under its key.

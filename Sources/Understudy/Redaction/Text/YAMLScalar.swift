@@ -155,7 +155,8 @@ enum YAMLScalar {
   }
 
   /// The end of a plain scalar that ran to its line's end at `end` and goes on over the lines
-  /// indented under its key (YAML folds them into one value), or `nil` when no line does.
+  /// indented under its key (YAML folds them into one value), or `nil` when no line does or
+  /// they hold pairs.
   static func continuation(
     after end: Int, under nameStart: Int, in bytes: UnsafeBufferPointer<UInt8>
   ) -> Int? {
@@ -166,7 +167,14 @@ enum YAMLScalar {
     guard lineEnd == bytes.count || bytes[lineEnd] == 0x0A || bytes[lineEnd] == 0x0D else {
       return nil
     }
-    return linesUnder(lineEndFrom: lineEnd, under: nameStart, in: bytes)?.upperBound
+    guard let lines = linesUnder(lineEndFrom: lineEnd, under: nameStart, in: bytes),
+      !startsMapping(at: lines.lowerBound, in: bytes)
+    else { return nil }
+    // A plain scalar holds no `: `: lines that do are pairs (an object dump's `config: {`,
+    // `auth: {…}` under `AxiosError: Request failed`), read one by one.
+    let inside = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[lines]))
+    guard !ByteSearch.contains(Array(": ".utf8), in: inside) else { return nil }
+    return lines.upperBound
   }
 
   /// Whether the line ends at `index`, a comment (`# …` after a blank) included.
