@@ -183,7 +183,6 @@ enum EncodedTextRuns {
   /// The text `block` spells, in hex, base64 or base32, or `nil` when it spells none.
   private static func decoded(_ block: Block, in bytes: UnsafeBufferPointer<UInt8>) -> Run? {
     let range = block.range
-    let run = String(decoding: bytes[range], as: UTF8.self)
     if block.width == 0 {
       // Hex, behind `0x` or not, of one case: hex that is no text is no base64 of it either.
       var digits = range
@@ -201,7 +200,12 @@ enum EncodedTextRuns {
           range: range, text: hex.text, spelling: .hex(upperCase: hex.upperCase, prefix: prefix))
       }
     }
-    if let base64 = Base64Body.decoded(run) {
+    // Sixteen characters turn most runs away before the whole is decoded: a random token's
+    // hold a control character three times in four.
+    if let head = Base64Run.decode(bytes, range.lowerBound..<(range.lowerBound + 16)),
+      !head.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }),
+      let base64 = Base64Body.decoded(String(decoding: bytes[range], as: UTF8.self))
+    {
       // Lines are written back padded, as MIME's and PEM's are.
       let padded = block.width > 0 || base64.padded
       return Run(
