@@ -23,7 +23,9 @@ extension TextAssignments {
     let opener: UInt8
     switch closer {
     case UInt8(ascii: "`"): opener = closer
-    case UInt8(ascii: "'"), UInt8(ascii: "\""): opener = closer
+    // Single quotes only: a `"name":` is a JSON member's, and JSON's millions of members must
+    // not be read back here.
+    case UInt8(ascii: "'"): opener = closer
     case UInt8(ascii: "]"): opener = UInt8(ascii: "[")
     default: return nil
     }
@@ -37,7 +39,7 @@ extension TextAssignments {
     else { return nil }
     let before = start - 2
     switch closer {
-    case UInt8(ascii: "'"), UInt8(ascii: "\""):
+    case UInt8(ascii: "'"):
       // Only after a string prefix (`b'…'`, `u"…"`): a name in bare quotes is the quoted
       // readers', and a `"name":` a JSON member's.
       guard before >= floor, isStringPrefix(bytes[before]),
