@@ -445,6 +445,12 @@ public final class Cassette: Sendable {
     return formatter.string(from: Date()) + "/" + String(Int.random(in: 0...999))
   }
 
+  /// The values `request` holds where an entry of this cassette holds a placeholder
+  /// (``PlaceholderPlaces``), hidden in what a miss reports.
+  func valuesAtPlaceholders(of request: InterceptedRequest) -> Set<String> {
+    PlaceholderPlaces.liveValues(of: request, at: state.withLock { $0.recorded.map(\.request) })
+  }
+
   private func missMessage(for request: InterceptedRequest) -> String {
     let recorded = state.withLock { $0.recorded }
     let comparable = redactedForMatching(request, digestKey: state.withLock { $0.digestKey })
@@ -471,8 +477,9 @@ public final class Cassette: Sendable {
       "To record it: \(command(recording: .newEpisodes))")
     // Read outside the lock: the rules run over every entry of the file once.
     let (known, original) = state.withLock { ($0.missSecrets, $0.original) }
-    let secrets = known ?? original?.removedValuesForLogs() ?? []
-    if known == nil { state.withLock { $0.missSecrets = secrets } }
+    let fileSecrets = known ?? original?.removedValuesForLogs() ?? []
+    if known == nil { state.withLock { $0.missSecrets = fileSecrets } }
+    let secrets = fileSecrets.union(valuesAtPlaceholders(of: request))
     let message = lines.joined(separator: "\n")
     return secrets.isEmpty ? message : LogRedaction.mask(message, hiding: secrets)
   }

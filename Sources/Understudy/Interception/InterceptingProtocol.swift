@@ -369,6 +369,7 @@ extension InterceptingProtocol {
           URLError.understudy(
             .resourceUnavailable, registry.errorMessage(for: report), for: request,
             cassette: registry.cassette?.compiledRedaction,
+            hiding: registry.cassette?.valuesAtPlaceholders(of: request) ?? [],
             underlying: UnmatchedRequestError(report: report))),
         onWorkQueue: onWorkQueue)
     case .respondLater, .replayLater:

@@ -145,9 +145,12 @@ extension URLError {
   /// `cassette` is the rules of the cassette the request was replayed from, when it was: a
   /// parameter only they name (`redactingQueryParameters("ref")`) is replaced too, as the
   /// cassette replaced it.
+  ///
+  /// `hiding` holds values the request holds that no rule names but the cassette knows for
+  /// credentials (``Cassette/valuesAtPlaceholders(of:)``): a failing URL holding one is left out.
   static func understudy(
     _ code: URLError.Code, _ message: String, for request: InterceptedRequest,
-    cassette: CompiledRedaction? = nil, underlying: (any Error)? = nil
+    cassette: CompiledRedaction? = nil, hiding: Set<String> = [], underlying: (any Error)? = nil
   ) -> URLError {
     var shown = request
     if let cassette, let ruled = URL(string: cassette.redactedURL(of: request)) {
@@ -156,11 +159,12 @@ extension URLError {
     }
     return understudy(
       code, message, failingURL: CompiledRedaction.forReports.redactedURL(of: shown),
-      underlying: underlying)
+      hiding: hiding, underlying: underlying)
   }
 
   private static func understudy(
-    _ code: URLError.Code, _ message: String, failingURL text: String?, underlying: (any Error)?
+    _ code: URLError.Code, _ message: String, failingURL text: String?,
+    hiding: Set<String> = [], underlying: (any Error)?
   ) -> URLError {
     let masked = LogRedaction.mask(message, noting: message.contains(bytes: "\n"))
     var info: [String: Any] = [NSLocalizedDescriptionKey: masked]
@@ -168,7 +172,9 @@ extension URLError {
     // (`access_token=%3Credacted:access_token%3E`), and left out if that is no URL, or if it
     // still holds what masking would hide (a token in a parameter's name, which redaction keeps
     // as a name): a mask is no URL.
-    if let text, let redacted = URL(string: text), LogRedaction.mask(text, noting: false) == text {
+    if let text, let redacted = URL(string: text), LogRedaction.mask(text, noting: false) == text,
+      hiding.isEmpty || LogRedaction.mask(text, hiding: hiding) == text
+    {
       info[NSURLErrorFailingURLErrorKey] = redacted
     }
     if let underlying { info[NSUnderlyingErrorKey] = underlying }

@@ -458,6 +458,37 @@ import Testing
     #expect(!messages.joined().contains(fresh.prefix(8)), "\(messages)")
   }
 
+  /// A replay miss for a request whose path holds a new token where the cassette's entry holds
+  /// a placeholder (an invite token that only the next request named): the report masks it.
+  @Test func aLiveValueWhereAnEntryHoldsAPlaceholderIsMaskedInAMissReport() async throws {
+    let server = try await LoopbackServer.start()
+    defer { server.stop() }
+    let file = RecordReplayTests.temporaryCassette()
+    let invite = "8jl2GOaAy9lDYg91xv4O"
+    let recording = StubRegistry()
+    let recorder = Cassette(at: file, mode: .all)
+    recording.use(recorder)
+    _ = try await recording.makeSession().data(from: server.url("/echo/invite/\(invite)/accept"))
+    var login = URLRequest(url: server.url("/echo/login"))
+    login.httpMethod = "POST"
+    login.httpBody = Data(#"{"user":"ada","password":"\#(invite)"}"#.utf8)
+    login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    _ = try await recording.makeSession().data(for: login)
+    #expect(recorder.finish().isEmpty)
+
+    let fresh = "Zq4wN8vB2mK6pR1tY7uE"
+    let replaying = StubRegistry()
+    replaying.use(Cassette(at: file, mode: .never))
+    do {
+      _ = try await replaying.makeSession().data(from: server.url("/echo/invite/\(fresh)/accept"))
+      Issue.record("a request the cassette does not hold was answered")
+    } catch {
+      let shown = [String(describing: error), "\((error as NSError).userInfo)"]
+      #expect(shown.contains { $0.contains("no recorded answer") }, "\(shown)")
+      for text in shown { #expect(!text.contains(fresh.prefix(10)), "\(text)") }
+    }
+  }
+
   @Test func aKeyAnEarlierRequestSentIsMaskedInALaterDriftLine() async throws {
     let server = try await LoopbackServer.start()
     defer { server.stop() }

@@ -55,6 +55,20 @@ import Testing
     #expect(LogRedaction.mask(plain) == plain)
   }
 
+  /// A header whose value is an authority (HTTP/2's `:authority`, `Host`, `X-Forwarded-Host`)
+  /// written with a URL's user information keeps the host and loses the user information.
+  @Test(arguments: [":authority", "Host", "X-Forwarded-Host"])
+  func userinfoInAnAuthorityHeaderIsReplaced(header: String) {
+    let entry = HAR.Entry.sample(
+      requestHeaders: [HAR.Header(name: header, value: "ada:Pw7Lk2Qz9Xc@api.test:8443")])
+    let redacted = Redaction.default.redact(entry)
+    let value = redacted.request.headers.first { $0.name == header }?.value ?? ""
+    #expect(value == "%3Credacted:userinfo%3E@api.test:8443")
+    #expect(Redaction.default.redact(redacted) == redacted)
+    let plain = HAR.Entry.sample(requestHeaders: [HAR.Header(name: header, value: "api.test")])
+    #expect(Redaction.default.redact(plain) == plain)
+  }
+
   @Test(arguments: ["", "application/octet-stream", "text/plain"])
   func formBodiesWithoutAFormTypeAreRedactedByFieldName(mimeType: String) {
     let entry = HAR.Entry.sample(

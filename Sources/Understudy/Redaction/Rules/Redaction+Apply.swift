@@ -140,6 +140,9 @@ package struct CompiledRedaction: Sendable {
   /// Headers whose values are URLs, which can carry credentials in their query; HTTP/2's
   /// `:path` pseudo-header, which Chrome exports, repeats the request's query.
   static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
+  /// Headers whose value is a URL's authority (`host[:port]`), which a client may write with the
+  /// user information a URL held (`ada:…@host`, HTTP/2's `:authority` from a URL with it).
+  static let authorityHeaders: Set<String> = [":authority", "host", "x-forwarded-host"]
   /// Headers that say how a message is framed and encoded, which a body pattern never reads.
   static let framingHeaders: Set<String> = [
     "content-length", "content-type", "content-encoding", "transfer-encoding", "content-range",
@@ -388,6 +391,10 @@ package struct CompiledRedaction: Sendable {
         patterns.isEmpty || Self.framingHeaders.contains(lowered)
         ? value : applyPatterns(value, echoes: &echoes)
       if Self.urlHeaders.contains(lowered) { return redactURL(value, echoes: &echoes) }
+      if Self.authorityHeaders.contains(lowered), value.contains(bytes: "@") {
+        // Read as the authority of a scheme-relative URL, then written back without its `//`.
+        return String(redactURL("//" + value, echoes: &echoes).dropFirst(2))
+      }
       return redactHeaderText(value, echoes: &echoes)
     case .cookie(let isRequest):
       let key = isRequest ? "cookie" : "set-cookie"

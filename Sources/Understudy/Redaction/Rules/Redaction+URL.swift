@@ -38,7 +38,11 @@ extension CompiledRedaction {
   /// `scheme://user:password@host…` with the userinfo replaced by
   /// `%3Credacted:userinfo%3E`, which is still valid userinfo, so the URL still parses.
   private func redactUserinfo(in url: Substring, echoes: inout RedactionEchoes) -> String {
-    guard redactsUserinfo, let scheme = url.range(of: "://") else { return String(url) }
+    // A scheme-relative URL (`//ada:…@cdn`) has an authority as well.
+    guard redactsUserinfo,
+      let scheme = url.range(of: "://")
+        ?? (url.hasPrefix("//") ? url.startIndex..<url.index(url.startIndex, offsetBy: 2) : nil)
+    else { return String(url) }
     let authority = url[scheme.upperBound...].prefix { $0 != "/" }
     guard let at = authority.lastIndex(of: "@") else { return String(url) }
     let userinfo = authority[..<at]
