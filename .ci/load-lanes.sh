@@ -9,7 +9,8 @@
 # Lane 0: the whole generated secret corpus (the test binary swift test built, so no second
 # SwiftPM holds the build folder's lock), then the loopback server guide's examples in a package
 # of their own. Lane 1: the benchmark's instruction counts (callgrind counts instructions, not
-# time), after the debug build of the benchmark that its CPU-ratio run needs too.
+# time), after the debug build of the benchmark that its CPU-ratio run needs too; then Getting
+# Started, word for word, in a new package (a build of the library of its own, and a stub test).
 # A job's exit status is the last line of its file (`exit N`); .ci/run checks them after the tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,7 @@ case "$lane" in
     ;;
   1)
     job counted bash .ci/bench.sh --counted
+    job fresh-package python3 .ci/fresh-package.py
     ;;
   *)
     echo "usage: bash .ci/load-lanes.sh 0|1 DONE_FILE" >&2
