@@ -783,8 +783,10 @@ public final class Cassette: Sendable {
             + "credential after redaction:\n\(listed)\(unreadable)\nRedact it (add the header, "
             + "query parameter, JSON path or body pattern to the cassette's Redaction). If they "
             + "are deliberate test values, allow them by value or pattern "
-            + "(`redaction: .default.allowingCredentials(.value(\"…\"))`), or pass "
-            + "allowsCredentials: true to skip the scan.",
+            + "(`redaction: .default.allowingCredentials(.value(\"…\"))`), or set "
+            // No `name: value` here: the log mask, which every printed line passes, would
+            // take the rest of the sentence for a credential's value.
+            + "allowsCredentials to true to skip the scan.",
           location: location)
       ]
     }

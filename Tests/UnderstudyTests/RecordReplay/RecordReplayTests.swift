@@ -320,6 +320,9 @@ import Testing
     #expect(failures.first?.message.contains("was not written") == true)
     #expect(failures.first?.message.contains("log.entries[0].response.content.text") == true)
     #expect(!FileManager.default.fileExists(atPath: file.path))
+    // The advice survives the mask every printed line passes through.
+    let printed = LogRedaction.mask(failures.first?.message ?? "", noting: true)
+    #expect(printed.contains("set allowsCredentials to true to skip the scan."))
 
     // Allowing another value changes nothing; allowing this one lets the cassette be written.
     let otherAllowed = StubRegistry()
