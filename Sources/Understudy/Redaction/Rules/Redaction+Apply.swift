@@ -617,6 +617,7 @@ package struct CompiledRedaction: Sendable {
       text = Self.splice(text, tableReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       if !isJSON { text = Self.splice(text, htmlTableReplacements(in: text, echoes: &echoes)) }
       text = Self.splice(text, eventStreamReplacements(in: text, echoes: &echoes))
+      text = Self.splice(text, splitEventDataReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, labelledBlockReplacements(in: text, echoes: &echoes))
       text = Self.splice(text, yamlHeldNameReplacements(in: text, echoes: &echoes))
       // In JSON too: a GraphQL query names its arguments inside a string.

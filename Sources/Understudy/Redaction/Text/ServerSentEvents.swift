@@ -52,3 +52,62 @@ extension CompiledRedaction {
     return start..<line.count
   }
 }
+
+extension CompiledRedaction {
+  /// An event's `data:` lines are one value joined by line breaks (the standard's reading), so
+  /// a JSON document a server split over them (`data: {"a":{"refresh_token":` then
+  /// `data: "…"}}`) is read whole, as a JSON body, and each of its lines is written back to its
+  /// own `data:` line. Events of one `data:` line are read as the text they are.
+  func splitEventDataReplacements(in text: String, echoes: inout RedactionEchoes)
+    -> [(Range<Int>, String)]
+  {
+    guard text.contains(bytes: "\ndata:") else { return [] }
+    var events: [[Range<Int>]] = []
+    var text = text
+    let values: [String] = text.withUTF8 { bytes in
+      var lineStart = 0
+      var current: [Range<Int>] = []
+      while lineStart < bytes.count {
+        let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+        var end = lineEnd
+        if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+        if line.isEmpty {
+          if current.count > 1 { events.append(current) }
+          current = []
+        } else if let value = Self.field("data", in: line) {
+          current.append((lineStart + value.lowerBound)..<(lineStart + value.upperBound))
+        }
+        lineStart = lineEnd + 1
+      }
+      if current.count > 1 { events.append(current) }
+      return events.joined().map {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+      }
+    }
+    var replacements: [(Range<Int>, String)] = []
+    var next = 0
+    for lines in events {
+      let lineValues = values[next..<(next + lines.count)]
+      next += lines.count
+      let joined = lineValues.joined(separator: "\n")
+      // Only a JSON document is read across lines; text is read line by line already.
+      guard let first = joined.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }),
+        first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+      else { continue }
+      let redacted = redactBody(joined, mimeType: "application/json", echoes: &echoes)
+      guard redacted != joined else { continue }
+      let parts = redacted.split(separator: "\n", omittingEmptySubsequences: false)
+      if parts.count == lines.count {
+        for (range, (part, value)) in zip(lines, zip(parts, lineValues)) where part != value {
+          replacements.append((range, String(part)))
+        }
+      } else {
+        // A rule that added or took a line break: its lines as `data:` lines of the first.
+        replacements.append((lines[0], parts.joined(separator: "\ndata: ")))
+        replacements += lines.dropFirst().map { ($0, "") }
+      }
+    }
+    return replacements
+  }
+}
