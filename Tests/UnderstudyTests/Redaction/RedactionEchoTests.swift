@@ -56,6 +56,24 @@ import Testing
         + #""plain":"pin <redacted:password>"}"#)
   }
 
+  /// A cookie is replaced whole, and what it names inside (a token in its URL-encoded JSON) is
+  /// searched for too: a server may echo it alone (the fifth blind attack).
+  @Test func whatACookieNamesInsideIsSearchedForInItsEcho() throws {
+    let token = "Sequoia1971*larch"
+    let cookie =
+      "theme=dark; state=%7B%22authToken%22%3A%20%22Sequoia1971%2Alarch%22%2C%22n%22%3A1%7D"
+    let entry = Redaction.default.redact(
+      HAR.Entry.sample(
+        url: "https://api.example.com/me",
+        requestHeaders: [HAR.Header(name: "Cookie", value: cookie)],
+        content: HAR.Content(
+          body: Data("{\"ref\": \"\(token)\", \"theme\": \"dark\"}".utf8),
+          mimeType: "application/json")))
+    let text = try HAR(entries: [entry]).encodedText
+    #expect(!text.contains("Sequoia1971"), "\(text)")
+    #expect(entry.response.content.text?.contains("\"theme\": \"dark\"") == true)
+  }
+
   /// A second pass over the whole cassette: a value a later entry's rule removes is replaced in
   /// the entries before it too (issue 40, part 4).
   @Test func echoesInEarlierAndLaterEntriesAreReplaced() throws {

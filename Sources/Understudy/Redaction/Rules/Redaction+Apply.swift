@@ -367,6 +367,24 @@ package struct CompiledRedaction: Sendable {
     return echoes.values
   }
 
+  /// A value replaced whole may hold a secret a server echoes alone (a token in a cookie's
+  /// URL-encoded JSON): it is read as a query value is, each cookie's on its own, and what the
+  /// rules find inside is searched for as well.
+  private func rememberInside(_ value: String, cookies: Bool, echoes: inout RedactionEchoes) {
+    guard cookies else {
+      _ = redact(value, in: .queryParameter(name: ""), echoes: &echoes)
+      return
+    }
+    for pair in value.split(separator: ";") {
+      guard let equals = pair.firstIndex(of: "=") else { continue }
+      let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+      guard !queryNames.matches(name) else { continue }
+      _ = redact(
+        String(pair[pair.index(after: equals)...]), in: .queryParameter(name: name), echoes: &echoes
+      )
+    }
+  }
+
   private func redact(_ value: String, in field: RedactableField, echoes: inout RedactionEchoes)
     -> String
   {
@@ -381,6 +399,9 @@ package struct CompiledRedaction: Sendable {
       if headerNames.matches(name) {
         let key = RedactionPlaceholder.name(from: name.lowercased())
         echoes.remember(headerValue: value, named: name, as: key)
+        let lowered = name.lowercased()
+        rememberInside(
+          value, cookies: lowered == "cookie" || lowered == "set-cookie", echoes: &echoes)
         return RedactionPlaceholder.text(key)
       }
       let lowered = name.lowercased()
@@ -400,6 +421,7 @@ package struct CompiledRedaction: Sendable {
       let key = isRequest ? "cookie" : "set-cookie"
       guard headerNames.matches(key) else { return value }
       echoes.remember(value, as: key)
+      rememberInside(value, cookies: true, echoes: &echoes)
       return RedactionPlaceholder.text(key)
     case .queryParameter(let name):
       if queryNames.matches(name) {
