@@ -136,9 +136,9 @@ enum ScanCommand: Command {
     return false
   }
 
-  /// Credential-shaped strings in a file's `data` under members the model does not keep (a
-  /// browser's `_webSocketMessages`, an exporter's own fields), read as they are written, since
-  /// `redact` would not touch them either. The members it keeps are not read twice: a 50 MB
+  /// Credentials in a file's `data` under members the model does not keep (a browser's
+  /// `_webSocketMessages`, an exporter's own fields), each string read as they are written, as
+  /// a body is read (names and shapes both), since `redact` would not touch them either. The members it keeps are not read twice: a 50 MB
   /// body was. The bytes are the ones the model was decoded from, so the two readings cannot
   /// see different files.
   private static func unmodelledFindings(
@@ -148,6 +148,7 @@ enum ScanCommand: Command {
       let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     else { return [] }
     let known = Set(reported.map(\.path))
+    let rules = CompiledRedaction(scanner.redaction)
     var findings: [CredentialFinding] = []
     func visit(_ value: Any, _ location: String, unmodelled: Bool) {
       switch value {
@@ -171,7 +172,7 @@ enum ScanCommand: Command {
           visit(element, location + "[\(index)]", unmodelled: unmodelled)
         }
       case let text as String where unmodelled && !known.contains(location):
-        findings += scanner.scan(text, at: location)
+        findings += scanner.scan(unmodelled: text, at: location, rules: rules)
       default:
         break
       }

@@ -172,9 +172,44 @@ import Understudy
       let result = try await understudy("scan", path)
       #expect(result.status == 1)
       #expect(
-        result.stdout.hasPrefix(
+        result.stdout.contains(
           "\(path): log.entries[0]._webSocketMessages[0].data: GitHub token (ghp_"))
       #expect(!result.output.contains(FakeSecret.gitHub))
+    }
+  }
+
+  /// A frame in a member the model does not keep is judged as a body is, by names too: a
+  /// STOMP `passcode` or a JSON `token` whose value no shape describes is a finding, not a
+  /// clean file (the fifth blind attack).
+  @Test func framesTheModelDoesNotKeepAreReadByNamesToo() async throws {
+    try await withTemporaryDirectory { directory in
+      let passcode = "Sunflower1990!"
+      let token = "Tangerine2007.x"
+      let path = try HAR(entries: [.exchange(url: "https://a.example/socket", body: "hello")])
+        .saved(as: "ws.har", in: directory)
+      let frames = try JSONSerialization.data(
+        withJSONObject: [
+          ["type": "send", "data": "CONNECT\nlogin:ada\npasscode:\(passcode)\n\n\u{0}"],
+          ["type": "send", "data": #"42["auth",{"token":"\#(token)"}]"#],
+          ["type": "receive", "data": #"{"ok":true,"user":"ada"}"#],
+        ])
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let patched = text.replacingOccurrences(
+        of: #""timings" : {"#,
+        with: #""_webSocketMessages" : \#(String(decoding: frames, as: UTF8.self)), "timings" : {"#)
+      #expect(patched != text)
+      try patched.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try await understudy("scan", path)
+      #expect(result.status == 1)
+      #expect(
+        result.stdout.contains(
+          "log.entries[0]._webSocketMessages[0].data: value redaction replaces"))
+      #expect(
+        result.stdout.contains(
+          "log.entries[0]._webSocketMessages[1].data: value redaction replaces"))
+      #expect(!result.stdout.contains("_webSocketMessages[2]"))
+      #expect(!result.output.contains(passcode))
+      #expect(!result.output.contains(token))
     }
   }
 

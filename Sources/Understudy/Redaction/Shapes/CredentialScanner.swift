@@ -256,6 +256,26 @@ public struct CredentialScanner: Sendable {
     findings(in: text, nameContext: false) { path }
   }
 
+  /// What `rules` (this scanner's redaction, compiled) would replace in `text` read as a body
+  /// of no declared type, and every credential-shaped value in it, reported at `path`: a string
+  /// no field of the model holds (a browser's `_webSocketMessages` frame, an exporter's own
+  /// member) is judged as a body is, so a scan calls nothing clean that a body would not be.
+  package func scan(
+    unmodelled text: String, at path: String, rules: CompiledRedaction
+  ) -> [CredentialFinding] {
+    var echoes = rules.known
+    let redacted = rules.redactBody(text, mimeType: "", echoes: &echoes)
+    let ruled =
+      redacted == text
+      ? []
+      : RedactedValue.replacements(from: text, to: redacted).compactMap {
+        replacement -> CredentialFinding? in
+        if let removed = replacement.removed, isAllowed(removed) { return nil }
+        return CredentialFinding(path: path, kind: .redactionRule, excerpt: replacement.description)
+      }
+    return ruled + scan(text, at: path)
+  }
+
   /// `value` encoded as a cassette writes it, and parsed back with byte offsets.
   private static func document(_ value: some HARReferenceCodable) -> JSONNode? {
     let encoder = HAR.makeEncoder()
