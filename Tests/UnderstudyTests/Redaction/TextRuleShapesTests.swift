@@ -155,6 +155,14 @@ import Testing
     let code = "label = token(\"Sign in\")\nbuilder.url(\"https://api.test\").retries(\"3\")\n"
     #expect(Self.redacted(code, "text/x-java") == code)
   }
+
+  /// A value no shape describes is found by its name alone, in an Erlang binary too.
+  @Test func anErlangBinaryIsNamedByItsTuple() {
+    let text = "[{username, <<\"ada\">>}, {password, <<\"Apricot1997$\">>}].\n"
+    let redacted = Self.redacted(text)
+    #expect(!redacted.contains("Apricot1997"), "\(redacted)")
+    #expect(redacted.contains("<<\"ada\">>"))
+  }
 }
 
 /// Shapes the second blind attack of 2026-12-06 carried a secret through, each at its cause: a

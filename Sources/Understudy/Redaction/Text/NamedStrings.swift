@@ -3,7 +3,7 @@
 /// the many languages that set a credential this way: a setter's two arguments
 /// (`os.Setenv( "API_TOKEN" , "…" )`, `props.setProperty("password",⏎ "…")`, PHP's
 /// `define('AUTH_KEY', '…')`), CMake's `set(API_TOKEN "…")`, an Erlang tuple
-/// (`{password, "…"}`), a Clojure map (`{:password "…"}`), SQL's `WITH PASSWORD '…'`.
+/// (`{password, "…"}`, a binary `{password, <<"…">>}` too), a Clojure map (`{:password "…"}`), SQL's `WITH PASSWORD '…'`.
 extension TextAssignments {
   /// How far back from a string's opening quote its name may end.
   private static let gapLimit = 64
@@ -23,7 +23,10 @@ extension TextAssignments {
         from = open + 1
         guard let value = quotedString(openingAt: open, in: bytes) else { continue }
         from = value.upperBound + 1
-        if !value.isEmpty, let name = name(before: open, in: bytes) {
+        // An Erlang binary's `<<` opens the literal with its quote (`{password, <<"…">>}`).
+        let literal =
+          open >= 2 && bytes[open - 1] == 0x3C && bytes[open - 2] == 0x3C ? open - 2 : open
+        if !value.isEmpty, let name = name(before: literal, in: bytes) {
           found.append((name, value, true, UInt8(ascii: ","), false))
         }
       }
