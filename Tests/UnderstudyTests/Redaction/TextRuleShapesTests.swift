@@ -96,6 +96,12 @@ import Testing
     ("<resources><string name=\"api_key\">\(secret)</string></resources>", "application/xml"),
     ("<applet><param name=\"password\">\(secret)</param></applet>", "text/html"),
     ("<form><textarea name=\"token\">\(secret)</textarea></form>", "text/html"),
+    // A type names it too, an XML schema's `xsi:type` as well (the fifth blind attack).
+    (
+      "<form xmlns:xsi=\"x\"><field name=\"f1\" xsi:type=\"password\">\(secret)</field></form>",
+      "application/xml"
+    ),
+    ("<credentials><item type=\"token\">\(secret)</item></credentials>", "application/xml"),
   ])
   func anElementsNameAttributeNamesItsContent(body: String, type: String) {
     let redacted = Self.redacted(body, type)

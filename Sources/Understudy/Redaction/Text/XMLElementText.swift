@@ -51,8 +51,9 @@ enum XMLElementContent {
   private static let startTag = SharedRegex(
     literal: #"<((?:[\p{L}_][\w.\-]*:)?([\p{L}_][\w.\-]*(?:\[[\w.\-]*\])*))(\s[^<>]*)?(?<!/)>"#)
 
-  /// The elements `selecting` chooses by local name, or by the name their `key` or `name`
-  /// attribute gives them (`<entry key="password">…</entry>`, as a Java properties file in XML
+  /// The elements `selecting` chooses by local name, or by the name their `key`, `name` or
+  /// `type` attribute gives them (`<field xsi:type="password">…</field>`,
+  /// `<entry key="password">…</entry>`, as a Java properties file in XML
   /// and Spring's `<prop key="…">` write one; Android's `<string name="api_key">…</string>`, a
   /// Java applet's or Struts' `<param name="password">…</param>`, an HTML `<textarea
   /// name="token">`), in order, without overlaps; each with that name and the range of its
@@ -72,7 +73,7 @@ enum XMLElementContent {
         selecting(String(text[local]))
         ? String(text[local])
         : Range(match.range(at: 3), in: text).flatMap {
-          namingValue(in: text, within: $0, by: ["key", "name"], selecting: selecting)
+          namingValue(in: text, within: $0, by: ["key", "name", "type"], selecting: selecting)
         }
       guard let name, let end = endTag(of: text[qualified], in: text, after: tag.upperBound),
         tag.upperBound < end.lowerBound
