@@ -180,7 +180,7 @@ import Understudy
 
   /// A frame in a member the model does not keep is judged as a body is, by names too: a
   /// STOMP `passcode` or a JSON `token` whose value no shape describes is a finding, not a
-  /// clean file (the fifth blind attack).
+  /// clean file (a blind attack of 2026-12-07).
   @Test func framesTheModelDoesNotKeepAreReadByNamesToo() async throws {
     try await withTemporaryDirectory { directory in
       let passcode = "Sunflower1990!"

@@ -57,7 +57,7 @@ import Testing
   }
 
   /// A cookie is replaced whole, and what it names inside (a token in its URL-encoded JSON) is
-  /// searched for too: a server may echo it alone (the fifth blind attack).
+  /// searched for too: a server may echo it alone (a blind attack of 2026-12-07).
   @Test func whatACookieNamesInsideIsSearchedForInItsEcho() throws {
     let token = "Sequoia1971*larch"
     let cookie =

@@ -4,7 +4,7 @@ import Testing
 @testable import Understudy
 
 /// An event stream's `data:` lines are one value joined by line breaks, so a JSON document a
-/// server split over them is read whole (the fifth blind attack: a member's name ending one line
+/// server split over them is read whole (a blind attack of 2026-12-07: a member's name ending one line
 /// and its value starting the next, nested or after another member).
 @Suite struct SplitEventDataTests {
   static let secret = "Limestone2010*pebble"

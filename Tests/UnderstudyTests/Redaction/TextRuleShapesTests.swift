@@ -96,7 +96,7 @@ import Testing
     ("<resources><string name=\"api_key\">\(secret)</string></resources>", "application/xml"),
     ("<applet><param name=\"password\">\(secret)</param></applet>", "text/html"),
     ("<form><textarea name=\"token\">\(secret)</textarea></form>", "text/html"),
-    // A type names it too, an XML schema's `xsi:type` as well (the fifth blind attack).
+    // A type names it too, an XML schema's `xsi:type` as well (a blind attack of 2026-12-07).
     (
       "<form xmlns:xsi=\"x\"><field name=\"f1\" xsi:type=\"password\">\(secret)</field></form>",
       "application/xml"

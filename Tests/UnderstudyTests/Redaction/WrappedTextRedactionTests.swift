@@ -24,6 +24,14 @@ import Testing
         + "<TR><TD>bob</TD><TD> %3Credacted:Password%3E </TD></TR></table>")
     #expect(try !har.encodedText.contains(secret))
     try SpelledSecretChecks.expectHidden(body, mimeType: "text/html", secrets: [secret])
+    // A `<thead>` row names its columns in `<td>`s too (a blind attack of 2026-12-07).
+    let spreadsheet =
+      "<table><thead><tr><td>User</td><td>Password</td></tr></thead>"
+      + "<tbody><tr><td>ada</td><td>Kittiwake1983$</td></tr></tbody></table>"
+    #expect(
+      redactedResponse(spreadsheet, mimeType: "text/html").1
+        == "<table><thead><tr><td>User</td><td>Password</td></tr></thead>"
+        + "<tbody><tr><td>ada</td><td>%3Credacted:Password%3E</td></tr></tbody></table>")
     // A header that names no credential keeps its table.
     let kept = "<table><tr><th>User</th><th>Plan</th></tr><tr><td>ada</td><td>pro</td></tr></table>"
     #expect(redactedResponse(kept, mimeType: "text/html").1 == kept)

@@ -11,7 +11,8 @@ import Foundation
 /// The cells of an HTML table under a header cell that names a credential: a settings page or
 /// an admin export shows `<tr><th>User</th><th>Password</th></tr>` once and the secrets in the
 /// rows below, where no name stands beside them. Read as a CSV table is read
-/// (``CSVColumns/HeaderRow``): the first row of a table that holds a `<th>` names the columns,
+/// (``CSVColumns/HeaderRow``): the first row of a table that holds a `<th>` or stands in its
+/// `<thead>` names the columns,
 /// and each later row's cell is its column's.
 ///
 /// Tags are found by `memchr` from each `<`, and only in a text that holds `<th`.
@@ -26,6 +27,8 @@ enum HTMLTableColumns {
     var header: CSVColumns.HeaderRow?
     var row: [(content: Range<Int>, isHeader: Bool)] = []
     var open: (start: Int, isHeader: Bool)?
+    // A row of `<thead>` is a header row in `<td>`s too, as a spreadsheet's export writes one.
+    var inHead = false
     func closeCell(at end: Int) {
       guard let cell = open else { return }
       row.append((cell.start..<end, cell.isHeader))
@@ -66,8 +69,11 @@ enum HTMLTableColumns {
         header = nil
       case ("tr", _):
         closeRow()
+      case ("thead", let isClosing):
+        closeRow()
+        inHead = !isClosing
       case ("td", false), ("th", false):
-        open = (end + 1, name == "th")
+        open = (end + 1, name == "th" || inHead)
       default:
         continue
       }
@@ -77,7 +83,8 @@ enum HTMLTableColumns {
     return cells
   }
 
-  /// Whether `bytes` holds `<th` in any case: no table without a header cell names a column.
+  /// Whether `bytes` holds `<th` in any case (`<th>` or `<thead>`): no table without a header
+  /// names a column.
   private static func mayHoldTable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     while let angle = bytes.index(of: UInt8(ascii: "<"), in: index..<bytes.count) {
@@ -85,6 +92,9 @@ enum HTMLTableColumns {
       if angle + 3 < bytes.count, bytes[angle + 1] | 0x20 == UInt8(ascii: "t"),
         bytes[angle + 2] | 0x20 == UInt8(ascii: "h"),
         !ASCIIByte.isAlphanumeric(bytes[angle + 3])
+          || (angle + 6 < bytes.count && bytes[angle + 3] | 0x20 == UInt8(ascii: "e")
+            && bytes[angle + 4] | 0x20 == UInt8(ascii: "a")
+            && bytes[angle + 5] | 0x20 == UInt8(ascii: "d"))
       {
         return true
       }
@@ -146,8 +156,15 @@ extension CompiledRedaction {
     let cells = text.withUTF8 { bytes in
       HTMLTableColumns.cells(in: bytes) { placeholderName(forMember: $0) }
     }
+    guard !cells.isEmpty else { return [] }
     var replacements: [(Range<Int>, String)] = []
-    for cell in cells where !RedactionPlaceholder.isPresent(in: cell.text) {
+    let utf8 = Array(text.utf8)
+    // A cell's text leaves tags out, and a placeholder read back decoded (`<redacted:…>`, from
+    // a one-line page read as percent-encoded text) is one: its content as written says.
+    for cell in cells
+    where !RedactionPlaceholder.isPresent(in: cell.text)
+      && !RedactionPlaceholder.isPresent(in: String(decoding: utf8[cell.range], as: UTF8.self))
+    {
       echoes.remember(memberValue: cell.text, as: cell.key)
       replacements.append((cell.range, RedactionPlaceholder.percentEncoded(cell.key)))
     }
