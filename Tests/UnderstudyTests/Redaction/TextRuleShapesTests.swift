@@ -162,6 +162,17 @@ import Testing
     #expect(Self.redacted(code, "text/x-java") == code)
   }
 
+  /// A Terraform block marked `sensitive = true` holds a secret whatever its label says.
+  @Test func aBlockMarkedSensitiveHoldsASecret() {
+    let block =
+      "variable \"api\" {\n  type      = string\n  sensitive = true\n  default   = \"Sunflower2008*\"\n}\n"
+    let redacted = Self.redacted(block)
+    #expect(!redacted.contains("Sunflower2008"), "\(redacted)")
+    #expect(redacted.contains("default   = \"<redacted:sensitive>\""))
+    let plain = "variable \"region\" {\n  sensitive = false\n  default = \"eu-west-1\"\n}\n"
+    #expect(Self.redacted(plain) == plain)
+  }
+
   /// A value no shape describes is found by its name alone, in an Erlang binary too.
   @Test func anErlangBinaryIsNamedByItsTuple() {
     let text = "[{username, <<\"ada\">>}, {password, <<\"Apricot1997$\">>}].\n"
