@@ -162,6 +162,18 @@ import Testing
     #expect(Self.redacted(code, "text/x-java") == code)
   }
 
+  /// A value that is a call with a string argument runs to the end of its statement, where a
+  /// program's fallback stands.
+  @Test(arguments: [
+    "let key = std::env::var(\"API_KEY\").unwrap_or(\"Walnut1997!\".into());\nlet n = 1;\n",
+    "api_key = os.environ.get(\"API_KEY\") or \"Walnut1997!\"\nn = 1\n",
+  ])
+  func aCallsFallbackIsPartOfTheValue(code: String) {
+    let redacted = Self.redacted(code)
+    #expect(!redacted.contains("Walnut1997"), "\(redacted)")
+    #expect(redacted.contains("n = 1"))
+  }
+
   /// A Terraform block marked `sensitive = true` holds a secret whatever its label says.
   @Test func aBlockMarkedSensitiveHoldsASecret() {
     let block =

@@ -598,7 +598,8 @@ extension CompiledRedaction {
       }
       guard let key else { continue }
       let range =
-        assignment.isQuoted ? assignment.value : Self.continued(assignment.value, in: text)
+        assignment.isQuoted
+        ? assignment.value : Self.callRunOn(Self.continued(assignment.value, in: text), in: text)
       let value = String(text[range])
       guard !RedactionPlaceholder.isPresent(in: value) else { continue }
       // A bare value runs over the names after it on its line; it covers theirs.
@@ -616,6 +617,20 @@ extension CompiledRedaction {
         ))
     }
     return replacements
+  }
+
+  /// A bare value that is a call with a string argument (`key = std::env::var("API_KEY")
+  /// .unwrap_or("…")`, `key = os.environ.get("API_KEY") or "…"`) runs to the end of its
+  /// statement, its line's last `;` or its end: the reading stops at the argument's closing
+  /// quote, and the default a program falls back on stands after it.
+  static func callRunOn(_ value: Range<String.Index>, in text: String) -> Range<String.Index> {
+    guard value.lowerBound < value.upperBound, value.upperBound < text.endIndex,
+      text[value.upperBound] == "\"" || text[value.upperBound] == "'",
+      text[value].contains("(" + String(text[value.upperBound]))
+    else { return value }
+    let line = text[value.upperBound...].prefix { $0 != "\n" }
+    guard let semicolon = line.lastIndex(of: ";") else { return value.lowerBound..<line.endIndex }
+    return value.lowerBound..<semicolon
   }
 
   /// A bare value that a `\` at its line's end continues (a `.properties` file's, a shell
