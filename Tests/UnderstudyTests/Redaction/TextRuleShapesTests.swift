@@ -174,6 +174,16 @@ import Testing
     #expect(redacted.contains("n = 1"))
   }
 
+  /// Nix's indented string is a quoted value; an empty pair of quotes is none.
+  @Test func aNixIndentedStringIsAQuotedValue() {
+    let nix = "{ services.app = { user = \"ada\"; password = ''Ironbark1995$''; }; }\n"
+    let redacted = Self.redacted(nix)
+    #expect(!redacted.contains("Ironbark1995"), "\(redacted)")
+    #expect(redacted.contains("password = ''<redacted:password>'';"))
+    let empty = "password = '';\nuser = 'ada';\n"
+    #expect(Self.redacted(empty) == empty)
+  }
+
   /// A Terraform block marked `sensitive = true` holds a secret whatever its label says.
   @Test func aBlockMarkedSensitiveHoldsASecret() {
     let block =

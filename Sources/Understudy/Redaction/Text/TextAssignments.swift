@@ -488,6 +488,7 @@ enum TextAssignments {
     }
     guard opening == UInt8(ascii: "\"") || opening == UInt8(ascii: "'") else { return nil }
     if let triple = tripleQuotedValue(at: start, in: bytes) { return triple }
+    if let indented = indentedStringValue(at: start, in: bytes) { return indented }
     var index = start + 1
     while index < count {
       let byte = bytes[index]
@@ -521,6 +522,25 @@ enum TextAssignments {
       {
         return (start + 3)..<close
       }
+      index = close + 1
+    }
+    return nil
+  }
+
+  /// What is inside Nix's indented string (`password = ''…'';`) starting at `start`, or `nil`:
+  /// read as `'…'`, an empty pair of quotes came first and the value after it was never read.
+  /// An empty string (`''` then `;`, a blank, a comma or a bracket) is none.
+  private static func indentedStringValue(at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    let quote = UInt8(ascii: "'")
+    let count = bytes.count
+    guard bytes[start] == quote, start + 2 < count, bytes[start + 1] == quote,
+      !"';,)]} \t\r\n".utf8.contains(bytes[start + 2])
+    else { return nil }
+    var index = start + 2
+    while let close = EmbeddedQueryPairs.next(quote, in: bytes, from: index) {
+      if close + 1 < count, bytes[close + 1] == quote { return (start + 2)..<close }
       index = close + 1
     }
     return nil
