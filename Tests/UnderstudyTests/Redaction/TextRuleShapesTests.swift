@@ -174,6 +174,17 @@ import Testing
     #expect(redacted.contains("n = 1"))
   }
 
+  /// A Wi-Fi QR code's text names its password by its `P:` field.
+  @Test(arguments: [
+    ("WIFI:T:WPA;S:CoffeeShop;P:Hedgehog1984!;;", "text/plain"),
+    ("{\"qr\": \"WIFI:S:Home\\\\;Net;T:WPA;P:Hedgehog1984!;H:false;;\"}", "application/json"),
+  ])
+  func aWiFiCodesPasswordIsReplaced(body: String, type: String) {
+    let redacted = Self.redacted(body, type)
+    #expect(!redacted.contains("Hedgehog1984"), "\(redacted)")
+    #expect(redacted.contains("WIFI:"))
+  }
+
   /// Nix's indented string is a quoted value; an empty pair of quotes is none.
   @Test func aNixIndentedStringIsAQuotedValue() {
     let nix = "{ services.app = { user = \"ada\"; password = ''Ironbark1995$''; }; }\n"

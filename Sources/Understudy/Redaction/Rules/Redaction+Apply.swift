@@ -477,6 +477,7 @@ package struct CompiledRedaction: Sendable {
     }
     value = Self.splice(value, assignmentReplacements(in: value, echoes: &echoes))
     value = Self.splice(value, commandLineReplacements(in: value, echoes: &echoes))
+    value = Self.splice(value, wiFiNetworkCodeReplacements(in: value, echoes: &echoes))
     value = Self.splice(value, embeddedQueryReplacements(in: value, echoes: &echoes))
     return Self.splice(value, credentialLineReplacements(lineValues, in: value, echoes: &echoes))
   }
@@ -646,6 +647,7 @@ package struct CompiledRedaction: Sendable {
       text = Self.splice(
         text, assignmentReplacements(in: text, readingNamedStrings: !isJSON, echoes: &echoes))
       text = Self.splice(text, commandLineReplacements(in: text, echoes: &echoes))
+      text = Self.splice(text, wiFiNetworkCodeReplacements(in: text, echoes: &echoes))
       text = Self.splice(
         text, whitespacePairReplacements(in: text, mimeType: mimeType, echoes: &echoes))
       text = Self.splice(text, embeddedQueryReplacements(in: text, echoes: &echoes))
