@@ -97,24 +97,14 @@ enum EncodedTextRuns {
     -> [Block]
   {
     let count = bytes.count
-    let length = minimumLength
     var found: [Block] = []
     alphabet.withUnsafeBufferPointer { alphabet in
       let accept = alphabet.baseAddress!
       func span(from start: Int) -> Int { start + strspn(pointer + start, accept) }
       var covered = 0
-      var sample = length - 1
-      while sample < count {
-        guard ASCIIByte.isBase64(bytes[sample]) else {
-          sample += length
-          continue
-        }
-        var start = sample
-        while start > covered, ASCIIByte.isBase64(bytes[start - 1]) { start -= 1 }
-        var end = span(from: sample)
-        covered = end
-        sample = end + length - 1
-        guard end - start >= length else { continue }
+      while let run = longRun(in: bytes, pointer: pointer, from: covered, accept: accept) {
+        let start = run.lowerBound
+        var end = run.upperBound
         let width = end - start
         var lineBreak = ""
         var lines = 1
@@ -135,13 +125,69 @@ enum EncodedTextRuns {
         // `=` before more of a word is an assignment (`name=value`), not padding.
         if padded > end, padded < count, ASCIIByte.isBase64(bytes[padded]) { padded = end }
         covered = padded
-        sample = padded + length - 1
         found.append(
           Block(range: start..<padded, width: lines > 1 ? width : 0, lineBreak: lineBreak))
       }
     }
     return found
   }
+
+  /// The first maximal run of at least ``minimumLength`` base64 characters (and `\`, when
+  /// `escapes`) that starts at `from` or later, read from `bytes`, whose C string is
+  /// `pointer`. A byte in every ``minimumLength`` is looked at, since a run that long holds
+  /// one; from where a run holding it starts, the bytes are read back from the last one a long
+  /// enough run holds, so a word is left at the first byte past it. Only a long run is
+  /// followed, by `strspn`, whose set-up costs hundreds of instructions a call (the debug
+  /// build reads a byte in Swift at about 15 MB/s).
+  static func longRun(
+    in bytes: UnsafeBufferPointer<UInt8>, pointer: UnsafePointer<CChar>, from: Int,
+    accept: UnsafePointer<CChar>, escapes: Bool = false
+  ) -> Range<Int>? {
+    let count = bytes.count
+    let length = minimumLength
+    guard let base = bytes.baseAddress else { return nil }
+    // A table and a pointer: a call per byte (`ASCIIByte.isBase64`) costs 250 instructions
+    // in the debug build, a pointer's subscript is inlined there.
+    let classes = runClasses.value
+    let run: UInt8 = escapes ? 3 : 1
+    var covered = from
+    var sample = from + length - 1
+    while sample < count {
+      guard classes[Int(base[sample])] & run != 0 else {
+        sample += length
+        continue
+      }
+      var start = sample
+      while start > covered, classes[Int(base[start - 1])] & run != 0 { start -= 1 }
+      // A run from `start` long enough holds every byte through `last`; any other run that
+      // holds `last` starts after `start`, so past the first byte before `last` that is no
+      // run's.
+      let last = start + length - 1
+      guard last < count else { return nil }
+      var probe = last
+      while probe > sample, classes[Int(base[probe])] & run != 0 { probe -= 1 }
+      guard probe == sample else {
+        covered = probe + 1
+        sample = probe + length
+        continue
+      }
+      return start..<(last + 1 + strspn(pointer + last + 1, accept))
+    }
+    return nil
+  }
+
+  /// For each byte, 1 when it is a character of either base64 alphabet, 2 when it is `\`; at
+  /// an address that stays valid for the whole process, never written after this, so any
+  /// thread may read it.
+  private static let runClasses = Unchecked<UnsafePointer<UInt8>>(
+    {
+      let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+      for value in 0..<256 {
+        let byte = UInt8(value)
+        table[value] = ASCIIByte.isBase64(byte) ? 1 : byte == UInt8(ascii: "\\") ? 2 : 0
+      }
+      return UnsafePointer(table)
+    }())
 
   /// The line break at `index`: `\n` or `\r\n`, or either escaped in a JSON string.
   private static func lineBreak(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -224,39 +270,62 @@ enum EncodedTextRuns {
 
   // MARK: Compressed data
 
+  /// The characters of either base64 alphabet and `\`, for `strspn`: a JSON string writes
+  /// `/` as `\/`, and compressed bytes' base64 holds many.
+  private static let escapedAlphabet: [CChar] = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_\\".utf8CString)
+
   /// The first run in `text` that is base64 of compressed bytes (gzip, zlib or zstd, by their
-  /// signatures: `H4sI`, `eJ…`, `KLUv`), found by `memmem` from where such a run starts, and
-  /// the coding; such a run cannot be read, so redaction cannot look inside it.
+  /// signatures: `H4sI`, `eJ…`, `KLUv`), and the coding; such a run cannot be read, so
+  /// redaction cannot look inside it. Runs are found as ``blocks(in:pointer:)`` finds them, a
+  /// byte in every ``minimumLength`` looked at, `\` allowed inside; only where one starts (or
+  /// starts again after a `\`) are its first eight characters decoded.
   static func compressedRun(in text: String) -> (range: Range<Int>, coding: String)? {
-    var copy = text
-    return copy.withUTF8 { bytes -> (Range<Int>, String)? in
-      let raw = UnsafeRawBufferPointer(bytes)
-      var best: (Range<Int>, String)?
-      for lead in ["H4sI", "KLUv", "eJ", "eN", "eAE", "eF4"] {
-        for hit in ByteSearch.ranges(of: Array(lead.utf8), in: raw) {
-          if let found = best, found.0.lowerBound < hit.lowerBound { break }
-          let start = hit.lowerBound
-          guard start == 0 || !ASCIIByte.isBase64(bytes[start - 1]) else { continue }
-          var end = start
-          while end < bytes.count, ASCIIByte.isBase64(bytes[end]) || bytes[end] == 0x5C,
-            end - start < minimumLength
-          {
-            end += 1
+    let count = text.utf8.count
+    guard count >= minimumLength else { return nil }
+    return text.withCString { pointer -> (Range<Int>, String)? in
+      let bytes = UnsafeBufferPointer(
+        start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count)
+      return escapedAlphabet.withUnsafeBufferPointer { alphabet -> (Range<Int>, String)? in
+        var covered = 0
+        while let run = longRun(
+          in: bytes, pointer: pointer, from: covered, accept: alphabet.baseAddress!, escapes: true)
+        {
+          let (start, end) = (run.lowerBound, run.upperBound)
+          covered = end
+          let length = minimumLength
+          // Where a run may start: its first byte, and a byte after a `\` (a JSON string's
+          // `\n` before it); the signatures start with `H`, `K` or `e`.
+          var from = start
+          while from + length <= end {
+            if let coding = compression(at: from, in: bytes) {
+              return (from..<end, coding)
+            }
+            guard
+              let backslash = memchr(pointer + from, 0x5C, end - from).map({
+                UnsafeRawPointer($0) - UnsafeRawPointer(pointer)
+              })
+            else { break }
+            from = backslash + 1
           }
-          guard end - start >= minimumLength,
-            let head = Base64Run.decode(bytes, start..<(start + 8)), head.count == 6,
-            let coding = compression(of: head)
-          else { continue }
-          var runEnd = end
-          while runEnd < bytes.count, ASCIIByte.isBase64(bytes[runEnd]) || bytes[runEnd] == 0x5C {
-            runEnd += 1
-          }
-          best = (start..<runEnd, coding)
-          break
         }
+        return nil
       }
-      return best
     }
+  }
+
+  /// The coding of the compressed bytes whose base64 starts at `index`, from their first six.
+  private static func compression(at index: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> String?
+  {
+    switch bytes[index] {
+    case UInt8(ascii: "H"), UInt8(ascii: "K"), UInt8(ascii: "e"): break
+    default: return nil
+    }
+    guard let head = Base64Run.decode(bytes, index..<(index + 8)), head.count == 6 else {
+      return nil
+    }
+    return compression(of: head)
   }
 
   /// The coding whose signature `head` starts with: gzip's, zstd's, or a zlib header of the
