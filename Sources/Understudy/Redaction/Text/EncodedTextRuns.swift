@@ -277,55 +277,66 @@ enum EncodedTextRuns {
 
   /// The first run in `text` that is base64 of compressed bytes (gzip, zlib or zstd, by their
   /// signatures: `H4sI`, `eJ…`, `KLUv`), and the coding; such a run cannot be read, so
-  /// redaction cannot look inside it. Runs are found as ``blocks(in:pointer:)`` finds them, a
-  /// byte in every ``minimumLength`` looked at, `\` allowed inside; only where one starts (or
-  /// starts again after a `\`) are its first eight characters decoded.
+  /// redaction cannot look inside it. A run starts after a byte that is no base64 (a `\` too)
+  /// and holds at least ``minimumLength`` characters of base64 or `\`.
+  ///
+  /// As ``longRun(in:pointer:from:accept:escapes:)`` does, a byte in every ``minimumLength``
+  /// is looked at and the bytes before it read back to where a run holding it starts; only
+  /// there, or after a `\` on the way, can a signature start. Where one of its first letters
+  /// (`H`, `K`, `e`) stands, the run's length is read and its first eight characters decoded.
   static func compressedRun(in text: String) -> (range: Range<Int>, coding: String)? {
     let count = text.utf8.count
     guard count >= minimumLength else { return nil }
     return text.withCString { pointer -> (Range<Int>, String)? in
       let bytes = UnsafeBufferPointer(
         start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count)
-      return escapedAlphabet.withUnsafeBufferPointer { alphabet -> (Range<Int>, String)? in
-        var covered = 0
-        while let run = longRun(
-          in: bytes, pointer: pointer, from: covered, accept: alphabet.baseAddress!, escapes: true)
-        {
-          let (start, end) = (run.lowerBound, run.upperBound)
-          covered = end
-          let length = minimumLength
-          // Where a run may start: its first byte, and a byte after a `\` (a JSON string's
-          // `\n` before it); the signatures start with `H`, `K` or `e`.
-          var from = start
-          while from + length <= end {
-            if let coding = compression(at: from, in: bytes) {
-              return (from..<end, coding)
-            }
-            guard
-              let backslash = memchr(pointer + from, 0x5C, end - from).map({
-                UnsafeRawPointer($0) - UnsafeRawPointer(pointer)
-              })
-            else { break }
-            from = backslash + 1
-          }
+      let base = bytes.baseAddress!
+      let classes = runClasses.value
+      let length = minimumLength
+      // Every start before `judged` has been judged.
+      var judged = 0
+      var sample = length - 1
+      while sample < count {
+        defer {
+          judged = sample + 1
+          sample += length
         }
-        return nil
+        guard classes[Int(base[sample])] != 0 else { continue }
+        var start = sample
+        while start > judged, classes[Int(base[start - 1])] != 0 { start -= 1 }
+        // With no `\`, only `start` can start a run; else each byte after one can too.
+        let escaped = memchr(base + start, 0x5C, sample + 1 - start) != nil
+        var from = start
+        while from <= sample {
+          // `H`, `K` or `e`: literals, since `UInt8(ascii:)` is a call in the debug build.
+          let first = base[from]
+          if first == 0x48 || first == 0x4B || first == 0x65,
+            from == 0 || classes[Int(base[from - 1])] != 1,
+            let found = compressed(at: from, in: bytes, pointer: pointer)
+          {
+            return found
+          }
+          guard escaped else { break }
+          from += 1
+        }
       }
+      return nil
     }
   }
 
-  /// The coding of the compressed bytes whose base64 starts at `index`, from their first six.
-  private static func compression(at index: Int, in bytes: UnsafeBufferPointer<UInt8>)
-    -> String?
-  {
-    switch bytes[index] {
-    case UInt8(ascii: "H"), UInt8(ascii: "K"), UInt8(ascii: "e"): break
-    default: return nil
+  /// The run of base64 (or `\`) at `index` and its coding, when it is long enough and its
+  /// first eight characters decode to a signature's six bytes (its first is `H`, `K` or `e`).
+  private static func compressed(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, pointer: UnsafePointer<CChar>
+  ) -> (Range<Int>, String)? {
+    let end = escapedAlphabet.withUnsafeBufferPointer {
+      index + strspn(pointer + index, $0.baseAddress!)
     }
-    guard let head = Base64Run.decode(bytes, index..<(index + 8)), head.count == 6 else {
-      return nil
-    }
-    return compression(of: head)
+    guard end - index >= minimumLength,
+      let head = Base64Run.decode(bytes, index..<(index + 8)), head.count == 6,
+      let coding = compression(of: head)
+    else { return nil }
+    return (index..<end, coding)
   }
 
   /// The coding whose signature `head` starts with: gzip's, zstd's, or a zlib header of the
