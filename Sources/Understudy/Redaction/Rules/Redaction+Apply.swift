@@ -526,6 +526,8 @@ package struct CompiledRedaction: Sendable {
     } else if let opened = redactedBase64Runs(in: value, echoes: &echoes) {
       return opened
     }
+    // Hex or base32 of text, or base64 over lines, likewise.
+    if let opened = openedEncodedRuns(in: value, echoes: &echoes) { return opened }
     // Read before the rules below change it, as a text body's lines are.
     let lineValues = JSONNode.container(in: value) == nil ? credentialLineValues(in: value) : []
     var value = Self.splice(
@@ -596,6 +598,9 @@ package struct CompiledRedaction: Sendable {
         ))
     }
     text = Self.splice(text, mimeParts)
+    // Base64, hex or base32 of text anywhere else in it (an element, a cell, an attribute, a
+    // log line's value, a part with no transfer encoding) likewise.
+    text = Self.splice(text, encodedRunReplacements(in: text, echoes: &echoes))
     var isJSON = false
     if !jsonPaths.isEmpty || !memberNames.isEmpty {
       let found = AlmostJSON.documents(in: text) { bytes in

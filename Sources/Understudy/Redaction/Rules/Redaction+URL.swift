@@ -175,6 +175,8 @@ extension CompiledRedaction {
         return Base64Body.encoded(redacted, urlSafe: wrapped.urlSafe, padded: wrapped.padded)
       }
     }
+    // Hex or base32 of text (`?d=7b2270617373776f7264…`) likewise.
+    if let opened = openedEncodedRuns(in: String(value), echoes: &echoes) { return opened }
     var level = value
     for depth in 1...Self.nestedURLLevels {
       guard level.contains(bytes: "%") else { return nil }

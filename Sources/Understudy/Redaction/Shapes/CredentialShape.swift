@@ -427,8 +427,12 @@ private struct ShapeScanner {
           Base64Run.isText(head), let decoded = Base64Run.decode(bytes, from..<base64End)
         else { continue }
         checkedThrough = base64End
-        var end = base64End
-        while end < count, bytes[end] == UInt8(ascii: "="), end - base64End < 2 { end += 1 }
+        // The run is judged in one alphabet and covered whole: a mask that stopped at the first
+        // `/` of standard base64 showed the rest (a macaroon's signature).
+        let runEnd = mimeLinesEnd(from: wordStart, class: ByteClass.base64 | ByteClass.urlSafe)
+        var end = max(base64End, runEnd)
+        let padding = end
+        while end < count, bytes[end] == UInt8(ascii: "="), end - padding < 2 { end += 1 }
         let inner = decoded.withUnsafeBufferPointer { CredentialShape.find(in: $0) }
         guard let first = inner.first else {
           guard let opening, decoded.withUnsafeBufferPointer(opening) else { return nil }

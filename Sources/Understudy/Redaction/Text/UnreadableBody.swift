@@ -47,9 +47,10 @@ package enum UnreadableBody {
   private static func problem(
     text: String, encoding: String?, mimeType: String, headers: [HAR.Header]
   ) -> String? {
-    guard !text.isEmpty, encoding != nil || BodyCharset.declaresCharset(mimeType),
+    guard !text.isEmpty else { return nil }
+    guard encoding != nil || BodyCharset.declaresCharset(mimeType),
       let body = try? HARBodyText.decode(text: text, encoding: encoding)
-    else { return nil }
+    else { return encoding == nil ? compressedInside(text) : nil }
     return problem(of: body, headers: headers, mimeType: mimeType)
   }
 
@@ -76,7 +77,17 @@ package enum UnreadableBody {
         : "is in charset \(name), which Understudy cannot read"
       return "the body \(why), so it cannot be scanned or redacted; convert it to UTF-8 first"
     }
+    if let text = String(data: body, encoding: .utf8) { return compressedInside(text) }
     return nil
+  }
+
+  /// Why a text body holding base64 of compressed bytes (a CloudWatch Logs event's
+  /// `awslogs.data`, ``EncodedTextRuns/compressedRun(in:)``) cannot be read whole, or `nil`.
+  private static func compressedInside(_ text: String) -> String? {
+    guard let found = EncodedTextRuns.compressedRun(in: text) else { return nil }
+    return "the body holds base64 of \(found.coding) data (\(found.range.count) characters from "
+      + "byte \(found.range.lowerBound)), so what it holds cannot be scanned or redacted; "
+      + "decompress it (or drop it in a beforeRecord hook) first"
   }
 
   /// The codings a body's bytes are still in, as a report names them. The bytes carry gzip's
