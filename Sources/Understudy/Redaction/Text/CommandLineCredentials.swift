@@ -7,8 +7,9 @@
 #endif
 
 /// Credentials a command line in text passes as options: curl's and httpie's
-/// `-u`/`--user`/`-a`/`--auth user:password`, and a credential header given to `--header` or
-/// `-H`. A logged or documented command is text no name rule reads as such: `-u ada:…` has no
+/// `-u`/`--user`/`-a`/`--auth user:password`, a credential header given to `--header` or
+/// `-H`, and the passwords well-known programs and SQL take where no name says so
+/// (``ShortPasswordOption``, ``ProgramPasswords``, ``SQLPasswords``). A logged or documented command is text no name rule reads as such: `-u ada:…` has no
 /// `name=value`, and a header inside quotes after `--header` is no header line.
 enum CommandLineCredentials {
   /// The options that take a `user:password` pair: curl's `-u`/`--user` and
@@ -118,8 +119,14 @@ enum CommandLineCredentials {
         if let range = Range(match.range(at: 2), in: text) { found.append((range, "userinfo")) }
       }
     }
-    let (headers, passwords) = text.withUTF8 {
-      (quotedHeaders(in: $0), ShortPasswordOption.ranges(in: $0))
+    let (headers, passwords) = text.withUTF8 { bytes in
+      (
+        quotedHeaders(in: bytes),
+        Set(
+          ShortPasswordOption.ranges(in: bytes) + ProgramPasswords.ranges(in: bytes)
+            + SQLPasswords.ranges(in: bytes)
+        ).sorted { $0.lowerBound < $1.lowerBound }
+      )
     }
     guard !headers.isEmpty || !passwords.isEmpty else { return found }
     let utf8 = text.utf8
