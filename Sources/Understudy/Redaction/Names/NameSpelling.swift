@@ -34,13 +34,18 @@ enum NameSpelling {
 
   /// Whether `name` holds a byte that starts an escape.
   private static func mayHoldEscape(_ name: String) -> Bool {
-    var name = name
-    return name.withUTF8 { bytes in
-      bytes.contains {
-        $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "&")
-          || $0 == UInt8(ascii: "?")
+    // A counted loop over the bytes in place: this runs for every name judged, and a closure
+    // per byte is a call at `-Onone`, what `swift test` compiles.
+    let found = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x5C || byte == 0x25 || byte == 0x26 || byte == 0x3F { return true }  // \ % & ?
+        index += 1
       }
+      return false
     }
+    return found ?? name.utf8.contains { $0 == 0x5C || $0 == 0x25 || $0 == 0x26 || $0 == 0x3F }
   }
 
   /// `%XX` escapes of a name's characters decoded (bytes of a character outside ASCII too),

@@ -172,6 +172,9 @@ enum ProgramPasswords {
     (".login(", 2),
   ]
 
+  /// ``calls`` as the bytes searched for.
+  private static let callNeedles = calls.map { (Array($0.callee.utf8), $0.index) }
+
   /// The byte ranges of the passwords in `bytes`.
   static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
     let raw = UnsafeRawBufferPointer(bytes)
@@ -195,8 +198,10 @@ enum ProgramPasswords {
     for start in starts.sorted() {
       found += passwords(inCommandAt: start, in: bytes)
     }
-    for (callee, index) in calls {
-      for hit in ByteSearch.ranges(of: Array(callee.utf8), in: raw) {
+    // Every call has its `(`: a text without one holds none.
+    guard bytes.index(of: UInt8(ascii: "("), in: 0..<bytes.count) != nil else { return found }
+    for (callee, index) in callNeedles {
+      for hit in ByteSearch.ranges(of: callee, in: raw) {
         if let argument = stringArgument(index, after: hit.upperBound, in: bytes) {
           found.append(argument)
         }

@@ -11,12 +11,16 @@
 /// statement ends after it or an Oracle clause follows, so prose that says users are
 /// "identified by their e-mail" is kept; `SET PASSWORD`'s value must end its statement.
 enum SQLPasswords {
+  /// `IDENTIFIED` and `PASSWORD` without their first letter, in either case, as searched for.
+  private static let identified = ["DENTIFIED", "dentified"].map { Array($0.utf8) }
+  private static let password = ["ASSWORD", "assword"].map { Array($0.utf8) }
+
   /// The byte ranges of the passwords in `bytes`.
   static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
     let raw = UnsafeRawBufferPointer(bytes)
     var found: [Range<Int>] = []
-    for anchor in ["DENTIFIED", "dentified"] {
-      for hit in ByteSearch.ranges(of: Array(anchor.utf8), in: raw) {
+    for anchor in identified {
+      for hit in ByteSearch.ranges(of: anchor, in: raw) {
         guard hit.lowerBound >= 1, ASCIIByte.lowercased(bytes[hit.lowerBound - 1]) == 0x69,  // i
           isBoundary(before: hit.lowerBound - 1, in: bytes),
           isBoundary(at: hit.upperBound, in: bytes),
@@ -27,8 +31,8 @@ enum SQLPasswords {
         found.append(value)
       }
     }
-    for anchor in ["ASSWORD", "assword"] {
-      for hit in ByteSearch.ranges(of: Array(anchor.utf8), in: raw) {
+    for anchor in password {
+      for hit in ByteSearch.ranges(of: anchor, in: raw) {
         let word = hit.lowerBound - 1
         guard word >= 4, ASCIIByte.lowercased(bytes[word]) == UInt8(ascii: "p"),
           isBoundary(at: hit.upperBound, in: bytes),
