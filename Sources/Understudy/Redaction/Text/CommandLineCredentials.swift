@@ -9,7 +9,8 @@
 /// Credentials a command line in text passes as options: curl's and httpie's
 /// `-u`/`--user`/`-a`/`--auth user:password`, a credential header given to `--header` or
 /// `-H`, and the passwords well-known programs and SQL take where no name says so
-/// (``ShortPasswordOption``, ``ProgramPasswords``, ``SQLPasswords``). A logged or documented command is text no name rule reads as such: `-u ada:…` has no
+/// (``ShortPasswordOption``, ``ProgramPasswords``, ``SQLPasswords``), and a name a structure
+/// holds apart from its value or splits over lines (``SplitNames``). A logged or documented command is text no name rule reads as such: `-u ada:…` has no
 /// `name=value`, and a header inside quotes after `--header` is no header line.
 enum CommandLineCredentials {
   /// The options that take a `user:password` pair: curl's `-u`/`--user` and
@@ -119,20 +120,35 @@ enum CommandLineCredentials {
         if let range = Range(match.range(at: 2), in: text) { found.append((range, "userinfo")) }
       }
     }
-    let (headers, passwords) = text.withUTF8 { bytes in
-      (
+    // A command, a statement or a split name has a blank or a line break in it: a text with
+    // neither (a header's token, an id, a URL) is not searched for them, which for the many
+    // small fields of a cassette saves two dozen searches each.
+    let (headers, passwords, split) = text.withUTF8 { bytes in
+      let hasBlank =
+        bytes.index(of: 0x20, in: 0..<bytes.count) != nil
+        || bytes.index(of: 0x0A, in: 0..<bytes.count) != nil
+      return (
         quotedHeaders(in: bytes),
-        Set(
-          ShortPasswordOption.ranges(in: bytes) + ProgramPasswords.ranges(in: bytes)
-            + SQLPasswords.ranges(in: bytes)
-        ).sorted { $0.lowerBound < $1.lowerBound }
+        hasBlank
+          ? Set(
+            ShortPasswordOption.ranges(in: bytes) + ProgramPasswords.ranges(in: bytes)
+              + SQLPasswords.ranges(in: bytes)
+          ).sorted { $0.lowerBound < $1.lowerBound } : ShortPasswordOption.ranges(in: bytes),
+        hasBlank ? SplitNames.ranges(in: bytes) { headerNames.matches($0) } : []
       )
     }
-    guard !headers.isEmpty || !passwords.isEmpty else { return found }
+    guard !headers.isEmpty || !passwords.isEmpty || !split.isEmpty else { return found }
     let utf8 = text.utf8
     func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
     for password in passwords {
       found.append((index(password.lowerBound)..<index(password.upperBound), "password"))
+    }
+    for (value, name) in split {
+      found.append(
+        (
+          index(value.lowerBound)..<index(value.upperBound),
+          RedactionPlaceholder.name(from: name.lowercased())
+        ))
     }
     // Judged by its bytes through a memo: a JSON body repeats the same few names (`https` of
     // every URL), and judging each anew cost 7,000 instructions at `-Onone`.
