@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import Understudy
 
-/// Passwords no name stands beside (a program's option or argument, SQL, a call) and names in
-/// escapes (JavaScript's `\u{61}`, a multipart part's RFC 2047 name, a `Content-ID`): `redact`,
+/// Passwords no name stands beside (a program's option or argument, SQL, a call), names in
+/// escapes (JavaScript's `\u{61}`, a multipart part's RFC 2047 name, a `Content-ID`) and names
+/// held apart or split (YAML's `? key`, a continued `.properties` key, a pickle): `redact`,
 /// `convert` and `stub` write none of them, and `scan` flags each entry that holds one (the
 /// fourteenth blind attack).
 @Suite struct UnnamedPasswordCLITests {
@@ -22,6 +23,12 @@ import Understudy
       "--\(boundary)\r\nContent-Disposition: form-data; name=\"=?UTF-8?B?cGFzc3dvcmQ=?=\"\r\n\r\n"
         + "Hollyhock1988!\r\n--\(boundary)--\r\n",
       "multipart/form-data; boundary=\(boundary)", "Hollyhock1988!"
+    ),
+    ("db:\n  ? password\n  : Xylophone1977.\n", "application/yaml", "Xylophone1977."),
+    ("db.pass\\\n    word=Dolphin2023*\n", "text/x-java-properties", "Dolphin2023*"),
+    (
+      "(dp0\nS'user'\np1\nS'ada'\np2\nsS'password'\np3\nS'Buttercup2003!'\np4\ns.", "text/plain",
+      "Buttercup2003!"
     ),
     (
       "--\(boundary)\r\nContent-Type: text/plain\r\nContent-ID: <password>\r\n\r\n"
