@@ -120,21 +120,26 @@ enum CommandLineCredentials {
         if let range = Range(match.range(at: 2), in: text) { found.append((range, "userinfo")) }
       }
     }
-    // A command, a statement or a split name has a blank or a line break in it: a text with
-    // neither (a header's token, an id, a URL) is not searched for them, which for the many
-    // small fields of a cassette saves two dozen searches each.
+    // A command or a statement that passes a password has two blanks, or is 16 bytes long
+    // (`sqlplus ada/…@db`, `SET PASSWORD='…'`), and a split name a line feed: a shorter text
+    // (a header's token, an id, a JSON string such as `Customer 12`, which the rules read as
+    // text) is not searched for them, which for a cassette's many small strings saves two
+    // dozen searches each. A call (`db.auth("ada","…")`) needs only its `(`.
     let (headers, passwords, split) = text.withUTF8 { bytes in
-      let hasBlank =
-        bytes.index(of: 0x20, in: 0..<bytes.count) != nil
-        || bytes.index(of: 0x0A, in: 0..<bytes.count) != nil
+      let count = bytes.count
+      let hasLineFeed = bytes.index(of: 0x0A, in: 0..<count) != nil
+      let blank = bytes.index(of: 0x20, in: 0..<count)
+      let readsCommands =
+        hasLineFeed
+        || blank.map { count >= 16 || bytes.index(of: 0x20, in: ($0 + 1)..<count) != nil }
+          == true
+      var passwords = ShortPasswordOption.ranges(in: bytes)
+      passwords += ProgramPasswords.ranges(in: bytes, readingCommands: readsCommands)
+      if readsCommands { passwords += SQLPasswords.ranges(in: bytes) }
       return (
         quotedHeaders(in: bytes),
-        hasBlank
-          ? Set(
-            ShortPasswordOption.ranges(in: bytes) + ProgramPasswords.ranges(in: bytes)
-              + SQLPasswords.ranges(in: bytes)
-          ).sorted { $0.lowerBound < $1.lowerBound } : ShortPasswordOption.ranges(in: bytes),
-        hasBlank ? SplitNames.ranges(in: bytes) { headerNames.matches($0) } : []
+        Set(passwords).sorted { $0.lowerBound < $1.lowerBound },
+        hasLineFeed ? SplitNames.ranges(in: bytes) { headerNames.matches($0) } : []
       )
     }
     guard !headers.isEmpty || !passwords.isEmpty || !split.isEmpty else { return found }

@@ -172,14 +172,19 @@ enum ProgramPasswords {
     (".login(", 2),
   ]
 
+  private static let spaceDash: [UInt8] = [0x20, 0x2D]  // " -"
+
   /// ``calls`` as the bytes searched for.
   private static let callNeedles = calls.map { (Array($0.callee.utf8), $0.index) }
 
-  /// The byte ranges of the passwords in `bytes`.
-  static func ranges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+  /// The byte ranges of the passwords in `bytes`: commands' only when `readingCommands`, calls'
+  /// always.
+  static func ranges(in bytes: UnsafeBufferPointer<UInt8>, readingCommands: Bool = true)
+    -> [Range<Int>]
+  {
     let raw = UnsafeRawBufferPointer(bytes)
     var starts: Set<Int> = []
-    for hit in ByteSearch.ranges(of: [0x20, 0x2D], in: raw) {  // " -"
+    for hit in readingCommands ? ByteSearch.ranges(of: spaceDash, in: raw) : [] {
       let dash = hit.lowerBound + 1
       var letter = dash + 1
       if letter < bytes.count, bytes[letter] == UInt8(ascii: "-") { letter += 1 }
@@ -188,9 +193,9 @@ enum ProgramPasswords {
       else { continue }
       starts.insert(start)
     }
-    for anchor in namedAnchors {
-      for hit in ByteSearch.ranges(of: anchor, in: raw) where startsWord(hit.lowerBound, in: bytes)
-      {
+    for anchor in readingCommands ? namedAnchors : [] {
+      for hit in ByteSearch.rangesIfAny(of: anchor, in: raw)
+      where startsWord(hit.lowerBound, in: bytes) {
         starts.insert(hit.lowerBound)
       }
     }
@@ -201,7 +206,7 @@ enum ProgramPasswords {
     // Every call has its `(`: a text without one holds none.
     guard bytes.index(of: UInt8(ascii: "("), in: 0..<bytes.count) != nil else { return found }
     for (callee, index) in callNeedles {
-      for hit in ByteSearch.ranges(of: callee, in: raw) {
+      for hit in ByteSearch.rangesIfAny(of: callee, in: raw) {
         if let argument = stringArgument(index, after: hit.upperBound, in: bytes) {
           found.append(argument)
         }
@@ -222,6 +227,7 @@ enum ProgramPasswords {
   private static func passwords(inCommandAt start: Int, in bytes: UnsafeBufferPointer<UInt8>)
     -> [Range<Int>]
   {
+    guard startsCommand(start, in: bytes) else { return [] }
     let words = commandWords(from: start, in: bytes)
     guard let first = words.first, let program = programsByName[programName(first, in: bytes)]
     else { return [] }
@@ -490,6 +496,42 @@ enum ProgramPasswords {
     }
     if name.hasSuffix(".exe") { name.removeLast(4) }
     return name
+  }
+
+  /// Whether the program word at `start` (its directory included) starts a command: it starts
+  /// its line, or follows a prompt or a label (`$`, `#`, `>`, `:`), a quote, a backtick, `(`,
+  /// `|`, `;`, `&`, a `\n` written in a string, or a word that runs a command (`sudo`, `exec`,
+  /// `env`, `nohup`, `time`, `doas`). A sentence that names the program (`use zip -P to set
+  /// one`, `net user growth`) runs none.
+  private static func startsCommand(_ start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = start
+    while index > 0, start - index < 256, !isCommandBoundary(bytes[index - 1]),
+      bytes[index - 1] != 0x20, bytes[index - 1] != 0x09
+    {
+      index -= 1
+    }
+    while index > 0, bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09 { index -= 1 }
+    guard index > 0 else { return true }
+    let before = bytes[index - 1]
+    if isCommandBoundary(before) || "$#>:".utf8.contains(before) { return true }
+    if before == UInt8(ascii: "n"), index >= 2, bytes[index - 2] == UInt8(ascii: "\\") {
+      return true
+    }
+    var wordStart = index - 1
+    while wordStart > 0, index - wordStart < 8, ASCIIByte.isLetter(bytes[wordStart - 1]) {
+      wordStart -= 1
+    }
+    let word = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[wordStart..<index]), as: UTF8.self)
+    return launchers.contains(word) && startsCommand(wordStart, in: bytes)
+  }
+
+  private static let launchers: Set<String> = ["sudo", "exec", "env", "nohup", "time", "doas"]
+
+  private static func isCommandBoundary(_ byte: UInt8) -> Bool {
+    byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+      || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "|")
+      || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "&")
   }
 
   /// Whether a table program's name (an anchor) at `offset` starts a word.

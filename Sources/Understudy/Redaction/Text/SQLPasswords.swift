@@ -20,7 +20,7 @@ enum SQLPasswords {
     let raw = UnsafeRawBufferPointer(bytes)
     var found: [Range<Int>] = []
     for anchor in identified {
-      for hit in ByteSearch.ranges(of: anchor, in: raw) {
+      for hit in ByteSearch.rangesIfAny(of: anchor, in: raw) {
         guard hit.lowerBound >= 1, ASCIIByte.lowercased(bytes[hit.lowerBound - 1]) == 0x69,  // i
           isBoundary(before: hit.lowerBound - 1, in: bytes),
           isBoundary(at: hit.upperBound, in: bytes),
@@ -32,7 +32,7 @@ enum SQLPasswords {
       }
     }
     for anchor in password {
-      for hit in ByteSearch.ranges(of: anchor, in: raw) {
+      for hit in ByteSearch.rangesIfAny(of: anchor, in: raw) {
         let word = hit.lowerBound - 1
         guard word >= 4, ASCIIByte.lowercased(bytes[word]) == UInt8(ascii: "p"),
           isBoundary(at: hit.upperBound, in: bytes),

@@ -8,6 +8,11 @@
 /// Each is found by `memmem` of what starts it (`? `, a backslash before a line feed, `S'` or
 /// a line's `V`) and read from there only; the name is judged as every other name is.
 enum SplitNames {
+  private static let explicitKeyMark = Array("? ".utf8)
+  private static let continuation = Array("\\\n".utf8)
+  private static let pickleString = Array("S'".utf8)
+  private static let pickleUnicode = Array("\nV".utf8)
+
   /// The values in `bytes` whose names `isCredential` accepts, each with its name.
   static func ranges(in bytes: UnsafeBufferPointer<UInt8>, isCredential: (String) -> Bool)
     -> [(value: Range<Int>, name: String)]
@@ -21,18 +26,18 @@ enum SplitNames {
       guard isCredential(name) else { return }
       found.append((pair.value, name))
     }
-    for hit in ByteSearch.ranges(of: [0x3F, 0x20], in: raw) {  // "? "
+    for hit in ByteSearch.ranges(of: explicitKeyMark, in: raw) {
       add(explicitKey(at: hit.lowerBound, in: bytes))
     }
-    for hit in ByteSearch.ranges(of: [0x5C, 0x0A], in: raw) {  // "\\\n"
+    for hit in ByteSearch.ranges(of: continuation, in: raw) {
       if let continued = continuedKey(at: hit.lowerBound, in: bytes) {
         add((continued.value, continued.value), named: continued.name)
       }
     }
-    for hit in ByteSearch.ranges(of: [0x53, 0x27], in: raw) {  // "S'"
+    for hit in ByteSearch.rangesIfAny(of: pickleString, in: raw) {
       add(pickledPair(at: hit.lowerBound, in: bytes))
     }
-    for hit in ByteSearch.ranges(of: [0x0A, 0x56], in: raw) {  // "\nV"
+    for hit in ByteSearch.rangesIfAny(of: pickleUnicode, in: raw) {
       add(pickledPair(at: hit.lowerBound + 1, in: bytes))
     }
     return found
