@@ -151,16 +151,15 @@ enum ProgramPasswords {
     programs.flatMap { $0.options.compactMap { $0.name.utf8.first { $0 != UInt8(ascii: "-") } } }
   )
 
-  /// The names of the programs that take a password as a word, or read pairs, spelled as they
-  /// are searched for: these commands may hold no option at all (`rabbitmqctl add_user ada …`).
-  private static let namedAnchors: [[UInt8]] =
-    programs.filter { !$0.words.isEmpty || $0.readsPairs }.flatMap { program in
-      program.names.flatMap { name in
-        // `net` is too short a word to look for: its subcommand is searched for with it.
-        name == "net"
-          ? ["net user", "NET USER", "Net user", "net.exe user", "NET.EXE USER"] : [name]
-      }
-    }.map { Array($0.utf8) }
+  /// Pieces of the names of the programs that take a password as a word or read pairs, as
+  /// searched for: these commands may hold no option at all (`rabbitmqctl add_user ada …`). A
+  /// piece stands for every name that holds it (`admin` for `mysqladmin` and `mariadb-admin`,
+  /// `passwd` for `htpasswd` and `chpasswd`; `net` with the blank after it), so a large body is
+  /// read eleven times rather than once a name; the word holding a hit is looked up whole.
+  private static let namedAnchors: [[UInt8]] = [
+    "admin", "passwd", "rabbitmq", "sqlplus", "wpa_pass", "nmcli", "net ", "NET ", "Net ",
+    "et.exe ", "ET.EXE ",
+  ].map { Array($0.utf8) }
 
   /// The calls whose argument at `index` (from 1) is a password when it is a string literal:
   /// MongoDB's shell (`db.auth(user, password)`, any database's `.auth`, as superagent's
@@ -175,7 +174,7 @@ enum ProgramPasswords {
   private static let spaceDash: [UInt8] = [0x20, 0x2D]  // " -"
 
   /// ``calls`` as the bytes searched for.
-  private static let callNeedles = calls.map { (Array($0.callee.utf8), $0.index) }
+  private static let callNeedles = calls.map { (Array($0.callee.dropLast().utf8), $0.index) }
 
   /// The byte ranges of the passwords in `bytes`: commands' only when `readingCommands`, calls'
   /// always.
@@ -194,25 +193,56 @@ enum ProgramPasswords {
       starts.insert(start)
     }
     for anchor in readingCommands ? namedAnchors : [] {
-      for hit in ByteSearch.rangesIfAny(of: anchor, in: raw)
-      where startsWord(hit.lowerBound, in: bytes) {
-        starts.insert(hit.lowerBound)
+      for hit in ByteSearch.rangesIfAny(of: anchor, in: raw) {
+        var start = hit.lowerBound
+        while start > 0, hit.lowerBound - start < 32, isProgramByte(bytes[start - 1]) {
+          start -= 1
+        }
+        if programsByName[
+          programName(
+            CommandWord(
+              written: start..<wordEnd(start, in: bytes),
+              inner: start..<wordEnd(start, in: bytes)), in: bytes)] != nil
+        {
+          starts.insert(start)
+        }
       }
     }
     var found: [Range<Int>] = []
     for start in starts.sorted() {
       found += passwords(inCommandAt: start, in: bytes)
     }
-    // Every call has its `(`: a text without one holds none.
-    guard bytes.index(of: UInt8(ascii: "("), in: 0..<bytes.count) != nil else { return found }
-    for (callee, index) in callNeedles {
-      for hit in ByteSearch.rangesIfAny(of: callee, in: raw) {
-        if let argument = stringArgument(index, after: hit.upperBound, in: bytes) {
+    // Each call from its `(`, found by `memchr`: the callee is what stands before it.
+    var from = 0
+    while let open = bytes.index(of: UInt8(ascii: "("), in: from..<bytes.count) {
+      from = open + 1
+      for (callee, index) in callNeedles where callee.count <= open {
+        let start = open - callee.count
+        guard
+          callee.withUnsafeBytes({ memcmp(bytes.baseAddress! + start, $0.baseAddress!, $0.count) })
+            == 0
+        else { continue }
+        if let argument = stringArgument(index, after: from, in: bytes) {
           found.append(argument)
         }
+        break
       }
     }
     return found
+  }
+
+  /// A byte of a program's word as a line writes it: letters, digits, `_-.`, and a path's `/`
+  /// or `\`.
+  private static func isProgramByte(_ byte: UInt8) -> Bool {
+    ASCIIByte.isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+      || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\")
+  }
+
+  /// Where the word starting at `start` ends: at a blank, a quote or a line's end.
+  private static func wordEnd(_ start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var end = start
+    while end < bytes.count, end - start < 64, isProgramByte(bytes[end]) { end += 1 }
+    return end
   }
 
   // MARK: Commands
@@ -532,14 +562,6 @@ enum ProgramPasswords {
     byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
       || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "|")
       || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "&")
-  }
-
-  /// Whether a table program's name (an anchor) at `offset` starts a word.
-  private static func startsWord(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard offset > 0 else { return true }
-    let before = bytes[offset - 1]
-    return !ASCIIByte.isAlphanumeric(before) && before != UInt8(ascii: "_")
-      && before != UInt8(ascii: "-") && before != UInt8(ascii: ".")
   }
 
   /// `range` inside its quotes, when quoted whole (`"…"`, `'…'`).

@@ -10,6 +10,7 @@
 enum SplitNames {
   private static let explicitKeyMark = Array("? ".utf8)
   private static let continuation = Array("\\\n".utf8)
+  private static let pickleDictionary = Array("(dp".utf8)
   private static let pickleString = Array("S'".utf8)
   private static let pickleUnicode = Array("\nV".utf8)
 
@@ -34,6 +35,8 @@ enum SplitNames {
         add((continued.value, continued.value), named: continued.name)
       }
     }
+    // A protocol 0 pickle's dictionary opens with `(dp`: a text without one holds none.
+    guard ByteSearch.contains(pickleDictionary, in: raw) else { return found }
     for hit in ByteSearch.rangesIfAny(of: pickleString, in: raw) {
       add(pickledPair(at: hit.lowerBound, in: bytes))
     }
