@@ -966,7 +966,9 @@ package struct CompiledRedaction: Sendable {
   func commandLineReplacements(in text: String, echoes: inout RedactionEchoes) -> [(
     Range<Int>, String
   )] {
-    CommandLineCredentials.ranges(in: text, headerNames: headerNames).compactMap { found in
+    // Rules that name no header (`Redaction.none`, a scan of shapes alone) read no command.
+    guard !headerNames.isEmpty else { return [] }
+    return CommandLineCredentials.ranges(in: text, headerNames: headerNames).compactMap { found in
       let value = String(text[found.range])
       guard !RedactionPlaceholder.isPresent(in: value) else { return nil }
       echoes.remember(value, as: found.name)
