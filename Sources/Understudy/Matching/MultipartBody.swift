@@ -110,8 +110,7 @@ struct MultipartBody: Sendable {
     return parameters
   }
 
-  /// The boundary named by the Content-Type, or the one the body opens with (a body whose
-  /// parts have a Content-Disposition, or a `multipart/related` one's Content-ID).
+  /// The boundary named by the Content-Type, or the one the body opens with.
   private static func boundary(contentType: String?, bytes: [UInt8]) -> String? {
     // A quoted boundary may hold a `;` (`boundary="a;b"`), so the parameters are read as a
     // Content-Disposition's are, quotes and all.
@@ -132,11 +131,10 @@ struct MultipartBody: Sendable {
       let lineEnd = bytes[lineStart...].firstIndex(where: { $0 == 0x0D || $0 == 0x0A })
     else { return nil }
     let line = bytes[(lineStart + 2)..<lineEnd]
-    let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
     guard !line.isEmpty, line.count <= 70, !line.contains(0x20),
       let token = String(bytes: line, encoding: .utf8),
-      head.range(of: "Content-Disposition", options: .caseInsensitive) != nil
-        || head.range(of: "Content-ID", options: .caseInsensitive) != nil
+      String(decoding: bytes.prefix(4096), as: UTF8.self).range(
+        of: "Content-Disposition", options: .caseInsensitive) != nil
     else { return nil }
     return token
   }

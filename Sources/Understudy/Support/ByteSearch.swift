@@ -98,14 +98,6 @@ enum ByteSearch {
     }
   }
 
-  /// ``ranges(of:in:)``, asked first with one `memmem`: for the many needles a reader looks for
-  /// in every small text (the names of programs), most absent, a miss then costs that one call
-  /// and no look for a rare byte in the needle.
-  static func rangesIfAny(of needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> [Range<Int>] {
-    guard needle.withUnsafeBytes({ occurs($0, inShort: haystack) }) else { return [] }
-    return ranges(of: needle, in: haystack)
-  }
-
   /// Whether a non-empty `needle` occurs in a short `haystack` (a header value), by `memmem`
   /// alone: looking for a rare anchor first costs a debug build more than the search itself.
   static func occurs(_ needle: UnsafeRawBufferPointer, inShort haystack: UnsafeRawBufferPointer)

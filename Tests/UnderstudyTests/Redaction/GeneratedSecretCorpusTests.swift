@@ -129,13 +129,6 @@ import Testing
     name.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined()
   }
 
-  /// `name` with each of its vowels written as JavaScript's `\u{…}` escape.
-  static func javaScriptEscaped(_ name: String) -> String {
-    name.unicodeScalars.map {
-      "aeiouAEIOU".unicodeScalars.contains($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0)
-    }.joined()
-  }
-
   /// `text` as a JSON string, quotes and backslashes escaped.
   static func jsonString(_ text: String) -> String {
     "\""
@@ -237,29 +230,6 @@ import Testing
           + $0.map { "\($0.0)=3A =\n\($0.1)" }.joined(separator: "\n")
           + "\r\n--b0undary--\r\n"
       }, type: "multipart/form-data; boundary=b0undary"),
-    // Names spelled in escapes their reader undoes (the fourteenth blind attack, EscapedNameTests).
-    Placement(
-      place: "JavaScript name in \\u{…} escapes",
-      body: {
-        "const cfg = {"
-          + $0.map { "\"\(javaScriptEscaped($0.0))\": \"\($0.1)\"" }.joined(separator: ", ")
-          + "};\n"
-      }, type: "text/javascript"),
-    Placement(
-      place: "multipart part named in RFC 2047",
-      body: {
-        $0.map {
-          "--b0undary\r\nContent-Disposition: form-data; name=\"=?UTF-8?B?"
-            + Data($0.0.utf8).base64EncodedString() + "?=\"\r\n\r\n\($0.1)\r\n"
-        }.joined() + "--b0undary--\r\n"
-      }, type: "multipart/form-data; boundary=b0undary"),
-    Placement(
-      place: "multipart/related part named by Content-ID",
-      body: {
-        $0.map {
-          "--b0undary\r\nContent-Type: text/plain\r\nContent-ID: <\($0.0)>\r\n\r\n\($0.1)\r\n"
-        }.joined() + "--b0undary--\r\n"
-      }, type: "multipart/related; boundary=b0undary", takes: { !$0.contains("@") }),
     Placement(
       place: "multipart field",
       body: {

@@ -81,11 +81,6 @@ struct CredentialName: Sendable, Hashable {
   /// redaction would take the pair's value that the first one left, so a redacted cassette
   /// would change when redacted again.
   func matches(_ name: String) -> Bool {
-    // Judged as read: `p\u{61}ssword`, `pass%77ord` and `=?UTF-8?B?cGFzc3dvcmQ=?=` are
-    // `password` to the program that reads them (``NameSpelling``).
-    if let decoded = NameSpelling.decoded(name), decoded != name, matches(decoded) {
-      return !RedactionPlaceholder.isPresent(in: name)
-    }
     let normalised = Self.normalised(name)
     guard !normalised.isEmpty else { return false }
     guard

@@ -155,10 +155,6 @@ enum CredentialWords {
   private static let verdicts = Locked<[String: [Bool]]>([:])
 
   private static func judge(_ name: String, at place: CredentialName.Place) -> Bool {
-    // A name spelled in escapes is judged as its reader reads it (``NameSpelling``).
-    if let decoded = NameSpelling.decoded(name), decoded != name, judge(decoded, at: place) {
-      return true
-    }
     if judgeWords(name, at: place) { return true }
     // A last word glued to its number names an algorithm or a version, not what the value is
     // (`X-Signature-Ed25519`, `token_sha256`, `apiKeyV2`): the name is judged without it.

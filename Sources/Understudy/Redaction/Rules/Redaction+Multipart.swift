@@ -24,7 +24,7 @@ extension CompiledRedaction {
         // is replaced whole by that reading's placeholder below all the same.
         let redacted = redactBody(
           decoded, mimeType: part.headers["Content-Type"] ?? "", echoes: &echoes)
-        let named = !Self.isFile(part) && Self.name(of: part).map(queryNames.matches) == true
+        let named = !Self.isFile(part) && part.name.map(queryNames.matches) == true
         if redacted != decoded, !named {
           result += bytes[position..<part.contentRange.lowerBound]
           result += Data(TransferEncodedPart.encoded(redacted, encoding).utf8)
@@ -32,10 +32,8 @@ extension CompiledRedaction {
           continue
         }
       }
-      guard !Self.isFile(part), let name = Self.name(of: part), queryNames.matches(name) else {
-        continue
-      }
-      let key = RedactionPlaceholder.name(from: (NameSpelling.decoded(name) ?? name).lowercased())
+      guard !Self.isFile(part), let name = part.name, queryNames.matches(name) else { continue }
+      let key = RedactionPlaceholder.name(from: name.lowercased())
       // Part boundaries are ASCII line breaks, so the content is whole UTF-8 text.
       echoes.remember(String(decoding: part.data, as: UTF8.self), as: key)
       result += bytes[position..<part.contentRange.lowerBound]
@@ -45,21 +43,6 @@ extension CompiledRedaction {
     guard position > 0 else { return text }
     result += bytes[position...]
     return String(decoding: result, as: UTF8.self)
-  }
-
-  /// The name of `part`: its `Content-Disposition` name, or else the `Content-ID` that
-  /// `multipart/related` names its parts by (`<password>`, `<api_key@client.example>`: the
-  /// part before `@`), without its angle brackets.
-  static func name(of part: MultipartPart) -> String? {
-    if let name = part.name { return name }
-    guard var id = part.headers["Content-ID"]?.trimmingCharacters(in: .whitespaces),
-      !id.isEmpty
-    else { return nil }
-    if id.hasPrefix("<"), id.hasSuffix(">"), id.count >= 2 {
-      id = String(id.dropFirst().dropLast())
-    }
-    if let at = id.firstIndex(of: "@") { id = String(id[..<at]) }
-    return id.isEmpty ? nil : id
   }
 
   /// Whether `part` is a file a form sent: it has a file name. A browser sends a file field

@@ -28,8 +28,7 @@ enum RedactionPlaceholder {
   /// ``cleanedName(from:)``, unless it holds a secret, when it is the generic name
   /// ``PlaceholderNameGate`` gives, so the placeholder never carries what it hides.
   static func name(from name: String) -> String {
-    // A name spelled in escapes is named as it reads (`p\u{61}ssword` is `password`).
-    PlaceholderNameGate.safe(cleanedName(from: NameSpelling.decoded(name) ?? name))
+    PlaceholderNameGate.safe(cleanedName(from: name))
   }
 
   /// `name` with each character a placeholder cannot hold replaced by `_`: for names a test or

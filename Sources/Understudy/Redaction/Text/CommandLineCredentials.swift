@@ -7,10 +7,8 @@
 #endif
 
 /// Credentials a command line in text passes as options: curl's and httpie's
-/// `-u`/`--user`/`-a`/`--auth user:password`, a credential header given to `--header` or
-/// `-H`, and the passwords well-known programs and SQL take where no name says so
-/// (``ShortPasswordOption``, ``ProgramPasswords``, ``SQLPasswords``), and a name a structure
-/// holds apart from its value or splits over lines (``SplitNames``). A logged or documented command is text no name rule reads as such: `-u ada:…` has no
+/// `-u`/`--user`/`-a`/`--auth user:password`, and a credential header given to `--header` or
+/// `-H`. A logged or documented command is text no name rule reads as such: `-u ada:…` has no
 /// `name=value`, and a header inside quotes after `--header` is no header line.
 enum CommandLineCredentials {
   /// The options that take a `user:password` pair: curl's `-u`/`--user` and
@@ -120,40 +118,14 @@ enum CommandLineCredentials {
         if let range = Range(match.range(at: 2), in: text) { found.append((range, "userinfo")) }
       }
     }
-    // A command or a statement that passes a password has two blanks, or is 16 bytes long
-    // (`sqlplus ada/…@db`, `SET PASSWORD='…'`), and a split name a line feed: a shorter text
-    // (a header's token, an id, a JSON string such as `Customer 12`, which the rules read as
-    // text) is not searched for them, which for a cassette's many small strings saves two
-    // dozen searches each. A call (`db.auth("ada","…")`) needs only its `(`.
-    let (headers, passwords, split) = text.withUTF8 { bytes in
-      let count = bytes.count
-      let hasLineFeed = bytes.index(of: 0x0A, in: 0..<count) != nil
-      let blank = bytes.index(of: 0x20, in: 0..<count)
-      let readsCommands =
-        hasLineFeed
-        || blank.map { count >= 16 || bytes.index(of: 0x20, in: ($0 + 1)..<count) != nil }
-          == true
-      var passwords = ShortPasswordOption.ranges(in: bytes)
-      passwords += ProgramPasswords.ranges(in: bytes, readingCommands: readsCommands)
-      if readsCommands { passwords += SQLPasswords.ranges(in: bytes) }
-      return (
-        quotedHeaders(in: bytes),
-        Set(passwords).sorted { $0.lowerBound < $1.lowerBound },
-        hasLineFeed ? SplitNames.ranges(in: bytes) { headerNames.matches($0) } : []
-      )
+    let (headers, passwords) = text.withUTF8 {
+      (quotedHeaders(in: $0), ShortPasswordOption.ranges(in: $0))
     }
-    guard !headers.isEmpty || !passwords.isEmpty || !split.isEmpty else { return found }
+    guard !headers.isEmpty || !passwords.isEmpty else { return found }
     let utf8 = text.utf8
     func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
     for password in passwords {
       found.append((index(password.lowerBound)..<index(password.upperBound), "password"))
-    }
-    for (value, name) in split {
-      found.append(
-        (
-          index(value.lowerBound)..<index(value.upperBound),
-          RedactionPlaceholder.name(from: name.lowercased())
-        ))
     }
     // Judged by its bytes through a memo: a JSON body repeats the same few names (`https` of
     // every URL), and judging each anew cost 7,000 instructions at `-Onone`.

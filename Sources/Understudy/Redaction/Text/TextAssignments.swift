@@ -338,18 +338,15 @@ enum TextAssignments {
       return nil
     }
     var start = close
-    // A quoted name may hold a nested field's brackets (`'user[password]' => …`), and escapes
-    // its reader undoes (`'p\x61ssword'`, `'\u{70}assword'`: ``NameSpelling``).
+    // A quoted name may hold a nested field's brackets (`'user[password]' => …`).
     while start > floor, close - start <= maximumNameLength,
       isNameByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: "[")
-        || bytes[start - 1] == UInt8(ascii: "]") || bytes[start - 1] == UInt8(ascii: "\\")
-        || bytes[start - 1] == UInt8(ascii: "{") || bytes[start - 1] == UInt8(ascii: "}")
+        || bytes[start - 1] == UInt8(ascii: "]")
     {
       start -= 1
     }
     guard start < close, close - start <= maximumNameLength, start - 1 >= floor,
-      bytes[start - 1] == quote,
-      isLetterOrUnderscore(bytes[start]) || bytes[start] == UInt8(ascii: "\\"),
+      bytes[start - 1] == quote, isLetterOrUnderscore(bytes[start]),
       start - 1 == 0 || mayPrecedeName(bytes[start - 2]), bracketsPair(bytes[start..<close])
     else { return nil }
     return start..<close
