@@ -11,13 +11,8 @@ extension CompiledRedaction {
     var replacements: [(Range<Int>, String)] = []
     var text = text
     text.withUTF8 { bytes in
-      var lineStart = 0
       var eventName: String?
-      while lineStart < bytes.count {
-        let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
-        var end = lineEnd
-        if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
-        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+      Self.forEachLine(in: bytes) { lineStart, line in
         if line.isEmpty {
           // A blank line ends the event.
           eventName = nil
@@ -33,10 +28,24 @@ extension CompiledRedaction {
             replacements.append((range, RedactionPlaceholder.text(key)))
           }
         }
-        lineStart = lineEnd + 1
       }
     }
     return replacements
+  }
+
+  /// Each line of `bytes` (its `\r` before `\n` left out) with the offset it starts at, found
+  /// by `memchr`.
+  private static func forEachLine(
+    in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var lineStart = 0
+    while lineStart < bytes.count {
+      let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
+      var end = lineEnd
+      if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+      body(lineStart, UnsafeBufferPointer(rebasing: bytes[lineStart..<end]))
+      lineStart = lineEnd + 1
+    }
   }
 
   /// The value's range in `line` when it is the field `name` (`name:` and one optional space).
@@ -65,20 +74,14 @@ extension CompiledRedaction {
     var events: [[Range<Int>]] = []
     var text = text
     let values: [String] = text.withUTF8 { bytes in
-      var lineStart = 0
       var current: [Range<Int>] = []
-      while lineStart < bytes.count {
-        let lineEnd = bytes.index(of: 0x0A, in: lineStart..<bytes.count) ?? bytes.count
-        var end = lineEnd
-        if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
-        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+      Self.forEachLine(in: bytes) { lineStart, line in
         if line.isEmpty {
           if current.count > 1 { events.append(current) }
           current = []
         } else if let value = Self.field("data", in: line) {
           current.append((lineStart + value.lowerBound)..<(lineStart + value.upperBound))
         }
-        lineStart = lineEnd + 1
       }
       if current.count > 1 { events.append(current) }
       return events.joined().map {
