@@ -13,12 +13,13 @@ if [[ "${1:-}" == "--only" && "${2:-}" == "server" ]]; then
   exec Benchmarks/Server/.build/release/understudy-server-bench "${@:3}"
 fi
 # `--timed` runs the rows judged by CPU time and `--counted` those judged by instruction counts
-# (callgrind), which no other load changes: CI runs a build beside the second. Both by default.
+# (callgrind), which no other load changes: CI runs them beside its tests. Both by default.
+# `--counted-release` and `--counted-debug` count one build's rows: CI's two lanes take them apart.
 part=both
 case "${1:-}" in
-  --timed | --counted) part="${1#--}"; shift ;;
+  --timed | --counted | --counted-release | --counted-debug) part="${1#--}"; shift ;;
 esac
-if [[ "$part" != counted ]]; then
+if [[ "$part" == both || "$part" == timed ]]; then
   swift build -c release --package-path Benchmarks
   Benchmarks/.build/release/understudy-bench --ci "$@"
   # The debug build, which swift test compiles and users run (issue 41): the same floor in the
@@ -29,12 +30,14 @@ if [[ "$part" != counted ]]; then
     --only "10,000 exact stubs" --only "mixed predicates" --only "test scopes" --only replay \
     --only reports
 fi
-if [[ "$part" != timed ]]; then
+# Instruction counts (valgrind's callgrind) judge the tight bars that wall-clock ratios on a
+# shared machine cannot: see Benchmarks/Tools/instruction-ratios.py.
+if [[ "$part" == both || "$part" == counted || "$part" == counted-release ]]; then
   swift build -c release --package-path Benchmarks
-  swift build -c debug --package-path Benchmarks
-  # Instruction counts (valgrind's callgrind) judge the tight bars that wall-clock ratios on a
-  # shared machine cannot: see Benchmarks/Tools/instruction-ratios.py.
   python3 Benchmarks/Tools/instruction-ratios.py Benchmarks/.build/release/understudy-bench
+fi
+if [[ "$part" == both || "$part" == counted || "$part" == counted-debug ]]; then
+  swift build -c debug --package-path Benchmarks
   # Only the debug rows it gates (DEBUG_GATED, BYTE_ROWS): the CPU-ratio run above gates the
   # others in the debug build, and counting them under callgrind took minutes of CI's 25. `--only`
   # a row to count it. The finish() rows are gated here alone: their CPU time moves too much

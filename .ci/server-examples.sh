@@ -7,8 +7,8 @@
 #
 #   bash .ci/server-examples.sh
 #
-# Its own scratch folder (.build-server-examples, git-ignored): SwiftNIO is built once more, beside
-# the thread sanitizer's build in .ci/run.
+# Its own scratch folder (.build-server-examples, git-ignored): SwiftNIO is built once more, in one
+# of the two lanes beside .ci/run's tests (.ci/load-lanes.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
