@@ -61,6 +61,10 @@ import Testing
     "geslo",
     // The twelfth attack's: gRPC binary metadata, a spelling word run on.
     "X-Auth-Token-Bin", "grpc-session-bin", "wowzatokenhash", "accesstokenvalue",
+    // The fourteenth attack's: a word the lists spell in Latin letters, written in Cyrillic
+    // (Serbian and Macedonian, Bulgarian), and two more credentials' words.
+    "лозинка", "ЛОЗИНКА", "db_лозинка", "ЛозинкаБазе_лозинка", "парола", "корисничка_лозинка",
+    "privkey", "wallet_privkey", "psk", "wpa_psk",
   ]
 
   @Test(arguments: credentialNames)
@@ -85,6 +89,9 @@ import Testing
     "sha256", "X-Trace-V2", "codec_h264", "charset_utf8", "checksum_md5", "Ed25519",
     "prompt_tokens", "completion_tokens", "cached_tokens", "primaryKeys", "sortKeys",
     "error_codes", "cookies", "codes", "status_codes", "remainingTokens",
+    // Other scripts' everyday names, read in Latin letters too: a user's name, a login, a
+    // description, a signal, a katakana sign-in (`sain`), a pinned message.
+    "имя_пользователя", "логин", "описание", "сигнал", "サイン", "закреплённое_сообщение",
   ]
 
   @Test(arguments: everydayNames)

@@ -30,6 +30,9 @@ enum CredentialWords {
     // a card's security code, a wallet's mnemonic, and short spellings of the password.
     "sign", "passkey", "pat", "crumb", "macaroon", "seed", "bewit", "verifier", "cvv", "cvc",
     "mnemonic", "psw", "pswd", "passw", "pword",
+    // A private key run together (`privkey`, OpenSSL's and Bitcoin's), and a Wi-Fi network's
+    // pre-shared key (wpa_supplicant's `psk=`, the fourteenth attack).
+    "privkey", "psk",
     // The password in other languages: German, Spanish, Portuguese, Dutch, Polish, Swedish,
     // Finnish, Turkish, Czech, Hungarian, Russian, Japanese, Chinese, Korean.
     "passwort", "kennwort", "contrasena", "contraseña", "senha", "wachtwoord", "haslo", "hasło",
@@ -217,7 +220,25 @@ enum CredentialWords {
   }
 
   private static func judgeWords(_ name: String, at place: CredentialName.Place) -> Bool {
-    let words = words(of: name)
+    if judgeByWords(words(of: name), at: place) { return true }
+    guard !name.utf8.allSatisfy({ $0 < 0x80 }), let latin = latinWords(of: name) else {
+      return false
+    }
+    return judgeByWords(latin, at: place)
+  }
+
+  /// The words of a name written in another script than the lists spell its word in, read in
+  /// Latin letters: Serbian `лозинка` is `lozinka`, Bulgarian `парола` is `parola`. What is
+  /// left that is not ASCII (the soft sign's `ʹ`) parts words. `nil` when nothing changes.
+  private static func latinWords(of name: String) -> [String]? {
+    let folded = withoutMarks(name.precomposedStringWithCompatibilityMapping)
+    guard let latin = folded.applyingTransform(.toLatin, reverse: false).map(withoutMarks),
+      latin != folded
+    else { return nil }
+    return words(of: String(latin.unicodeScalars.map { $0.isASCII ? Character($0) : " " }))
+  }
+
+  private static func judgeByWords(_ words: [String], at place: CredentialName.Place) -> Bool {
     guard !words.isEmpty else { return false }
     if foldedFrameworkNames.contains(words.joined()) { return true }
     if words.count == 1, words[0] == "key" || words[0] == "code" {
