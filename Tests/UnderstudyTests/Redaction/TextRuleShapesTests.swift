@@ -174,6 +174,38 @@ import Testing
     #expect(redacted.contains("n = 1"))
   }
 
+  /// A lookup's name names the string a program falls back on when the lookup finds nothing,
+  /// whatever the variable it goes to is called: checked in the cassette's body and in a
+  /// masked log line, and a lookup of no credential keeps its fallback.
+  @Test(arguments: [
+    "let x = env::var(\"DB_PASSWORD\").unwrap_or(\"Walnut1997!\".to_string());",
+    "let x = env::var(\"DB_PASSWORD\").unwrap_or_else(|| \"Walnut1997!\".into());",
+    "const x = process.env.API_TOKEN || \"Walnut1997!\";",
+    "const x = process.env.API_TOKEN ?? 'Walnut1997!';",
+    "$x = getenv('DB_PASSWORD') ?: 'Walnut1997!';",
+    "x = ENV.fetch(\"API_TOKEN\") { \"Walnut1997!\" }",
+    "x = os.getenv(\"DB_PASSWORD\") or \"Walnut1997!\"",
+    "String x = Optional.ofNullable(System.getenv(\"DB_PASSWORD\")).orElse(\"Walnut1997!\");",
+    "val x = System.getenv(\"API_TOKEN\").getOrElse(\"Walnut1997!\")",
+  ])
+  func aLookupsFallbackIsNamedByTheLookup(line: String) {
+    for (body, type) in [
+      ("\(line)\nlet n = 1;\n", "text/plain"),
+      (
+        "{\"snippet\": \"\(line.replacingOccurrences(of: "\"", with: "\\\""))\"}",
+        "application/json"
+      ),
+    ] {
+      let redacted = Self.redacted(body, type)
+      #expect(!redacted.contains("Walnut1997"), "\(redacted)")
+    }
+    #expect(!LogRedaction.mask(line).contains("Walnut1997"), "\(LogRedaction.mask(line))")
+    let neutral =
+      "const theme = process.env.THEME || \"dark-blue\";\n"
+      + "sel = getattr(obj, \"color\") or \"teal\"\nlabel = t(\"title\") ?: \"Home\"\n"
+    #expect(Self.redacted(neutral) == neutral)
+  }
+
   /// A Wi-Fi QR code's text names its password by its `P:` field.
   @Test(arguments: [
     ("WIFI:T:WPA;S:CoffeeShop;P:Hedgehog1984!;;", "text/plain"),

@@ -26,7 +26,9 @@ extension TextAssignments {
         // An Erlang binary's `<<` opens the literal with its quote (`{password, <<"…">>}`).
         let literal =
           open >= 2 && bytes[open - 1] == 0x3C && bytes[open - 2] == 0x3C ? open - 2 : open
-        if !value.isEmpty, let name = name(before: literal, in: bytes) {
+        if !value.isEmpty,
+          let name = fallbackName(before: literal, in: bytes) ?? name(before: literal, in: bytes)
+        {
           found.append((name, value, true, UInt8(ascii: ","), false))
         }
       }
@@ -82,6 +84,69 @@ extension TextAssignments {
     while start > 0, end - start < maximumNameLength, isNameByte(bytes[start - 1]) { start -= 1 }
     while start < end, !isLetterOrUnderscore(bytes[start]) { start += 1 }
     guard start < end, start == 0 || mayPrecedeName(bytes[start - 1]) else { return nil }
+    return start..<end
+  }
+
+  /// What stands between a lookup and the string a program falls back on when the lookup
+  /// finds nothing, blanks taken out: `||`, `??`, PHP's `?:`, Python's `or`, Rust's
+  /// `.unwrap_or(` and `.unwrap_or_else(||`, Java's `.orElse(`, Kotlin's and Scala's
+  /// `.getOrElse(`, C++'s `.value_or(`, Ruby's `{` block.
+  /// Longest first: `||` ends `.unwrap_or_else(||`.
+  private static let fallbacks: [StaticString] = [
+    ".unwrap_or_else(||", ".or_else(||", ".getOrElse(", ".unwrap_or(", ".value_or(", ".unwrapOr(",
+    ".orElse(", "||", "??", "?:", "or", "{",
+  ]
+
+  /// The name a lookup reads, when a fallback string follows it (``fallbacks``): the one
+  /// quoted argument of a call (`env::var("DB_PASSWORD").unwrap_or("…")`,
+  /// `getenv('API_KEY') ?: '…'`, `ENV.fetch("API_TOKEN") { "…" }`), or the member of an
+  /// environment (`process.env.API_TOKEN || "…"`). The name names the fallback, as it names
+  /// the value a setter's second argument gives (``namedStrings(in:)``), whatever the
+  /// variable it is assigned to is called.
+  private static func fallbackName(before open: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>?
+  {
+    var end = open
+    while end > 0, isBlank(bytes[end - 1]) { end -= 1 }
+    // The connector: asked of every string in quotes, so its last byte decides most.
+    guard end > 0, [0x7C, 0x3F, 0x3A, 0x72, 0x7B, 0x28].contains(bytes[end - 1]),
+      let connector = fallbacks.first(where: {
+        bytes.holds($0, at: end - $0.utf8CodeUnitCount)
+      })
+    else { return nil }
+    end -= connector.utf8CodeUnitCount
+    // `or` is a word: `color "…"` names nothing.
+    if connector.utf8CodeUnitCount == 2, bytes[end] == UInt8(ascii: "o") {
+      guard end > 0, isBlank(bytes[end - 1]) else { return nil }
+    }
+    while end > 0, isBlank(bytes[end - 1]) { end -= 1 }
+    guard end >= 4 else { return nil }
+    if bytes[end - 1] == UInt8(ascii: ")") {
+      // `("NAME")`: the call's one argument, in quotes, the call perhaps inside another's
+      // (`Optional.ofNullable(System.getenv("…")).orElse(…)`).
+      if bytes[end - 2] == UInt8(ascii: ")") { end -= 1 }
+      let close = end - 2
+      guard bytes[close] == 0x22 || bytes[close] == 0x27 else { return nil }
+      var start = close
+      while start > 0, close - start < maximumNameLength, isNameByte(bytes[start - 1]) {
+        start -= 1
+      }
+      guard start < close, start >= 2, bytes[start - 1] == bytes[close],
+        bytes[start - 2] == UInt8(ascii: "("), isLetterOrUnderscore(bytes[start])
+      else { return nil }
+      return start..<close
+    }
+    // `env.NAME`: an environment's member.
+    var start = end
+    while start > 0, end - start < maximumNameLength,
+      isLetterOrUnderscore(bytes[start - 1]) || (0x30...0x39).contains(bytes[start - 1])
+    {
+      start -= 1
+    }
+    guard start < end, start >= 4, bytes[start - 1] == UInt8(ascii: "."),
+      bytes[start - 4] | 0x20 == UInt8(ascii: "e"), bytes[start - 3] | 0x20 == UInt8(ascii: "n"),
+      bytes[start - 2] | 0x20 == UInt8(ascii: "v")
+    else { return nil }
     return start..<end
   }
 
