@@ -149,7 +149,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
       return "<\(body.count) bytes, not shown: \(problem)>"
     }
     let shown: String
-    if BodyCharset.declaresCharset(mimeType) {
+    if BodyCharset.readsInCharset(mimeType, start: body.prefix(4)) {
       guard let (text, _) = BodyCharset.text(of: body, mimeType: mimeType) else {
         return "<\(body.count) bytes, not text>"
       }

@@ -25,7 +25,10 @@ import Testing
         ("request", entry.request.postData?.body), ("response", entry.response.content.body),
       ] {
         guard let body else { continue }
-        for encoding in [String.Encoding.isoLatin1, .utf16LittleEndian, .utf16BigEndian]
+        for encoding in [
+          String.Encoding.isoLatin1, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian,
+          .utf32BigEndian,
+        ]
         where body.range(of: try #require(secret.data(using: encoding))) != nil {
           places.append("entry \(index) \(name) body")
         }
@@ -69,6 +72,41 @@ import Testing
     #expect(entry.response.content.size == response.count)
     #expect(Redaction.default.redact(redacted) == redacted)
     #expect(CredentialScanner().scan(redacted: redacted) == [])
+  }
+
+  /// UTF-16 and UTF-32 without a byte order mark or a charset are valid UTF-8 with NULs between
+  /// the characters: they are read in the charset their NULs show, redacted, written back in
+  /// it, and scanned.
+  @Test(arguments: [
+    (String.Encoding.utf16LittleEndian, "application/json"),
+    (.utf16BigEndian, "text/plain"),
+    (.utf32LittleEndian, "application/x-www-form-urlencoded"),
+    (.utf32BigEndian, "application/json"),
+  ])
+  func unicodeWithoutAMarkIsReadByItsNULs(encoding: String.Encoding, type: String) throws {
+    let text =
+      type.hasSuffix("json")
+      ? #"{"user":"ada","password":"\#(Self.password)"}"# : "user=ada&password=\(Self.password)"
+    let body = try #require(text.data(using: encoding))
+    #expect(body.prefix(2) != Data([0xFF, 0xFE]) && body.prefix(2) != Data([0xFE, 0xFF]))
+    let har = HAR(entries: [
+      Self.entry(request: body, requestType: type, response: body, responseType: type)
+    ])
+    #expect(!CredentialScanner().scan(har).isEmpty)
+    let redacted = Redaction.default.redact(har)
+    #expect(try Self.leaks(of: Self.password, in: redacted.encodedText) == [])
+    let response = try #require(redacted.log.entries[0].response.content.body)
+    #expect(String(data: response, encoding: encoding)?.contains("redacted") == true)
+    let request = InterceptedRequest(
+      {
+        var request = URLRequest(url: URL(string: "https://api.test/login")!)
+        request.httpMethod = "POST"
+        request.setValue(type, forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return request
+      }())
+    let report = NearMissReport(request: request, stubs: []).description
+    #expect(!report.replacingOccurrences(of: "\0", with: "").contains(Self.password))
   }
 
   @Test func aLatin1FormWithoutACharsetIsRedacted() throws {

@@ -85,7 +85,7 @@ extension HAR.Entry {
     _ text: String, _ encoding: String?, mimeType: String, binary: ((Data) -> Data?)?,
     _ transform: (String) -> String
   ) -> (text: String, encoding: String?)? {
-    guard encoding != nil || BodyCharset.declaresCharset(mimeType) else {
+    guard encoding != nil || BodyCharset.readsInCharset(mimeType, start: text.utf8) else {
       let result = transform(text)
       return result == text ? nil : (result, nil)
     }

@@ -396,7 +396,7 @@ public struct CredentialScanner: Sendable {
   /// Text in another charset is read in it, as redaction reads it (see ``BodyCharset``); binary
   /// bodies are read leniently: an ASCII key inside an image is still a leak.
   private static func readable(_ text: String, encoding: String?, mimeType: String) -> String {
-    guard encoding != nil || BodyCharset.declaresCharset(mimeType),
+    guard encoding != nil || BodyCharset.readsInCharset(mimeType, start: text.utf8),
       let data = try? HARBodyText.decode(text: text, encoding: encoding)
     else { return text }
     return BodyCharset.text(of: data, mimeType: mimeType)?.text

@@ -52,7 +52,18 @@ package enum BodyCharset {
       if isUTF8 && data.firstIndex(of: 0) == nil { return .text(utf8, .utf8) }
       return declared != nil || isText(type) ? .unreadable(charset: name) : .binary
     }
-    if isUTF8 { return .text(utf8, .utf8) }
+    if isUTF8 {
+      // UTF-16 or UTF-32 of ASCII without a byte order mark is valid UTF-8 too, with a NUL
+      // beside every character, which no UTF-8 text holds: read by where its first four bytes
+      // are NUL, as RFC 4627 told JSON's encoding, when its type is text and it names no
+      // charset.
+      if name == nil, isText(type), let unmarked = unicode(byNULsOf: data),
+        let text = text(of: data, in: unmarked)
+      {
+        return .text(text, unmarked)
+      }
+      return .text(utf8, .utf8)
+    }
     guard declared != nil || isText(type) else { return .binary }
     for encoding in [declared, unicode(byMarkOf: data), .isoLatin1] {
       if let encoding, let text = text(of: data, in: encoding) { return .text(text, encoding) }
@@ -70,6 +81,18 @@ package enum BodyCharset {
     }
     guard let name = charset(in: parameters) else { return false }
     return encoding(named: name, for: Data()).map { !latin1Family.contains($0) } ?? true
+  }
+
+  /// Whether a body of `mimeType` that starts with `start` is read in a charset, not as the
+  /// UTF-8 it may also be: its type names one (``declaresCharset(_:)``), or it is UTF-16 or
+  /// UTF-32 of ASCII without a byte order mark, a NUL beside each character (see
+  /// ``read(_:mimeType:)``).
+  static func readsInCharset(_ mimeType: String, start: some Sequence<UInt8>) -> Bool {
+    if declaresCharset(mimeType) { return true }
+    let first = Array(start.prefix(4))
+    guard first.count == 4, first.contains(0) else { return false }
+    let type = mimeType.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+    return isText(type) && unicode(byNULsOf: Data(first + [0, 0, 0, 0])) != nil
   }
 
   /// The charset the parameters after the type name, lowercased, unquoted; `nil` for none and
@@ -181,6 +204,22 @@ package enum BodyCharset {
   /// UTF-32 or UTF-16 in the byte order its byte order mark names (`width` 4 or 2 reads only
   /// that one). The mark stays in the text as U+FEFF, so writing the text back writes the mark
   /// again.
+  /// UTF-16 or UTF-32 without a mark, by which of the first four bytes are NUL (two
+  /// characters of ASCII, or one): `x 0 x 0` is UTF-16LE, `0 x 0 x` UTF-16BE, `x 0 0 0`
+  /// UTF-32LE, `0 0 0 x` UTF-32BE.
+  private static func unicode(byNULsOf data: Data) -> String.Encoding? {
+    guard data.count >= 4, data.count % 2 == 0 else { return nil }
+    let start = data.startIndex
+    let nul = (0..<4).map { data[start + $0] == 0 }
+    switch (nul[0], nul[1], nul[2], nul[3]) {
+    case (false, true, false, true): return .utf16LittleEndian
+    case (true, false, true, false): return .utf16BigEndian
+    case (false, true, true, true): return data.count % 4 == 0 ? .utf32LittleEndian : nil
+    case (true, true, true, false): return data.count % 4 == 0 ? .utf32BigEndian : nil
+    default: return nil
+    }
+  }
+
   private static func unicode(byMarkOf data: Data, width: Int? = nil) -> String.Encoding? {
     let mark = [UInt8](data.prefix(4))
     if width != 2 {
