@@ -26,7 +26,7 @@ enum JSONStringText {
   }
 
   /// Whether the string's contents may read differently decoded: JSON (`{`, `[` first), a
-  /// `data:` URL, markup (`<`), an escaped quote (JSON or a quoted argument inside), or a `name=` at its start, which
+  /// `data:` URL, markup (`<`, character references), an escaped quote (JSON or a quoted argument inside), or a `name=` at its start, which
   /// a pair search in the raw bytes does not take after a quote.
   private static func holdsText(_ contents: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
     -> Bool
@@ -45,6 +45,20 @@ enum JSONStringText {
       return true
     }
     if next(UInt8(ascii: "<"), in: slice, from: 0) != nil { return true }
+    // Markup's character references (`&quot;password&quot;`, `&#123;`), which may spell JSON or
+    // a pair that only reads decoded: an `&`, then `#` or a letter, and a `;` within ten bytes.
+    var ampersandFrom = 0
+    while let ampersand = next(UInt8(ascii: "&"), in: slice, from: ampersandFrom) {
+      ampersandFrom = ampersand + 1
+      guard ampersand + 2 < slice.count else { break }
+      let after = slice[ampersand + 1] | 0x20
+      if after == UInt8(ascii: "#") || (after >= 0x61 && after <= 0x7A),
+        let semicolon = next(UInt8(ascii: ";"), in: slice, from: ampersand + 2),
+        semicolon - ampersand <= 10
+      {
+        return true
+      }
+    }
     // Base64 or hex of text (an AWS Lambda event's `body`, an OAuth `state`), which the body
     // rules open: its first 64 characters tell, so a long blob is not visited here in Swift.
     if slice.count >= 24, startsBase64(slice) { return true }

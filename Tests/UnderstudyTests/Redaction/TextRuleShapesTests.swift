@@ -206,6 +206,25 @@ import Testing
     #expect(Self.redacted(neutral) == neutral)
   }
 
+  /// A JSON string whose markup escaped its quotes and braces as character references holds
+  /// JSON or pairs all the same: it is read decoded, in the cassette and in reports; a string
+  /// with an `&` in a URL or prose is kept.
+  @Test(arguments: [
+    #"{"msg":"&#123;&quot;password&quot;:&quot;Rhubarb1981$&quot;&#125;"}"#,
+    #"{"msg":"&lt;pre&gt;&#x7B;&#x22;api_key&#x22;: &#x22;Rhubarb1981$&#x22;&#x7D;"}"#,
+    #"{"msg":"{&apos;password&apos;: &apos;Rhubarb1981$&apos;}"}"#,
+  ])
+  func characterReferencesInAJSONStringAreReadDecoded(body: String) {
+    let redacted = Self.redacted(body, "application/json")
+    #expect(!redacted.contains("Rhubarb1981"), "\(redacted)")
+    #expect(redacted.hasPrefix(#"{"msg":""#))
+    #expect(
+      !LogRedaction.mask(traffic: body).contains("Rhubarb1981"),
+      "\(LogRedaction.mask(traffic: body))")
+    let kept = #"{"url":"https://x.test/?a=1&b=2;c","t":"Tom &amp; Jerry"}"#
+    #expect(Self.redacted(kept, "application/json") == kept)
+  }
+
   /// A Wi-Fi QR code's text names its password by its `P:` field.
   @Test(arguments: [
     ("WIFI:T:WPA;S:CoffeeShop;P:Hedgehog1984!;;", "text/plain"),
