@@ -39,6 +39,36 @@ import Testing
     }
   }
 
+  /// A token holding percent escapes (`%2B`, `%2F`, `%3D`) is masked whole: the run after the
+  /// last escape is what the shape finds, and the runs before it were printed (a Twitter app's
+  /// bearer token, `AAAA…%2B…%3D…`).
+  @Test func aTokensEscapedPartsAreMaskedWithIt() {
+    var seed: UInt64 = 0x5EED_0014
+    let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    func draw(_ count: Int) -> String {
+      String(
+        (0..<count).map { _ in
+          seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          return Array(alphabet)[Int((seed >> 33) % UInt64(alphabet.count))]
+        })
+    }
+    for glue in [["%2B", "%3D"], ["%2F", "%2f"], ["%3D", "%2B"], ["%7E", "%3A"]] {
+      for _ in 0..<20 {
+        let parts = [String(repeating: "A", count: 22) + draw(12), draw(14), draw(50)]
+        let token = parts[0] + glue[0] + parts[1] + glue[1] + parts[2]
+        for line in [
+          "deploy:\n  ref: \(token)\n  region: eu\n", #"{"result": "\#(token)"}"#,
+          "X-Debug-Ref: \(token)",
+        ] {
+          let masked = LogRedaction.mask(line)
+          for part in parts {
+            #expect(!masked.contains(String(part.suffix(8))), "\(line) → \(masked)")
+          }
+        }
+      }
+    }
+  }
+
   /// A name glued to its value is no random run: it stays readable.
   @Test func aNameBeforeAMaskedValueIsKept() {
     let token = "ghp_" + "Zq8Rw2Lm5Tx9Vb3Nc7Kd1Hf6Jg4Ps0Ya2Ue"
