@@ -69,6 +69,28 @@ import Testing
     }
   }
 
+  /// A number glued to a run by `|`, `:` or `/` is the token's prefix however a URL spells the
+  /// glue: the byte itself or its percent escape in either case (`%7C`, `%3a`, `%2F`), so a
+  /// Facebook app token or an Asana PAT in a query is refused and masked like one in a header.
+  @Test func anIdGluedByAnEscapeMakesTheRunAToken() {
+    var seed: UInt64 = 0x5EED_0015
+    let scanner = CredentialScanner()
+    for glue in ["|", ":", "/", "%7C", "%7c", "%3A", "%3a", "%2F", "%2f"] {
+      let secret = Self.random(27, seed: &seed)
+      let hex = String(
+        Self.random(64, seed: &seed).unicodeScalars.map { String($0.value % 16, radix: 16) }
+          .joined().prefix(32))
+      for (text, body) in [
+        ("https://api.test/v1/items?ctx=433216300083156\(glue)\(secret)&n=1", secret),
+        ("https://api.test/v1/items?pat=1%2F7062662808749075\(glue)\(hex)", hex),
+      ] {
+        #expect(!scanner.scan(text, at: "t").isEmpty, "kept: \(text)")
+        let masked = LogRedaction.mask(text)
+        #expect(!masked.contains(String(body.suffix(8))), "\(text) → \(masked)")
+      }
+    }
+  }
+
   /// A name glued to its value is no random run: it stays readable.
   @Test func aNameBeforeAMaskedValueIsKept() {
     let token = "ghp_" + "Zq8Rw2Lm5Tx9Vb3Nc7Kd1Hf6Jg4Ps0Ya2Ue"

@@ -451,8 +451,7 @@ private struct ShapeScanner {
     // before it (``GluedRuns``), and is no part of either.
     var start = wordStart
     while start > floor, wordStart - start < 64, isTokenRunByte(bytes[start - 1]),
-      !(start >= 3 && bytes[start - 3] == 0x25 && ASCIIByte.isHexDigit(bytes[start - 2])
-        && ASCIIByte.isHexDigit(bytes[start - 1]))
+      !endsEscape(start)
     {
       start -= 1
     }
@@ -478,16 +477,42 @@ private struct ShapeScanner {
   /// Whether the word at `start` follows a number glued to it by `|`, `:` or `/`: an app's or
   /// a user's id before its secret (Facebook's `<app id>|…`, Asana's `1/<user id>:…`), which
   /// makes the number the token's prefix. Six digits at least, starting a word: a port
-  /// (`:8080/`) or a digest's name (`sha256:`) is no id.
+  /// (`:8080/`) or a digest's name (`sha256:`) is no id. The glue and what stands before the
+  /// number may be percent-escaped, as a URL's query spells them (`%7C`, `%3a`, `1%2F…`).
   func followsIdentifier(_ start: Int) -> Bool {
+    // Read in this order, a word that no glue precedes costs two comparisons: this runs for
+    // most words of a body.
     guard start >= 7 else { return false }
-    let glue = bytes[start - 1]
-    guard glue == 0x7C || glue == 0x3A || glue == 0x2F,  // | : /
-      ASCIIByte.isDigit(bytes[start - 2])
-    else { return false }
-    var digitsStart = start - 2
-    while digitsStart > 0, ASCIIByte.isDigit(bytes[digitsStart - 1]) { digitsStart -= 1 }
-    return start - 1 - digitsStart >= 6 && (digitsStart == 0 || !isWord(bytes[digitsStart - 1]))
+    var glueStart = start - 1
+    if !Self.isIdentifierGlue(bytes[glueStart]) {
+      guard bytes[start - 3] == 0x25,  // %
+        let escaped = ASCIIByte.percentEscaped(in: bytes, at: start - 3),
+        Self.isIdentifierGlue(escaped)
+      else { return false }
+      glueStart = start - 3
+    }
+    guard glueStart >= 6, ASCIIByte.isDigit(bytes[glueStart - 1]) else { return false }
+    // Back over the number, at most an id's length, not into an escape's digits (`%20`).
+    var digitsStart = glueStart - 1
+    while digitsStart > 0, glueStart - digitsStart <= 32, ASCIIByte.isDigit(bytes[digitsStart - 1]),
+      !endsEscape(digitsStart)
+    {
+      digitsStart -= 1
+    }
+    let digits = glueStart - digitsStart
+    guard digits >= 6, digits <= 32 else { return false }
+    return digitsStart == 0 || !isWord(bytes[digitsStart - 1]) || endsEscape(digitsStart)
+  }
+
+  /// `|`, `:` or `/`: what glues an id to the secret after it.
+  private static func isIdentifierGlue(_ byte: UInt8) -> Bool {
+    byte == 0x7C || byte == 0x3A || byte == 0x2F  // | : /
+  }
+
+  /// Whether a percent escape ends just before `index`: the run after it starts there.
+  func endsEscape(_ index: Int) -> Bool {
+    index >= 3 && bytes[index - 3] == 0x25
+      && ASCIIByte.percentEscaped(in: bytes, at: index - 3) != nil
   }
 
   /// Whether `run` is the value of a public member of a JSON Web Key (an object with a `kty`
@@ -498,6 +523,11 @@ private struct ShapeScanner {
   /// is, a JSON body, or a JSON text printed inside another (`\"n\": \"…`).
   func isPublicKeyMember(_ run: Range<Int>) -> Bool {
     let limit = 16_384
+    // A key names its type near its members: one search at the C library's speed turns every
+    // other run away before any byte is walked, so a body of many tokens and no key pays no
+    // walk back from each.
+    let near = max(0, run.lowerBound - 2 * limit - 16)..<min(count, run.upperBound + limit)
+    guard offset(of: "\"kty", in: near) != nil else { return false }
     // Back to the `:` after the member's name, over the quotes and an array's earlier
     // elements (`"x5c": ["…", "…"]`).
     var index = run.lowerBound
@@ -535,15 +565,19 @@ private struct ShapeScanner {
     }
     guard open > 0, close < count else { return false }
     var from = open
-    while from + 4 <= close {
-      if has("kty", at: from), bytes[from + 3] == 0x22 || bytes[from + 3] == 0x5C,
-        from > open, bytes[from - 1] == 0x22
-      {
-        return true
-      }
-      from += 1
+    while let name = offset(of: "\"kty", in: from..<close) {
+      // `"kty"`, or `\"kty\"` in a JSON text printed inside another.
+      if name + 4 < close, bytes[name + 4] == 0x22 || bytes[name + 4] == 0x5C { return true }
+      from = name + 4
     }
     return false
+  }
+
+  /// Where `literal` first stands in `range`, found by ``ByteSearch``.
+  func offset(of literal: StaticString, in range: Range<Int>) -> Int? {
+    let needle = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    let haystack = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range]))
+    return ByteSearch.firstOffset(of: needle, in: haystack).map { $0 + range.lowerBound }
   }
 
   private static let publicKeyMembers: Set<String> = [

@@ -46,8 +46,7 @@ enum GluedRuns {
   }
 
   private static func isEscape(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    index + 2 < bytes.count && bytes[index] == UInt8(ascii: "%")
-      && ASCIIByte.isHexDigit(bytes[index + 1]) && ASCIIByte.isHexDigit(bytes[index + 2])
+    ASCIIByte.percentEscaped(in: bytes, at: index) != nil
   }
 
   private static func isGlue(_ byte: UInt8) -> Bool {
