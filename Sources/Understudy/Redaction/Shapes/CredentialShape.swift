@@ -128,11 +128,13 @@ private struct ShapeScanner {
         index += 1
         while index < count, classes[Int(base[index])] & word != 0 { index += 1 }
         // A long word, or one that a JWT's separator follows, may be a token no prefix names;
-        // so may one glued to a number before it (`<app id>|…`).
+        // so may one glued to a number before it (`<app id>|…`, `%7C` escaped), asked only after
+        // such glue: most words follow none.
         if wordStart >= checkedThrough,
           index - wordStart >= 8
             && (index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])))
-            || followsIdentifier(wordStart),
+            || wordStart >= 7 && Self.mayFollowGlue(base[wordStart - 1], base[wordStart - 3])
+              && followsIdentifier(wordStart),
           let shape = unnamedToken(
             wordAt: wordStart, wordEnd: index, after: found.last?.whole.upperBound ?? 0,
             checkedThrough: &checkedThrough)
@@ -480,8 +482,6 @@ private struct ShapeScanner {
   /// (`:8080/`) or a digest's name (`sha256:`) is no id. The glue and what stands before the
   /// number may be percent-escaped, as a URL's query spells them (`%7C`, `%3a`, `1%2F…`).
   func followsIdentifier(_ start: Int) -> Bool {
-    // Read in this order, a word that no glue precedes costs two comparisons: this runs for
-    // most words of a body.
     guard start >= 7 else { return false }
     var glueStart = start - 1
     if !Self.isIdentifierGlue(bytes[glueStart]) {
@@ -502,6 +502,13 @@ private struct ShapeScanner {
     let digits = glueStart - digitsStart
     guard digits >= 6, digits <= 32 else { return false }
     return digitsStart == 0 || !isWord(bytes[digitsStart - 1]) || endsEscape(digitsStart)
+  }
+
+  /// Whether a word after `last` (the byte before it) and `third` (three before it) may follow
+  /// an id's glue: `|`, `:` or `/` itself, or the `%` of an escape.
+  @inline(__always)
+  static func mayFollowGlue(_ last: UInt8, _ third: UInt8) -> Bool {
+    last == 0x7C || last == 0x3A || last == 0x2F || third == 0x25  // | : / %
   }
 
   /// `|`, `:` or `/`: what glues an id to the secret after it.

@@ -34,8 +34,15 @@ enum VendorToken {
   static func isToken(
     in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>, afterIdentifier: Bool = false
   ) -> Bool {
-    // A trace id is random and public: its documented structure tells it.
-    if TraceIdentifier.matches(bytes, run) { return false }
+    // A trace id is random and public: its documented structure tells it, asked only of a run
+    // that reads as a token, so the many that do not pay nothing for it.
+    readsAsToken(in: bytes, run: run, afterIdentifier: afterIdentifier)
+      && !TraceIdentifier.matches(bytes, run)
+  }
+
+  private static func readsAsToken(
+    in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>, afterIdentifier: Bool
+  ) -> Bool {
     if afterIdentifier, run.count >= mixedCaseMinimum, isPrefixedBody(bytes, run) { return true }
     guard run.count >= 20 else { return false }
     // The prefix runs to the first separator when what stands before it is short.
