@@ -45,6 +45,25 @@ package enum ASCIIByte {
     isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
   }
 
+  /// The value of a hexadecimal digit in either case, or `nil` for any other byte.
+  static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: byte - 0x30  // 0-9
+    case 0x61...0x66: byte - 0x61 + 10  // a-f
+    case 0x41...0x46: byte - 0x41 + 10  // A-F
+    default: nil
+    }
+  }
+
+  /// The byte that the percent escape at `index` spells (`%2F` and `%2f` both spell `/`), or
+  /// `nil` when no escape starts there.
+  static func percentEscaped(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt8? {
+    guard index >= 0, index + 2 < bytes.count, bytes[index] == 0x25,  // %
+      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+    else { return nil }
+    return high << 4 | low
+  }
+
   /// A letter, digit, `+`, `-` or `.`: what may follow a scheme's first letter.
   static func isSchemeCharacter(_ byte: UInt8) -> Bool {
     isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")

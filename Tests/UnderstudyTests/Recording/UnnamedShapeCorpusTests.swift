@@ -79,6 +79,10 @@ extension RecordingTests {
       format("AAAA", [(urlSafe, 7)]),  // completed below with FCM's `:APA91b…`
       format("ops_eyJ", [(mixed, 250)]),
       format("xapp-1-", [(upper36, 11), (hex, 64)], separator: "-"),
+      // A number glued by `|`, `:` or `/` is a prefix: Facebook's `<app id>|<secret>` (its
+      // `-` and `_` are the secret's characters), Asana's `1/<user id>:<32 hex>`.
+      format("433216300083156|", [(urlSafe, 27)]), format("928804501280208:", [(mixed, 27)]),
+      format("1/7062662808749075:", [(hex, 32)]), format("112890181095321/", [(urlSafe, 27)]),
     ]
 
     /// Where a token is put: places no name marks.
@@ -185,6 +189,20 @@ extension RecordingTests {
         "pod name",
         { joinedWords(&$0, "-") + "-" + draw(lower36, 10, &$0) + "-" + draw(lower36, 5, &$0) }
       ),
+      // Trace ids in their documented formats: random, and public by design.
+      (
+        "W3C traceparent",
+        { "00-" + draw(hex, 32, &$0) + "-" + draw(hex, 16, &$0) + "-0" + draw("01", 1, &$0) }
+      ),
+      ("AWS X-Ray trace id", { "Root=1-" + draw(hex, 8, &$0) + "-" + draw(hex, 24, &$0) }),
+      (
+        "B3 single header",
+        {
+          draw(hex, 16, &$0) + "-" + draw(hex, 16, &$0) + "-" + draw("01d", 1, &$0) + "-"
+            + draw(hex, 16, &$0)
+        }
+      ),
+      ("sentry-trace", { draw(hex, 32, &$0) + "-" + draw(hex, 16, &$0) + "-1" }),
       (
         "version",
         { random in

@@ -62,7 +62,8 @@ enum SpelledExpectation {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]),
+        let high = ASCIIByte.hexValue(bytes[index + 1]),
+        let low = ASCIIByte.hexValue(bytes[index + 2]),
         high < 8
       {
         copy.append(high << 4 | low)
@@ -96,15 +97,6 @@ enum SpelledExpectation {
       }
     }
     return (copy, sources)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   private static func isPunctuation(_ byte: UInt8) -> Bool {

@@ -55,11 +55,13 @@ enum CredentialWords {
     "密码", "密碼", "パスワード", "비밀번호",
   ]
 
-  /// Dictionary words that end like a credential's name but are not one: read as words, not
-  /// matched as substrings.
+  /// Words that end like a credential's name but are not one: read as words, alone or ending
+  /// words run together (`wifissid`), not matched as substrings.
   static let ordinaryWords: Set<String> = [
     "betoken", "bypass", "compass", "encompass", "overpass", "surpass", "trespass", "underpass",
     "dispossession", "obsession", "possession", "repossession", "intersession", "abbasid",
+    // A Wi-Fi network's name (`ssid`, `bssid`, `essid`), no session id.
+    "ssid",
     // Plurals of a credential word that are everyday words: a road's signs, a boarding pass's
     // passes, a seed list's hosts, pats on the back.
     "signs", "passes", "seeds", "pats", "impasses",
@@ -321,8 +323,13 @@ enum CredentialWords {
     {
       return true
     }
-    if foldedRunTogetherEndings.contains(where: { word.count >= $0.count && word.hasSuffix($0) }) {
-      return true
+    // The longest word it ends with is its last: an everyday word longer than the credential's
+    // ending inside it (`ssid` over `sid`, `compass` over `pass`) is the word, while a longer
+    // credential's ending (`phpsessid`'s `sessid`) is the credential's.
+    if let ending = foldedRunTogetherEndings.filter({ word.hasSuffix($0) }).max(by: {
+      $0.count < $1.count
+    }) {
+      return !ordinaryWords.contains { $0.count > ending.count && word.hasSuffix($0) }
     }
     for (ending, prefixes) in [("key", keyPrefixes), ("code", Array(codeQualifiers))]
     where word.hasSuffix(ending) {

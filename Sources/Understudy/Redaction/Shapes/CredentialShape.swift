@@ -127,9 +127,14 @@ private struct ShapeScanner {
         let wordStart = index
         index += 1
         while index < count, classes[Int(base[index])] & word != 0 { index += 1 }
-        // A long word, or one that a JWT's separator follows, may be a token no prefix names.
-        if wordStart >= checkedThrough, index - wordStart >= 8,
-          index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])),
+        // A long word, or one that a JWT's separator follows, may be a token no prefix names;
+        // so may one glued to a number before it (`<app id>|…`, `%7C` escaped), asked only after
+        // such glue: most words follow none.
+        if wordStart >= checkedThrough,
+          index - wordStart >= 8
+            && (index - wordStart >= 20 || (index < count && Self.mayFollowSegment(bytes[index])))
+            || wordStart >= 7 && Self.mayFollowGlue(base[wordStart - 1], base[wordStart - 3])
+              && followsIdentifier(wordStart),
           let shape = unnamedToken(
             wordAt: wordStart, wordEnd: index, after: found.last?.whole.upperBound ?? 0,
             checkedThrough: &checkedThrough)
@@ -411,7 +416,8 @@ private struct ShapeScanner {
     wordAt wordStart: Int, wordEnd: Int, after floor: Int, checkedThrough: inout Int
   ) -> CredentialShape? {
     if let token = jsonWebToken(at: wordStart) { return token }
-    guard wordEnd - wordStart >= 20 else { return nil }
+    let afterIdentifier = followsIdentifier(wordStart)
+    guard wordEnd - wordStart >= 20 || afterIdentifier else { return nil }
     // Base64 of text is judged by the text: a credential inside makes it one. The URL-safe
     // alphabet is tried first, so a path's `/` after base64 does not end it out of step.
     // A run may start anywhere in a group of four: the rest of a wrapper an echo search cut
@@ -443,8 +449,14 @@ private struct ShapeScanner {
       }
     }
     // The token's run reaches back over its prefix (`SG.`, `pypi-`), never into a shape found.
+    // Not into a percent escape's digits (`%3Dv8Ric…`): the escape glues the run to the one
+    // before it (``GluedRuns``), and is no part of either.
     var start = wordStart
-    while start > floor, wordStart - start < 64, isTokenRunByte(bytes[start - 1]) { start -= 1 }
+    while start > floor, wordStart - start < 64, isTokenRunByte(bytes[start - 1]),
+      !endsEscape(start)
+    {
+      start -= 1
+    }
     var end = wordEnd
     while end < count, isTokenRunByte(bytes[end]) { end += 1 }
     // A run of `.`, `_` or `-` ending the run is punctuation, not the token's.
@@ -456,9 +468,128 @@ private struct ShapeScanner {
       checkedThrough = blobEnd
       return nil
     }
-    guard VendorToken.isToken(in: bytes, run: start..<end) else { return nil }
+    guard
+      VendorToken.isToken(
+        in: bytes, run: start..<end, afterIdentifier: afterIdentifier && start == wordStart),
+      !isPublicKeyMember(start..<end)
+    else { return nil }
     return CredentialShape(kind: .vendorToken, whole: start..<end, secret: start..<end)
   }
+
+  /// Whether the word at `start` follows a number glued to it by `|`, `:` or `/`: an app's or
+  /// a user's id before its secret (Facebook's `<app id>|…`, Asana's `1/<user id>:…`), which
+  /// makes the number the token's prefix. Six digits at least, starting a word: a port
+  /// (`:8080/`) or a digest's name (`sha256:`) is no id. The glue and what stands before the
+  /// number may be percent-escaped, as a URL's query spells them (`%7C`, `%3a`, `1%2F…`).
+  func followsIdentifier(_ start: Int) -> Bool {
+    guard start >= 7 else { return false }
+    var glueStart = start - 1
+    if !Self.isIdentifierGlue(bytes[glueStart]) {
+      guard bytes[start - 3] == 0x25,  // %
+        let escaped = ASCIIByte.percentEscaped(in: bytes, at: start - 3),
+        Self.isIdentifierGlue(escaped)
+      else { return false }
+      glueStart = start - 3
+    }
+    guard glueStart >= 6, ASCIIByte.isDigit(bytes[glueStart - 1]) else { return false }
+    // Back over the number, at most an id's length, not into an escape's digits (`%20`).
+    var digitsStart = glueStart - 1
+    while digitsStart > 0, glueStart - digitsStart <= 32, ASCIIByte.isDigit(bytes[digitsStart - 1]),
+      !endsEscape(digitsStart)
+    {
+      digitsStart -= 1
+    }
+    let digits = glueStart - digitsStart
+    guard digits >= 6, digits <= 32 else { return false }
+    return digitsStart == 0 || !isWord(bytes[digitsStart - 1]) || endsEscape(digitsStart)
+  }
+
+  /// Whether a word after `last` (the byte before it) and `third` (three before it) may follow
+  /// an id's glue: `|`, `:` or `/` itself, or the `%` of an escape.
+  @inline(__always)
+  static func mayFollowGlue(_ last: UInt8, _ third: UInt8) -> Bool {
+    last == 0x7C || last == 0x3A || last == 0x2F || third == 0x25  // | : / %
+  }
+
+  /// `|`, `:` or `/`: what glues an id to the secret after it.
+  private static func isIdentifierGlue(_ byte: UInt8) -> Bool {
+    byte == 0x7C || byte == 0x3A || byte == 0x2F  // | : /
+  }
+
+  /// Whether a percent escape ends just before `index`: the run after it starts there.
+  func endsEscape(_ index: Int) -> Bool {
+    index >= 3 && bytes[index - 3] == 0x25
+      && ASCIIByte.percentEscaped(in: bytes, at: index - 3) != nil
+  }
+
+  /// Whether `run` is the value of a public member of a JSON Web Key (an object with a `kty`
+  /// member): the RSA modulus and exponent (`n`, `e`), the curve point (`x`, `y`), the
+  /// certificate chain (`x5c`), a thumbprint (`x5t`, `x5t#S256`) or the key's id (`kid`). Public
+  /// by construction, as a JWKS document publishes them. The private members (`d`, `p`, `q`,
+  /// `dp`, `dq`, `qi`, a symmetric key's `k`) are judged as any value. Read in the text as it
+  /// is, a JSON body, or a JSON text printed inside another (`\"n\": \"…`).
+  func isPublicKeyMember(_ run: Range<Int>) -> Bool {
+    let limit = 16_384
+    // A key names its type near its members: one search at the C library's speed turns every
+    // other run away before any byte is walked, so a body of many tokens and no key pays no
+    // walk back from each.
+    let near = max(0, run.lowerBound - 2 * limit - 16)..<min(count, run.upperBound + limit)
+    guard offset(of: "\"kty", in: near) != nil else { return false }
+    // Back to the `:` after the member's name, over the quotes and an array's earlier
+    // elements (`"x5c": ["…", "…"]`).
+    var index = run.lowerBound
+    while index > 0, run.lowerBound - index < limit {
+      let byte = bytes[index - 1]
+      if byte == 0x3A { break }  // :
+      guard
+        isBase64(byte) || isURLSafeBase64(byte) || ByteClass.isSpace(byte) || byte == 0x22  // "
+          || byte == 0x5C || byte == 0x2C || byte == 0x5B || byte == 0x3D  // \ , [ =
+      else { return false }
+      index -= 1
+    }
+    guard index > 0, bytes[index - 1] == 0x3A else { return false }
+    // The name before the `:`, between quotes.
+    var nameEnd = index - 1
+    while nameEnd > 0, ByteClass.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+    guard nameEnd > 0, bytes[nameEnd - 1] == 0x22 else { return false }
+    nameEnd -= 1
+    if nameEnd > 0, bytes[nameEnd - 1] == 0x5C { nameEnd -= 1 }
+    var nameStart = nameEnd
+    while nameStart > 0, nameEnd - nameStart <= 8, bytes[nameStart - 1] != 0x22 { nameStart -= 1 }
+    guard nameStart > 0 else { return false }
+    let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+    guard Self.publicKeyMembers.contains(name) else { return false }
+    // The object around it, flat as a key is (no braces between), holds `kty`.
+    var open = nameStart
+    while open > 0, nameStart - open < limit, bytes[open - 1] != 0x7B {  // {
+      if bytes[open - 1] == 0x7D { return false }  // }
+      open -= 1
+    }
+    var close = run.upperBound
+    while close < count, close - run.upperBound < limit, bytes[close] != 0x7D {  // }
+      if bytes[close] == 0x7B { return false }
+      close += 1
+    }
+    guard open > 0, close < count else { return false }
+    var from = open
+    while let name = offset(of: "\"kty", in: from..<close) {
+      // `"kty"`, or `\"kty\"` in a JSON text printed inside another.
+      if name + 4 < close, bytes[name + 4] == 0x22 || bytes[name + 4] == 0x5C { return true }
+      from = name + 4
+    }
+    return false
+  }
+
+  /// Where `literal` first stands in `range`, found by ``ByteSearch``.
+  func offset(of literal: StaticString, in range: Range<Int>) -> Int? {
+    let needle = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    let haystack = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range]))
+    return ByteSearch.firstOffset(of: needle, in: haystack).map { $0 + range.lowerBound }
+  }
+
+  private static let publicKeyMembers: Set<String> = [
+    "n", "e", "x", "y", "x5c", "x5t", "x5t#S256", "kid",
+  ]
 
   /// Where the standard base64 that `run` is a piece of ends, when it is one: the run of base64
   /// around it holds a `+` or ends in `=` padding.

@@ -27,7 +27,23 @@ enum VendorToken {
   /// Whether `bytes[run]`, a maximal run of letters, digits, `_`, `-` and `.`, is a token; it is
   /// masked whole, prefix and all, since a prefix may hold part of the secret (Airtable's
   /// `pat…` id, Postman's `PMAK-…-`).
-  static func isToken(in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>) -> Bool {
+  ///
+  /// `afterIdentifier`: the run follows a number glued to it by `|`, `:` or `/` (Facebook's
+  /// `<app id>|<secret>`, Asana's `1/<user id>:<secret>`), which is its prefix: the run is judged
+  /// whole as a prefixed body, its base64url `-` and `_` counted as characters.
+  static func isToken(
+    in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>, afterIdentifier: Bool = false
+  ) -> Bool {
+    // A trace id is random and public: its documented structure tells it, asked only of a run
+    // that reads as a token, so the many that do not pay nothing for it.
+    readsAsToken(in: bytes, run: run, afterIdentifier: afterIdentifier)
+      && !TraceIdentifier.matches(bytes, run)
+  }
+
+  private static func readsAsToken(
+    in bytes: UnsafeBufferPointer<UInt8>, run: Range<Int>, afterIdentifier: Bool
+  ) -> Bool {
+    if afterIdentifier, run.count >= mixedCaseMinimum, isPrefixedBody(bytes, run) { return true }
     guard run.count >= 20 else { return false }
     // The prefix runs to the first separator when what stands before it is short.
     var bodyStart = run.lowerBound
@@ -79,10 +95,28 @@ enum VendorToken {
     return false
   }
 
+  /// Whether `body`, after a prefix outside it, is a secret: hex of 32 digits or more, or one
+  /// base64url run (`-` and `_` its characters, no `.`) long and random enough. Hex segments
+  /// split by `-` (a UUID) are judged each alone.
+  private static func isPrefixedBody(_ bytes: UnsafeBufferPointer<UInt8>, _ body: Range<Int>)
+    -> Bool
+  {
+    guard !bytes[body].contains(UInt8(ascii: ".")) else { return false }
+    if !bytes[body].contains(where: isSeparator)
+      || !bytes[body].allSatisfy({
+        ASCIIByte.isHexDigit($0) || $0 == UInt8(ascii: "-")
+      })
+    {
+      return judges(
+        bytes, body, prefixed: true, beforeExtension: false, countingSeparators: true)
+    }
+    return false
+  }
+
   /// Whether one segment of a token's body is a secret.
   private static func judges(
     _ bytes: UnsafeBufferPointer<UInt8>, _ segment: Range<Int>, prefixed: Bool,
-    beforeExtension: Bool
+    beforeExtension: Bool, countingSeparators: Bool = false
   ) -> Bool {
     guard segment.count >= mixedCaseMinimum else { return false }
     var upper = 0
@@ -103,6 +137,8 @@ enum VendorToken {
       }
     }
     let isHex = digits + hexLetters == length && (upper == 0 || lower == 0)
+    // A base64url run draws `-` and `_` as characters of its own.
+    if countingSeparators, !isHex { length = segment.count }
     if isHex {
       // A digest stands alone, or is named by the prefix beside it (`sha256-`), or is a file's
       // name (`main.3f9a….js`).

@@ -70,8 +70,8 @@ enum TransferEncodedPart {
         index += 2
       } else if index + 2 < bytes.count, bytes[index + 1] == 0x0D, bytes[index + 2] == 0x0A {
         index += 3
-      } else if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-        let low = hexValue(bytes[index + 2])
+      } else if index + 2 < bytes.count, let high = ASCIIByte.hexValue(bytes[index + 1]),
+        let low = ASCIIByte.hexValue(bytes[index + 2])
       {
         out.append(high << 4 | low)
         index += 3
@@ -83,12 +83,4 @@ enum TransferEncodedPart {
     return out
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - 0x30
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - 0x61 + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - 0x41 + 10
-    default: nil
-    }
-  }
 }
