@@ -225,6 +225,28 @@ import Testing
     #expect(Self.redacted(kept, "application/json") == kept)
   }
 
+  /// A quoted value that `+` continues is the whole expression: every literal in it is
+  /// replaced, a subscript's key and what follows the expression stay.
+  @Test(arguments: [
+    "fetch(u, { headers: { Authorization: 'Basic ' + btoa('ada:Walnut1997!'), Accept: 'json' } })",
+    "password = \"Wal\" + \"nut1997!\";\nAccept = 'json'",
+    "conf.setPassword(\"Walnut\" + \"1997!\" + suffix), Accept: 'json'",
+    "\"Authorization\": \"Basic \" + base64.b64encode(b'ada:Walnut1997!'), Accept: 'json'",
+  ])
+  func aConcatenatedValueIsTheWholeExpression(code: String) {
+    let redacted = Self.redacted(code)
+    #expect(!redacted.contains("Walnut1997"), "\(redacted)")
+    #expect(!redacted.contains("nut1997"), "\(redacted)")
+    #expect(redacted.contains("Accept"), "\(redacted)")
+    #expect(
+      !LogRedaction.mask(traffic: code).contains("nut1997"), "\(LogRedaction.mask(traffic: code))")
+    let kept =
+      "headers = {\"Authorization\": \"Bearer \" + os.environ[\"API_TOKEN\"]}\n"
+      + "label = \"Total: \" + \"sum\"\n"
+    #expect(Self.redacted(kept).contains("os.environ[\"API_TOKEN\"]"))
+    #expect(Self.redacted(kept).contains("label = \"Total: \" + \"sum\""))
+  }
+
   /// A Wi-Fi QR code's text names its password by its `P:` field.
   @Test(arguments: [
     ("WIFI:T:WPA;S:CoffeeShop;P:Hedgehog1984!;;", "text/plain"),

@@ -35,7 +35,19 @@ enum JSONMemberText {
       guard value != replacement else { continue }
       let secret = value.hasPrefix("\"") ? unescaped(value.dropFirst().dropLast()) : String(value)
       echoes.remember(memberValue: secret, as: name)
-      replacements.append((CompiledRedaction.byteRange(of: valueRange, in: text), replacement))
+      let bytes = CompiledRedaction.byteRange(of: valueRange, in: text)
+      replacements.append((bytes, replacement))
+      // A script's `{"Authorization": "Basic " + b64encode(b'…')}`: the whole expression.
+      if value.hasPrefix("\"") {
+        let utf8 = text.utf8
+        for literal in CompiledRedaction.concatenatedLiterals(after: bytes.upperBound - 1, in: text)
+        {
+          replacements.append((literal, RedactionPlaceholder.text(name)))
+          let start = utf8.index(utf8.startIndex, offsetBy: literal.lowerBound)
+          echoes.remember(
+            memberValue: String(text[start..<utf8.index(start, offsetBy: literal.count)]), as: name)
+        }
+      }
     }
     // A name member holding a credential's name next to its value member.
     for (held, namesAKey, valueRange) in HeldCredentialName.neighbours(in: text) {

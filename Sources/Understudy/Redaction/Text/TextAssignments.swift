@@ -629,14 +629,65 @@ extension CompiledRedaction {
       for secret in RedactionEchoes.secrets(inHeaderValue: value, named: String(assignment.name)) {
         echoes.remember(memberValue: secret, as: key)
       }
+      let bytes = Self.byteRange(of: range, in: text)
       replacements.append(
         (
-          Self.byteRange(of: range, in: text),
+          bytes,
           assignment.isQuoted
             ? RedactionPlaceholder.text(key) : RedactionPlaceholder.percentEncoded(key)
         ))
+      if assignment.isQuoted {
+        for literal in Self.concatenatedLiterals(after: bytes.upperBound, in: text) {
+          replacements.append((literal, RedactionPlaceholder.text(key)))
+          // A report masks what a cassette took out: it must know each part.
+          let utf8 = text.utf8
+          let start = utf8.index(utf8.startIndex, offsetBy: literal.lowerBound)
+          let end = utf8.index(start, offsetBy: literal.count)
+          echoes.remember(memberValue: String(text[start..<end]), as: key)
+        }
+      }
     }
     return replacements
+  }
+
+  /// A quoted value that `+` continues (`Authorization: 'Basic ' + btoa('ada:…')`, `password
+  /// = "Walnut" + "1997!"`) is the whole expression: the contents of each string literal in it,
+  /// to its end (a `,`, `;` or closing bracket outside brackets it opened, or its line's end,
+  /// within 512 bytes). A literal that is a subscript's key (`os.environ["API_TOKEN"]`) names
+  /// where the value comes from and stays. `closingQuote` is the byte offset of the value's
+  /// closing quote.
+  static func concatenatedLiterals(after closingQuote: Int, in text: String) -> [Range<Int>] {
+    var text = text
+    return text.withUTF8 { bytes in
+      var index = closingQuote + 1
+      while index < bytes.count, TextAssignments.isBlank(bytes[index]) { index += 1 }
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "+"),
+        bytes[index + 1] != UInt8(ascii: "+"), bytes[index + 1] != UInt8(ascii: "=")
+      else { return [] }
+      var found: [Range<Int>] = []
+      var depth = 0
+      index += 1
+      while index < bytes.count, index - closingQuote < 512 {
+        switch bytes[index] {
+        case 0x0A, 0x0D, UInt8(ascii: ";"): return found
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+          guard depth > 0 else { return found }
+          depth -= 1
+        case UInt8(ascii: ","):
+          guard depth > 0 else { return found }
+        case 0x22, 0x27:
+          guard let literal = TextAssignments.quotedString(openingAt: index, in: bytes) else {
+            return found
+          }
+          if !literal.isEmpty, bytes[index - 1] != UInt8(ascii: "[") { found.append(literal) }
+          index = literal.upperBound
+        default: break
+        }
+        index += 1
+      }
+      return found
+    }
   }
 
   /// A bare value that is a call with a string argument (`key = std::env::var("API_KEY")
