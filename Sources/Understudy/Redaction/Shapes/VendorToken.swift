@@ -152,6 +152,74 @@ enum VendorToken {
     return sawUpper && sawLower ? meanRun <= 3 : meanRun <= 6
   }
 
+  /// The shortest piece of text judged random by ``readsAsWords(_:)``: a UUID's first group.
+  static let randomPieceMinimum = 8
+
+  /// Whether `text`, what a base64 run decodes to, reads as words: under a quarter of its
+  /// letters and digits stand in random pieces (runs of letters and digits of at least
+  /// ``randomPieceMinimum`` that change class as random ones do, or hex of both letters and
+  /// digits). A page cursor (`{"page":2}`), an SVG, a JWT's header, a document with an id in it
+  /// read so; a token's text is mostly its secret (`tok:<uuid>:1:0`, a few fields around 24
+  /// random characters), however short each piece is.
+  static func readsAsWords(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    var alphanumerics = 0
+    var random = 0
+    var index = 0
+    let count = text.count
+    while index < count {
+      guard ASCIIByte.isLetter(text[index]) || ASCIIByte.isDigit(text[index]) else {
+        index += 1
+        continue
+      }
+      let start = index
+      while index < count, ASCIIByte.isLetter(text[index]) || ASCIIByte.isDigit(text[index]) {
+        index += 1
+      }
+      alphanumerics += index - start
+      if index - start >= randomPieceMinimum, isRandomPiece(text, start..<index) {
+        random += index - start
+      }
+    }
+    return random * 4 < alphanumerics
+  }
+
+  /// Whether letters and digits `text[piece]` change class as random ones do: both cases with
+  /// capitals or digits often enough (``judges(_:_:prefixed:beforeExtension:)``'s test) and a
+  /// mean class run of at most 3; hex of letters and digits (a UUID's groups); one case with
+  /// digits otherwise, at least four class runs of mean 6 or less.
+  private static func isRandomPiece(_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>)
+    -> Bool
+  {
+    var upper = 0
+    var lower = 0
+    var digits = 0
+    var hexLetters = 0
+    var runs = 0
+    var previous: UInt8 = 255
+    for byte in text[piece] {
+      let current = characterClass(byte)
+      if current != previous { runs += 1 }
+      previous = current
+      switch current {
+      case 0: digits += 1
+      case 1:
+        upper += 1
+        if byte <= 0x46 { hexLetters += 1 }
+      default:
+        lower += 1
+        if byte <= 0x66 { hexLetters += 1 }
+      }
+    }
+    let length = piece.count
+    if upper > 0, lower > 0 {
+      guard min(upper, lower) * 5 >= upper + lower || digits * 10 >= length else { return false }
+      return length <= 3 * runs
+    }
+    guard digits > 0, upper + lower > 0 else { return false }
+    if hexLetters == upper + lower { return true }
+    return runs >= 4 && length <= 6 * runs
+  }
+
   private static func characterClass(_ byte: UInt8) -> UInt8 {
     if ASCIIByte.isDigit(byte) { return 0 }
     return byte <= 0x5A ? 1 : 2
