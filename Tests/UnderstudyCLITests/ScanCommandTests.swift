@@ -308,6 +308,43 @@ import Understudy
     }
   }
 
+  /// A Kubernetes env list in YAML's flow style names its values as the block style does:
+  /// `scan` lists them, `redact` replaces them, and neither prints them.
+  @Test func aValueAFlowMappingsNameKeyNamesIsFoundAndRedacted() async throws {
+    let secrets = ["hunter2-xyz", "plain-pass", "quoted pass"]
+    let bodies = [
+      "env: [{name: DB_PASSWORD, value: \(secrets[0])}, {name: PORT, value: \"80\"}]\n",
+      "env:\n- {name: X_SECRET, value: \(secrets[1])}\n- {name: LOG_LEVEL, value: info}\n",
+      "- {value: '\(secrets[2])', name: 'API_TOKEN'}\n",
+    ]
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(
+        entries: bodies.map { body in
+          .exchange(url: "https://api.example.com/env", body: body, mimeType: "application/yaml")
+        }
+      ).saved(as: "env.har", in: directory)
+      let result = try await understudy("scan", path)
+      #expect(result.status == 1)
+      for index in bodies.indices {
+        #expect(
+          result.stdout.contains(
+            "log.entries[\(index)].response.content.text: value redaction replaces"),
+          "\(index): \(result.stdout)")
+      }
+      let output = directory.appendingPathComponent("out.har").path
+      let redacted = try await understudy("redact", path, "-o", output)
+      #expect(redacted.status == 0, "\(redacted.output)")
+      let written = try String(contentsOfFile: output, encoding: .utf8)
+      #expect(written.contains("value: \\\"80\\\"") && written.contains("value: info"))
+      for secret in secrets {
+        #expect(!written.contains(secret), "\(written)")
+        #expect(!result.output.contains(secret))
+        #expect(!redacted.output.contains(secret))
+      }
+      #expect(try await understudy("scan", output).status == 0)
+    }
+  }
+
   /// A body still gzip- or deflate-compressed can hide anything: `scan` reports it, and
   /// `redact` and `convert` refuse to write a file that may hold a secret.
   @Test func compressedBodiesAreReportedAndNotWritten() async throws {
