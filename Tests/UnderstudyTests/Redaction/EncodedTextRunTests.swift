@@ -286,7 +286,8 @@ import Testing
 
   /// Base64 of text that reads as words, which cassettes hold everywhere: page cursors, a
   /// Relay cursor and a Shopify id, an SVG `data:` URL, JWT headers alone, a Kubernetes
-  /// `continue` token, a short note.
+  /// `continue` token, a short note, an etcd key, base64 of base64 of a form, an e-mail with a
+  /// MIME part.
   static let textDecoys: [String] = {
     func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
     return [
@@ -300,6 +301,15 @@ import Testing
       "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", base64(#"{"alg":"RS256","kid":"signing-key-2"}"#),
       base64(#"{"v":"meta.k8s.io/v1","rv":48211,"start":"default/nginx-7c5ddbdf54-x8f9q\u0000"}"#),
       base64("just some harmless text, nothing to hide here at all"),
+      // Words joined by case, and base64 inside that is text of words itself.
+      base64("/registry/app/DbPassword"),
+      base64(base64("user=ada&note=see you at the meeting on friday&page=2")),
+      base64(
+        "From: a@b.test\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+          + Data(String(repeating: "region=eu-west-1 plan=team seats=12\n", count: 4).utf8)
+          .base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+          ]) + "\r\n"),
     ]
   }()
 
