@@ -28,6 +28,8 @@ enum YAMLHeldNames {
   /// Every value key's value with each name key of its mapping, in order.
   static func pairs(in bytes: UnsafeBufferPointer<UInt8>) -> [Pair] {
     var found: [Pair] = []
+    // The flow mapping read last: its other value keys are read from it, not again.
+    var lastMapping: [FlowMember] = []
     for hit in ByteSearch.ranges(of: Array("alue:".utf8), in: UnsafeRawBufferPointer(bytes)) {
       let colon = hit.upperBound - 1
       var lineStart = hit.lowerBound
@@ -35,7 +37,7 @@ enum YAMLHeldNames {
         lineStart -= 1
       }
       // A key inside a flow mapping (after its `{` or a `,`) is read with the mapping's members.
-      if let flow = flowPairs(colon: colon, in: bytes) {
+      if let flow = flowPairs(colon: colon, in: bytes, lastMapping: &lastMapping) {
         found += flow
         continue
       }
@@ -65,20 +67,31 @@ enum YAMLHeldNames {
   /// members are read from its `{` to its `}`, scalars plain, single- or double-quoted, and
   /// each name key's scalar names the value key's, as a block mapping's does. `nil` when the
   /// key stands in no flow mapping.
-  private static func flowPairs(colon: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Pair]? {
+  private static func flowPairs(
+    colon: Int, in bytes: UnsafeBufferPointer<UInt8>, lastMapping: inout [FlowMember]
+  ) -> [Pair]? {
     guard colon + 1 < bytes.count, " \t\r\n\"'".utf8.contains(bytes[colon + 1]) else { return nil }
     var keyStart = colon
     while keyStart > 0, colon - keyStart < 64, isPlainKeyByte(bytes[keyStart - 1]) {
       keyStart -= 1
     }
+    guard
+      HeldCredentialName.isValueKey(String(decoding: bytes[keyStart..<colon], as: UTF8.self))
+    else { return nil }
     var before = keyStart
     while before > 0, isFlowSpace(bytes[before - 1]) { before -= 1 }
     guard before > 0,
       bytes[before - 1] == UInt8(ascii: "{") || bytes[before - 1] == UInt8(ascii: ",")
     else { return nil }
-    guard let open = flowOpening(before: before - 1, in: bytes),
-      let members = flowMembers(from: open, in: bytes),
-      let value = members.first(where: { $0.key == keyStart..<colon })?.value, !value.isEmpty
+    if !lastMapping.contains(where: { $0.key == keyStart..<colon }) {
+      guard let open = flowOpening(before: before - 1, in: bytes),
+        let members = flowMembers(from: open, in: bytes)
+      else { return nil }
+      lastMapping = members
+    }
+    let members = lastMapping
+    guard let value = members.first(where: { $0.key == keyStart..<colon })?.value,
+      !value.isEmpty
     else { return nil }
     return members.compactMap { member in
       let key = String(decoding: bytes[member.key], as: UTF8.self)
@@ -90,6 +103,10 @@ enum YAMLHeldNames {
         namesAKey: HeldCredentialName.namesAKey(key), value: value)
     }
   }
+
+  /// A flow mapping's member: its key (without quotes) and its scalar (without quotes; `nil`
+  /// for a collection).
+  typealias FlowMember = (key: Range<Int>, value: Range<Int>?)
 
   private static func isPlainKeyByte(_ byte: UInt8) -> Bool {
     ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte) || byte == UInt8(ascii: "_")
@@ -123,10 +140,10 @@ enum YAMLHeldNames {
   /// The members of the flow mapping opened at `open`: each key (without quotes) and its
   /// scalar (without quotes; `nil` for a collection), or `nil` when it is no flow mapping.
   private static func flowMembers(from open: Int, in bytes: UnsafeBufferPointer<UInt8>)
-    -> [(key: Range<Int>, value: Range<Int>?)]?
+    -> [FlowMember]?
   {
     let end = min(bytes.count, open + flowReach)
-    var members: [(key: Range<Int>, value: Range<Int>?)] = []
+    var members: [FlowMember] = []
     var index = open + 1
     func skipSpace() { while index < end, isFlowSpace(bytes[index]) { index += 1 } }
     while true {
