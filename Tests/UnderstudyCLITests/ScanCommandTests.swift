@@ -234,6 +234,117 @@ import Understudy
     }
   }
 
+  /// A vendor token that is base64 of a few fields around a random value (Grafana Cloud's
+  /// `glc_`, AWS Bedrock's `ABSK`, a Cloudflare tunnel's, Intercom's) is judged by its own run
+  /// as the guides draw the line, though every value inside is under it: `scan` reports each,
+  /// `redact` says it is left, neither prints it. Base64 of words (a page cursor, an SVG, a
+  /// JWT's header alone) is clean.
+  @Test func aTokenThatIsBase64OfTextIsJudgedByItsOwnRun() async throws {
+    func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func randomBytes(_ count: Int) -> Data {
+      Data(
+        (0..<count).map { _ in
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          return UInt8(truncatingIfNeeded: state >> 33)
+        })
+    }
+    let tokens = [
+      "glc_"
+        + base64(
+          #"{"o":"123456","n":"stack-1-token","k":"q7Rz2LwX9mKpT4vN8bYc3HdJ","m":{"r":"us"}}"#),
+      "ABSK"
+        + base64("BedrockAPIKey-abcd-at-123456789012:" + randomBytes(40).base64EncodedString()),
+      base64(
+        #"{"a":"5f0c9e2b7a4d1836e9c07b5a2f4d8e13","t":"3f9c2a7e-8b41-4d6a-9e05-c71b2f48a3d6","s":""#
+          + randomBytes(32).base64EncodedString() + #""}"#),
+      base64("tok:8d2e4f6a-1b3c-4e5d-9f7a-0c2b4d6e8f1a:1:0"),
+    ]
+    let decoys = [
+      "eyJwYWdlIjoyfQ==", base64(#"{"offset":100,"limit":50,"sort":"createdAt"}"#),
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+      "data:image/svg+xml;base64,"
+        + base64(
+          #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 2L2 7z"/></svg>"#
+        ),
+    ]
+    func file(_ runs: [String], _ name: String, in directory: URL) throws -> String {
+      try HAR(
+        entries: runs.map { run in
+          .exchange(
+            url: "https://api.example.com/refs",
+            responseHeaders: [HAR.Header(name: "X-Ref", value: run)],
+            body: #"{"refs":[""# + run + #""],"n":2}"#)
+        }
+      ).saved(as: name, in: directory)
+    }
+    try await withTemporaryDirectory { directory in
+      let leaky = try file(tokens, "leaky.har", in: directory)
+      let result = try await understudy("scan", leaky)
+      #expect(result.status == 1)
+      for index in tokens.indices {
+        for place in ["response.headers[0].value", "response.content.text"] {
+          #expect(
+            result.stdout.contains("log.entries[\(index)].\(place): vendor token"),
+            "\(index) \(place): \(result.stdout)")
+        }
+      }
+      #expect(result.stdout.contains("Found 8 credentials in 1 of 1 file."), "\(result.stdout)")
+      let output = directory.appendingPathComponent("out.har").path
+      let redacted = try await understudy("redact", leaky, "-o", output)
+      #expect(redacted.status == 1)
+      #expect(redacted.stderr.contains("the credential scanner still finds 8 values"))
+      for token in tokens {
+        let run = Array(token.dropFirst(4))
+        for start in stride(from: 0, to: run.count - 12, by: 4) {
+          let piece = String(run[start..<start + 12])
+          #expect(!result.output.contains(piece), "scan printed \(piece)")
+          #expect(!redacted.output.contains(piece), "redact printed \(piece)")
+        }
+      }
+      let clean = try file(decoys, "clean.har", in: directory)
+      let cleanResult = try await understudy("scan", clean)
+      #expect(cleanResult.status == 0, "\(cleanResult.stdout)")
+    }
+  }
+
+  /// A Kubernetes env list in YAML's flow style names its values as the block style does:
+  /// `scan` lists them, `redact` replaces them, and neither prints them.
+  @Test func aValueAFlowMappingsNameKeyNamesIsFoundAndRedacted() async throws {
+    let secrets = ["hunter2-xyz", "plain-pass", "quoted pass"]
+    let bodies = [
+      "env: [{name: DB_PASSWORD, value: \(secrets[0])}, {name: PORT, value: \"80\"}]\n",
+      "env:\n- {name: X_SECRET, value: \(secrets[1])}\n- {name: LOG_LEVEL, value: info}\n",
+      "- {value: '\(secrets[2])', name: 'API_TOKEN'}\n",
+    ]
+    try await withTemporaryDirectory { directory in
+      let path = try HAR(
+        entries: bodies.map { body in
+          .exchange(url: "https://api.example.com/env", body: body, mimeType: "application/yaml")
+        }
+      ).saved(as: "env.har", in: directory)
+      let result = try await understudy("scan", path)
+      #expect(result.status == 1)
+      for index in bodies.indices {
+        #expect(
+          result.stdout.contains(
+            "log.entries[\(index)].response.content.text: value redaction replaces"),
+          "\(index): \(result.stdout)")
+      }
+      let output = directory.appendingPathComponent("out.har").path
+      let redacted = try await understudy("redact", path, "-o", output)
+      #expect(redacted.status == 0, "\(redacted.output)")
+      let written = try String(contentsOfFile: output, encoding: .utf8)
+      #expect(written.contains("value: \\\"80\\\"") && written.contains("value: info"))
+      for secret in secrets {
+        #expect(!written.contains(secret), "\(written)")
+        #expect(!result.output.contains(secret))
+        #expect(!redacted.output.contains(secret))
+      }
+      #expect(try await understudy("scan", output).status == 0)
+    }
+  }
+
   /// A body still gzip- or deflate-compressed can hide anything: `scan` reports it, and
   /// `redact` and `convert` refuse to write a file that may hold a secret.
   @Test func compressedBodiesAreReportedAndNotWritten() async throws {

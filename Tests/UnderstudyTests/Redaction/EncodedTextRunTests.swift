@@ -240,6 +240,177 @@ import Testing
     }
   }
 
+  // MARK: Tokens that are base64 of text
+
+  static let alphanumerics = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+  static func draw(_ count: Int, _ alphabet: [Character], _ random: inout SplitMix) -> String {
+    String((0..<count).map { _ in alphabet.randomElement(using: &random)! })
+  }
+
+  /// Vendor tokens that are base64 of a few fields around a random value, each with the value
+  /// no output may show: Grafana Cloud's `glc_` (24 characters inside JSON), AWS Bedrock's
+  /// `ABSK` (standard base64 of 40 bytes behind a readable head), a Cloudflare tunnel's (hex, a
+  /// UUID and standard base64 in JSON), Intercom's (`tok:` and a UUID), a cursor that is
+  /// mostly an id; and two the text inside alone gave away (a random run over the line).
+  static func textTokens(seed: UInt64) -> [(name: String, token: String, secrets: [String])] {
+    var random = SplitMix(seed: seed)
+    func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    let grafanaKey = draw(24, alphanumerics, &random)
+    let grafana = #"{"o":"123456","n":"stack-1-token","k":"\#(grafanaKey)","m":{"r":"us"}}"#
+    let bedrockKey = Data((0..<40).map { _ in UInt8.random(in: 0...255, using: &random) })
+      .base64EncodedString()
+    let tunnelHex = draw(32, Array("0123456789abcdef"), &random)
+    let tunnelUUID = UUID(uuid: random.uuidBytes()).uuidString.lowercased()
+    let tunnelSecret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+      .base64EncodedString()
+    let tunnel = #"{"a":"\#(tunnelHex)","t":"\#(tunnelUUID)","s":"\#(tunnelSecret)"}"#
+    let intercomUUID = UUID(uuid: random.uuidBytes()).uuidString.lowercased()
+    let cursorUUID = UUID(uuid: random.uuidBytes()).uuidString
+    let ada = draw(32, alphanumerics, &random)
+    let tok = draw(40, alphanumerics, &random)
+    return [
+      ("Grafana Cloud", "glc_" + base64(grafana), [grafanaKey]),
+      (
+        "AWS Bedrock", "ABSK" + base64("BedrockAPIKey-abcd-at-123456789012:" + bedrockKey),
+        [bedrockKey]
+      ),
+      ("Cloudflare tunnel", base64(tunnel), [tunnelHex, tunnelUUID, tunnelSecret]),
+      ("Intercom", base64("tok:\(intercomUUID):1:0"), [intercomUUID]),
+      ("a cursor that is mostly an id", base64(#"{"after":"\#(cursorUUID)"}"#), [cursorUUID]),
+      ("a random run inside", base64("ada:\(ada)"), [ada]),
+      ("prefixed, a random run inside", "tok_" + base64("k=\(tok)"), [tok]),
+    ]
+  }
+
+  /// Base64 of text that reads as words, which cassettes hold everywhere: page cursors, a
+  /// Relay cursor and a Shopify id, an SVG `data:` URL, JWT headers alone, a Kubernetes
+  /// `continue` token, a short note, an etcd key, base64 of base64 of a form, an e-mail with a
+  /// MIME part.
+  static let textDecoys: [String] = {
+    func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    return [
+      "eyJwYWdlIjoyfQ==", base64(#"{"offset":100,"limit":50,"sort":"createdAt","dir":"desc"}"#),
+      base64(#"{"after":"invoice-region-cluster73","n":412}"#), "YXJyYXljb25uZWN0aW9uOjEw",
+      base64("gid://shopify/Product/123456789"),
+      "data:image/svg+xml;base64,"
+        + base64(
+          #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" "#
+            + ##"viewBox="0 0 24 24"><path fill="#1a73e8" d="M12 2L2 7l10 5 10-5-10-5z"/></svg>"##),
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", base64(#"{"alg":"RS256","kid":"signing-key-2"}"#),
+      base64(#"{"v":"meta.k8s.io/v1","rv":48211,"start":"default/nginx-7c5ddbdf54-x8f9q\u0000"}"#),
+      base64("just some harmless text, nothing to hide here at all"),
+      // Words joined by case, and base64 inside that is text of words itself.
+      base64("/registry/app/DbPassword"),
+      base64(base64("user=ada&note=see you at the meeting on friday&page=2")),
+      base64(
+        "From: a@b.test\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+          + Data(String(repeating: "region=eu-west-1 plan=team seats=12\n", count: 4).utf8)
+          .base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+          ]) + "\r\n"),
+    ]
+  }()
+
+  /// Where a token or a decoy stands: in a JSON array under a name that says nothing, in a
+  /// response header, in a log line.
+  static func textTokenPlaces(_ run: String) -> (json: String, header: String, log: String) {
+    (
+      #"{"refs":["\#(run.replacingOccurrences(of: "/", with: "\\/"))"],"n":2}"#, run,
+      "2026-12-07T10:00:00Z INF connector started with \(run) for region eu\n"
+    )
+  }
+
+  /// A vendor token that is base64 of text is a token by its own run, as the guides draw the
+  /// line (after a prefix, 25 characters mixing upper and lower case; with none, 32), unless
+  /// the text reads as words: each is refused on write, and masked in the traffic attachment
+  /// and a near-miss report, in a JSON body, a header and a log line; base64 of words is kept
+  /// byte for byte.
+  @Test func aTokenThatIsBase64OfTextIsJudgedByItsOwnRunToo() async throws {
+    for seed in UInt64(0)..<12 {
+      for (name, token, secrets) in Self.textTokens(seed: seed) {
+        let places = Self.textTokenPlaces(token)
+        let registry = StubRegistry()
+        registry.stub(
+          .get("https://api.example.test/refs"),
+          .text(
+            places.json, headers: ["Content-Type": "application/json", "X-Ref": places.header]))
+        registry.stub(
+          .get("https://api.example.test/log"),
+          .text(places.log, headers: ["Content-Type": "text/plain"]))
+        let session = registry.makeSession()
+        for path in ["refs", "log"] {
+          _ = try await session.data(from: URL(string: "https://api.example.test/\(path)")!)
+        }
+        let entries: [HAR.Entry] = [
+          .sample(
+            url: "https://api.example.test/refs",
+            content: HAR.Content(body: Data(places.json.utf8), mimeType: "application/json")),
+          .sample(
+            url: "https://api.example.test/ref",
+            responseHeaders: [HAR.Header(name: "X-Ref", value: places.header)]),
+          .sample(
+            url: "https://api.example.test/log",
+            content: HAR.Content(body: Data(places.log.utf8), mimeType: "text/plain")),
+        ]
+        let findings = CredentialScanner().scan(
+          redacted: Redaction.default.redact(HAR(entries: entries)))
+        for index in entries.indices {
+          #expect(
+            findings.contains { $0.path.hasPrefix("log.entries[\(index)].") },
+            "\(name) \(seed): entry \(index) written: \(findings)")
+        }
+        let attachment = String(
+          decoding: try #require(
+            TrafficAttachmentWriter.attachmentBytes(of: registry, testName: "t")),
+          as: UTF8.self)
+        var printed =
+          [attachment]
+          + [places.json, places.header, places.log].map {
+            LogRedaction.mask(traffic: $0)
+          }
+        let request = InterceptedRequest(
+          method: .post, url: URL(string: "https://api.example.test/refs")!,
+          headers: ["X-Ref": token, "Content-Type": "application/json"],
+          body: Data(places.json.utf8))
+        registry.stub(.post("https://api.example.test/refs") && .header("X-Ref", "other"), .ok)
+        printed.append(NearMissReport(request: request, stubs: registry.stubs).description)
+        // The run after a prefix, in pieces a leak check would grep for.
+        let run = Array(
+          ["glc_", "ABSK", "tok_"].contains(String(token.prefix(4)))
+            ? token.dropFirst(4) : token[...])
+        let pieces = stride(from: 0, to: run.count - 12, by: 4).map { String(run[$0..<$0 + 12]) }
+        for text in printed {
+          for piece in pieces where text.contains(piece) {
+            Issue.record("\(name) \(seed): \(piece) shown: \(text.prefix(600))")
+            break
+          }
+          for reading in Self.readings(of: text) {
+            for secret in secrets where reading.contains(secret) {
+              Issue.record("\(name) \(seed): \(secret) shown: \(text.prefix(600))")
+            }
+          }
+        }
+      }
+    }
+    for decoy in Self.textDecoys {
+      let places = Self.textTokenPlaces(decoy)
+      let entries: [HAR.Entry] = [
+        .sample(content: HAR.Content(body: Data(places.json.utf8), mimeType: "application/json")),
+        .sample(responseHeaders: [HAR.Header(name: "X-Ref", value: places.header)]),
+        .sample(content: HAR.Content(body: Data(places.log.utf8), mimeType: "text/plain")),
+      ]
+      let har = HAR(entries: entries)
+      #expect(CredentialScanner().scan(har).isEmpty, "\(decoy)")
+      #expect(try Redaction.default.redact(har).encodedText == har.encodedText, "\(decoy)")
+      for text in [places.json, places.header, places.log] {
+        #expect(LogRedaction.mask(traffic: text) == text, "\(decoy)")
+        #expect(LogRedaction.mask(text) == text, "\(decoy)")
+      }
+    }
+  }
+
   /// `body` as a request's and a response's body: the cassette holds the secret in no spelling
   /// (each run of it decoded as base64, hex or base32, over line breaks), the scanner reports
   /// the body as it was, masking for a report or an attachment hides it, and redacting again

@@ -441,9 +441,11 @@ private struct ShapeScanner {
         while end < count, bytes[end] == UInt8(ascii: "="), end - padding < 2 { end += 1 }
         let inner = decoded.withUnsafeBufferPointer { CredentialShape.find(in: $0) }
         guard let first = inner.first else {
-          guard let opening, decoded.withUnsafeBufferPointer(opening) else { return nil }
-          return CredentialShape(
-            kind: .redactionRule, whole: wordStart..<end, secret: wordStart..<end)
+          if let opening, decoded.withUnsafeBufferPointer(opening) {
+            return CredentialShape(
+              kind: .redactionRule, whole: wordStart..<end, secret: wordStart..<end)
+          }
+          return textTokenRun(wordAt: wordStart, end: end, after: floor, decoded: decoded)
         }
         return CredentialShape(kind: first.kind, whole: wordStart..<end, secret: wordStart..<end)
       }
@@ -590,6 +592,39 @@ private struct ShapeScanner {
   private static let publicKeyMembers: Set<String> = [
     "n", "e", "x", "y", "x5c", "x5t", "x5t#S256", "kid",
   ]
+
+  /// Base64 of text with no credential inside, judged as a token by its own shape (prefix,
+  /// length, class changes: ``VendorToken``) unless the text it decodes to reads as words
+  /// (``VendorToken/readsAsWords(_:)``): a vendor's token that is base64 of a few fields around
+  /// a random value (Grafana's `glc_`, AWS Bedrock's `ABSK`, a Cloudflare tunnel's) holds its
+  /// secret in pieces under the line inside, and is random as a whole. The run is judged glued
+  /// over its `+`, `/` and line breaks, as the text it spells is one; its prefix is taken in
+  /// as an unnamed token's is.
+  func textTokenRun(wordAt wordStart: Int, end: Int, after floor: Int, decoded: [UInt8])
+    -> CredentialShape?
+  {
+    guard !decoded.withUnsafeBufferPointer(VendorToken.readsAsWords) else { return nil }
+    var start = wordStart
+    while start > floor, wordStart - start < 64, isTokenRunByte(bytes[start - 1]) { start -= 1 }
+    var glued: [UInt8] = []
+    glued.reserveCapacity(end - start)
+    var index = start
+    while index < end {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\\") {
+        // A JSON string's `\n`, `\r` or `\/`: a line break or a `/`, neither the token's.
+        index += 2
+        continue
+      }
+      if isTokenRunByte(byte) { glued.append(byte) }
+      index += 1
+    }
+    let isToken = glued.withUnsafeBufferPointer {
+      VendorToken.isToken(in: $0, run: 0..<$0.count)
+    }
+    guard isToken else { return nil }
+    return CredentialShape(kind: .vendorToken, whole: start..<end, secret: start..<end)
+  }
 
   /// Where the standard base64 that `run` is a piece of ends, when it is one: the run of base64
   /// around it holds a `+` or ends in `=` padding.

@@ -188,6 +188,111 @@ enum VendorToken {
     return sawUpper && sawLower ? meanRun <= 3 : meanRun <= 6
   }
 
+  /// The shortest piece of text judged random by ``readsAsWords(_:)``: a UUID's first group.
+  static let randomPieceMinimum = 8
+
+  /// Whether `text`, what a base64 run decodes to, reads as words: under a quarter of its
+  /// letters and digits stand in random pieces (runs of letters and digits of at least
+  /// ``randomPieceMinimum`` that change class as random ones do, or hex of both letters and
+  /// digits). A page cursor (`{"page":2}`), an SVG, a JWT's header, a document with an id in it
+  /// read so; a token's text is mostly its secret (`tok:<uuid>:1:0`, a few fields around 24
+  /// random characters), however short each piece is. Base64 inside that is itself text of
+  /// words (base64 of base64, an e-mail's MIME part) reads as words.
+  static func readsAsWords(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    readsAsWords(text, depth: 0)
+  }
+
+  private static func readsAsWords(_ text: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool {
+    var alphanumerics = 0
+    var random = 0
+    var index = 0
+    // The end of the last base64 run inside judged as no text of words.
+    var judgedThrough = 0
+    let count = text.count
+    while index < count {
+      guard isAlphanumeric(text[index]) else {
+        index += 1
+        continue
+      }
+      let start = index
+      while index < count, isAlphanumeric(text[index]) { index += 1 }
+      alphanumerics += index - start
+      guard index - start >= randomPieceMinimum, isRandomPiece(text, start..<index) else {
+        continue
+      }
+      if depth < 3, start >= judgedThrough {
+        let run = base64Run(around: start..<index, in: text)
+        judgedThrough = run.upperBound
+        if run.count >= EncodedTextRuns.minimumLength, let decoded = Base64Run.decode(text, run),
+          Base64Run.isText(decoded),
+          decoded.withUnsafeBufferPointer({ readsAsWords($0, depth: depth + 1) })
+        {
+          alphanumerics += run.upperBound - index
+          index = run.upperBound
+          continue
+        }
+      }
+      random += index - start
+    }
+    return random * 4 < alphanumerics
+  }
+
+  private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    ASCIIByte.isLetter(byte) || ASCIIByte.isDigit(byte)
+  }
+
+  /// The run of base64 characters (either alphabet) around `piece`, its padding included.
+  private static func base64Run(around piece: Range<Int>, in text: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>
+  {
+    var start = piece.lowerBound
+    while start > 0, ASCIIByte.isBase64(text[start - 1]) { start -= 1 }
+    var end = piece.upperBound
+    while end < text.count, ASCIIByte.isBase64(text[end]) { end += 1 }
+    while end < text.count, text[end] == UInt8(ascii: "="), end - piece.upperBound < 2 { end += 1 }
+    return start..<end
+  }
+
+  /// Whether letters and digits `text[piece]` change class as random ones do: both cases, with
+  /// digits (``judges(_:_:prefixed:beforeExtension:)``'s test, a mean class run of at most 3)
+  /// or without (a mean class run of at most 2, the fewer case a fifth of the letters or
+  /// more), so words joined by case (`DbPassword`, `BedrockAPIKey`) are not; hex of letters and
+  /// digits (a UUID's groups); one case with digits otherwise, at least four class runs of mean
+  /// 6 or less.
+  private static func isRandomPiece(_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>)
+    -> Bool
+  {
+    var upper = 0
+    var lower = 0
+    var digits = 0
+    var hexLetters = 0
+    var runs = 0
+    var previous: UInt8 = 255
+    for byte in text[piece] {
+      let current = characterClass(byte)
+      if current != previous { runs += 1 }
+      previous = current
+      switch current {
+      case 0: digits += 1
+      case 1:
+        upper += 1
+        if byte <= 0x46 { hexLetters += 1 }
+      default:
+        lower += 1
+        if byte <= 0x66 { hexLetters += 1 }
+      }
+    }
+    let length = piece.count
+    if upper > 0, lower > 0 {
+      if digits == 0 { return min(upper, lower) * 5 >= upper + lower && length <= 2 * runs }
+      guard min(upper, lower) * 5 >= upper + lower || digits * 10 >= length else { return false }
+      return length <= 3 * runs
+    }
+    guard digits > 0, upper + lower > 0 else { return false }
+    if hexLetters == upper + lower { return true }
+    return runs >= 4 && length <= 6 * runs
+  }
+
   private static func characterClass(_ byte: UInt8) -> UInt8 {
     if ASCIIByte.isDigit(byte) { return 0 }
     return byte <= 0x5A ? 1 : 2
