@@ -28,8 +28,10 @@ corpus() {
 
 tsan_build() {
   # Its own scratch folder; a hang guard only, since a lane may get half a core for a while.
+  # One compiler at a time: a lane is one busy process beside the tests, as a busy loop was
+  # (with two on the lane's core the suite got a third of it, and took 571 s, not 420).
   timeout --kill-after=10 2400 \
-    swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+    swift build -j 1 --build-tests --sanitize=thread --scratch-path .build-tsan
 }
 
 # Name, then command. Lengths on a CI machine, one core each: the thread sanitizer's build and

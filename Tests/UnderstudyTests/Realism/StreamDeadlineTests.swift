@@ -81,8 +81,10 @@ import Testing
     #expect(sender.wait(after: 10) > 9)
   }
 
-  /// How late each of the five parts came after its recorded offset, in seconds.
-  private static func replayLateness() async throws -> [Double] {
+  /// How late each of the five parts came after its recorded offset, in seconds, and how late
+  /// a plain thread woke at the same offsets meanwhile: the machine's own lateness, which no
+  /// schedule can beat.
+  private static func replayLateness() async throws -> (parts: [Double], machine: Double) {
     let file = try Self.cassette()
     defer { try? FileManager.default.removeItem(at: file) }
     let registry = StubRegistry()
@@ -91,18 +93,28 @@ import Testing
     Self.hold(while: running)
     defer { running.withLock { $0 = false } }
     let delegate = TimingDelegate()
+    let control = Locked([Double]())
+    let controlStart = Date()
+    Thread.detachNewThread {
+      for index in 1...5 {
+        let due = controlStart.addingTimeInterval(Double(index) * 0.15)
+        Thread.sleep(until: due)
+        control.withLock { $0.append(Date().timeIntervalSince(due)) }
+      }
+    }
     registry.makeSession(delegate: delegate)
       .dataTask(with: URL(string: "https://a.example/events")!).resume()
     var deadline = HangDeadline(seconds: 30)
-    while !delegate.times.current.done, !deadline.hasPassed {
+    while !delegate.times.current.done || control.current.count < 5, !deadline.hasPassed {
       try await deadline.pause(nanoseconds: 5_000_000)
     }
     let times = delegate.times.current
     let start = try #require(times.response)
     try #require(times.parts.count == 5)
-    return times.parts.enumerated().map { index, arrival in
+    let parts = times.parts.enumerated().map { index, arrival in
       arrival.timeIntervalSince(start) - Double(index) * 0.15
     }
+    return (parts, control.current.max() ?? 0)
   }
 
   @Test func aReplayedStreamKeepsEachPartNearItsOffsetBesideABusyNeighbour() async throws {
@@ -114,11 +126,14 @@ import Testing
     // more than 150 ms later than the least late one. On a machine whose cores are
     // oversubscribed (CI runs the suite beside two busy loops) one wake-up came 292 ms late, so
     // the best of three replays is judged: lateness that adds up shows in all three, a slow
-    // wake-up in one. The schedule itself is proven free of the clock's noise by
-    // `aLateVisitShortensTheWaitsAfterIt`.
+    // wake-up in one. CI's lanes oversubscribe the cores further: there a plain thread,
+    // sleeping to the same offsets beside each replay, woke up to 700 ms late, so the bounds
+    // grow by the machine's own lateness in that replay (a quiet machine's is a few ms, which
+    // leaves the 59 ms a part that adding up costs far past them). The schedule itself is
+    // proven free of the clock's noise by `aLateVisitShortensTheWaitsAfterIt`.
     var tries: [String] = []
     for _ in 1...3 {
-      let lateness = try await Self.replayLateness()
+      let (lateness, machine) = try await Self.replayLateness()
       for (index, late) in lateness.enumerated() {
         #expect(late > -0.02, "part \(index + 1) came \(Int(-late * 1000)) ms early")
       }
@@ -126,10 +141,11 @@ import Testing
       let slope =
         zip(0..., lateness).map { (Double($0) - 2) * ($1 - mean) }.reduce(0, +) / 10
       let spread = lateness.max()! - lateness.min()!
-      if slope < 0.03, spread < 0.15 { return }
+      if slope < 0.03 + machine / 4, spread < 0.15 + machine { return }
       tries.append(
         lateness.map { "\(Int($0 * 1000))" }.joined(separator: ", ")
-          + " ms (grows \(Int(slope * 1000)) ms a part)")
+          + " ms (grows \(Int(slope * 1000)) ms a part; a plain thread woke up to"
+          + " \(Int(machine * 1000)) ms late)")
     }
     Issue.record(
       "lateness grows or spreads too far in three replays: \(tries.joined(separator: "; "))")
