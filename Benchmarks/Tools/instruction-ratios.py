@@ -96,9 +96,13 @@ DEBUG_GATED = {
 # That evening's readers (wrapped text, programs' and SQL's passwords, escaped and split names,
 # split event data, cookies read inside) counted 5.460x and 2.030x in CI's own run: limits 5%
 # above, 5.75x and 2.15x (the secrets row moves by 0.2x between runs of one binary).
+# 2026-12-08, with attack 14's classes (trace ids, escaped glue, base64 of text judged by its
+# own run, YAML flow mappings, names read in Latin letters, lookups' fallbacks): an incremental
+# build counted 5.562x and 1.983x, a fresh clone's in CI 5.561x and 2.172x. The secrets row's
+# limit is 2.30x, 6% above the clean build's count, since the incremental one reads 0.2x lower.
 BYTE_ROWS = [
     ("finish() of a recording", 5.75),
-    ("2,000 secrets echoed", 2.15),
+    ("2,000 secrets echoed", 2.30),
 ]
 BYTE_SIZES = (0.5, 1.0)
 
