@@ -5,7 +5,7 @@ import Understudy
 /// ``ScanScenario``'s 50 MB JSON response body: `scan`, `validate`, `inspect`, `convert` and
 /// `redact`, each a separate process that loads the file, does its work, and (for the last two)
 /// writes the result. Megabytes of body per second of the child process's CPU time (user and
-/// system, every thread), best of three runs (one in CI); the wall time is in the note.
+/// system, every thread), best of ``SpeedGauge/runs`` runs, CI's too; the wall time is in the note.
 ///
 /// CPU time is the bar because the wall clock on a shared 2-core machine mostly measures the
 /// neighbours' builds; on an idle machine the two differ by the time to read the file, which the

@@ -3,7 +3,7 @@ import Understudy
 
 /// `CredentialScanner.scan(_:)` (the default redaction's rules plus every credential shape) over
 /// one entry with a 50 MB JSON response body, the size of a large exported HAR: megabytes per
-/// second of the scanning thread's CPU time, best of three runs (one in CI).
+/// second of the scanning thread's CPU time, best of ``SpeedGauge/runs`` runs, CI's too.
 ///
 /// The body is ordinary API traffic (ids, names, e-mail addresses, URLs, prose that says
 /// "token", "Basic" and "bearer") with one GitHub token near the end, so a scanner that gave up
