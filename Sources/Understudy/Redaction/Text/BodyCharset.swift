@@ -87,12 +87,11 @@ package enum BodyCharset {
   /// UTF-8 it may also be: its type names one (``declaresCharset(_:)``), or it is UTF-16 or
   /// UTF-32 of ASCII without a byte order mark, a NUL beside each character (see
   /// ``read(_:mimeType:)``).
-  static func readsInCharset(_ mimeType: String, start: some Sequence<UInt8>) -> Bool {
+  static func readsInCharset(_ mimeType: String, start: some Collection<UInt8>) -> Bool {
     if declaresCharset(mimeType) { return true }
-    let first = Array(start.prefix(4))
-    guard first.count == 4, first.contains(0) else { return false }
+    guard unicode(byNULsOf: start.prefix(4)) != nil else { return false }
     let type = mimeType.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-    return isText(type) && unicode(byNULsOf: Data(first + [0, 0, 0, 0])) != nil
+    return isText(type)
   }
 
   /// The charset the parameters after the type name, lowercased, unquoted; `nil` for none and
@@ -201,25 +200,24 @@ package enum BodyCharset {
     }
   }
 
-  /// UTF-32 or UTF-16 in the byte order its byte order mark names (`width` 4 or 2 reads only
-  /// that one). The mark stays in the text as U+FEFF, so writing the text back writes the mark
-  /// again.
-  /// UTF-16 or UTF-32 without a mark, by which of the first four bytes are NUL (two
+  /// UTF-16 or UTF-32 without a mark, by which of `data`'s first four bytes are NUL (two
   /// characters of ASCII, or one): `x 0 x 0` is UTF-16LE, `0 x 0 x` UTF-16BE, `x 0 0 0`
-  /// UTF-32LE, `0 0 0 x` UTF-32BE.
-  private static func unicode(byNULsOf data: Data) -> String.Encoding? {
-    guard data.count >= 4, data.count % 2 == 0 else { return nil }
-    let start = data.startIndex
-    let nul = (0..<4).map { data[start + $0] == 0 }
+  /// UTF-32LE, `0 0 0 x` UTF-32BE. Whether the rest decodes in it is ``text(of:in:)``'s to say.
+  private static func unicode(byNULsOf data: some Collection<UInt8>) -> String.Encoding? {
+    let nul = data.prefix(4).map { $0 == 0 }
+    guard nul.count == 4 else { return nil }
     switch (nul[0], nul[1], nul[2], nul[3]) {
     case (false, true, false, true): return .utf16LittleEndian
     case (true, false, true, false): return .utf16BigEndian
-    case (false, true, true, true): return data.count % 4 == 0 ? .utf32LittleEndian : nil
-    case (true, true, true, false): return data.count % 4 == 0 ? .utf32BigEndian : nil
+    case (false, true, true, true): return .utf32LittleEndian
+    case (true, true, true, false): return .utf32BigEndian
     default: return nil
     }
   }
 
+  /// UTF-32 or UTF-16 in the byte order its byte order mark names (`width` 4 or 2 reads only
+  /// that one). The mark stays in the text as U+FEFF, so writing the text back writes the mark
+  /// again.
   private static func unicode(byMarkOf data: Data, width: Int? = nil) -> String.Encoding? {
     let mark = [UInt8](data.prefix(4))
     if width != 2 {
